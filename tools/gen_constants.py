@@ -230,6 +230,11 @@ def main(path):
         # Final exponentiation: f^((p^12-1)/r) = (f^(p^6-1))^((p^6+1)/r)
         assert (p ** 6 + 1) % r == 0
         emit_bits(name + "_final_exp_hard", (p ** 6 + 1) // r)
+        # snarkjs (ffjavascript) computes a fixed power of the reduced pairing
+        # in its fast final exponentiations; vk_alphabeta_12 must match it.
+        # BN: Fuentes-Castaneda et al., exponent 2x(6x^2+3x+1); BLS12: 3.
+        k = 2 * c["x"] * (6 * c["x"] ** 2 + 3 * c["x"] + 1) if name == "bn254" else 3
+        emit_bits(name + "_snarkjs_gt_exp", k % r)
         emit()
     emit("#endif")
     with open(path, "w") as f:

@@ -1,13 +1,56 @@
-/* The cuzk command: dispatches to subcommands. */
+/* The cuzk command: a snarkjs/rapidsnark-compatible Groth16 prover and
+ * verifier, development setup, synthetic circuits and benchmarks. */
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli.h"
+
+static const cli_command *const commands[] = {
+    &cli_cmd_groth16_prove, &cli_cmd_groth16_verify, &cli_cmd_zkey_export_vk,
+    &cli_cmd_setup,         &cli_cmd_circuit_synth,  &cli_cmd_bench_prove,
+};
+enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
+
+static void print_help(FILE *f)
+{
+    fprintf(f, "cuzk: Groth16 proving for BN254 (bn128) and BLS12-381 (bls12381)\n\nusage: cuzk <command> [options] "
+               "<args>\n\ncommands:\n");
+    for (int i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-34s%s%s\n", commands[i]->name, commands[i]->alias ? "alias " : "",
+                commands[i]->alias ? commands[i]->alias : "");
+    fprintf(f, "\n'cuzk <command> --help' describes each; every command takes --threads N.\n");
+}
+
+/* Matches "word1 word2 [word3]" of a command name against argv; returns
+ * the number of words consumed, 0 when it does not match. */
+static int match_words(const char *name, int argc, char **argv)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", name);
+    int used = 0;
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (used >= argc || strcmp(argv[used], w))
+            return 0;
+        used++;
+    }
+    return used;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help")) {
-        printf("usage: cuzk <command> ...\n");
-        return argc < 2;
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        print_help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_USAGE : CLI_OK;
     }
-    fprintf(stderr, "cuzk: unknown command '%s'\n", argv[1]);
-    return 2;
+    for (int i = 0; i < N_COMMANDS; i++) {
+        const cli_command *cmd = commands[i];
+        int used = match_words(cmd->name, argc - 1, argv + 1);
+        if (!used && cmd->alias && !strcmp(argv[1], cmd->alias))
+            used = 1;
+        if (used)
+            return cmd->run(argc - used, argv + used);
+    }
+    fprintf(stderr, "cuzk: unknown command '%s'\n\n", argv[1]);
+    print_help(stderr);
+    return CLI_USAGE;
 }

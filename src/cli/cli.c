@@ -1,0 +1,79 @@
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/threads.h"
+
+int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cuzk %s: ", cmd->name);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nusage: %s", cmd->usage);
+    return CLI_USAGE;
+}
+
+int cli_report(const char *what, const cuzk_error *err)
+{
+    fprintf(stderr, "cuzk: %s: %s\n", what, err->msg);
+    return CLI_FAIL;
+}
+
+/* getopt_long with the common options appended to the command's own. */
+int cli_parse(int argc, char **argv, const cli_command *cmd, const void *long_opts, cli_opt_fn handle, void *ctx,
+              cli_common *common, int *first)
+{
+    const struct option *extra = long_opts;
+    struct option opts[32];
+    int n = 0;
+    for (; extra && extra[n].name && n < 28; n++)
+        opts[n] = extra[n];
+    opts[n++] = (struct option){"threads", required_argument, NULL, 't'};
+    opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    opts[n] = (struct option){0, 0, 0, 0};
+    common->threads = cuzk_cpu_count();
+    common->help = 0;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+ht:", opts, NULL)) != -1) {
+        uint32_t v;
+        if (c == 'h') {
+            common->help = 1;
+            printf("usage: %s", cmd->usage);
+            return 1;
+        }
+        if (c == 't') {
+            if (cli_parse_u32(optarg, 1, 1024, &v))
+                return cli_usage_error(cmd, "--threads takes a number from 1 to 1024, not '%s'", optarg), -1;
+            common->threads = (int)v;
+            continue;
+        }
+        if (c == '?' || c == ':')
+            return cli_usage_error(cmd, "unknown option or missing value: %s", argv[optind - 1]), -1;
+        if (!handle || handle(c, optarg, ctx))
+            return cli_usage_error(cmd, "bad value for %s", argv[optind - 1]), -1;
+    }
+    *first = optind;
+    return 0;
+}

@@ -1,0 +1,42 @@
+/* Shared pieces of the cuzk command: the command table, option helpers and
+ * error reporting. Each cmd_*.c holds one family of subcommands. */
+#ifndef CUZK_CLI_CLI_H
+#define CUZK_CLI_CLI_H
+
+#include "cuzk/cuzk.h"
+
+/* Exit codes: 0 success, 1 failure (invalid proof, bad input), 2 usage. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+typedef struct {
+    const char *name;  /* e.g. "groth16 prove" */
+    const char *alias; /* snarkjs short name (g16p) or NULL */
+    const char *usage; /* the text --help prints */
+    int (*run)(int argc, char **argv);
+} cli_command;
+
+/* Common options every command takes. */
+typedef struct {
+    int threads;
+    int help;
+} cli_common;
+
+/* Parses the options of one command with getopt_long: the common ones
+ * (--threads N, --help) plus the extra ones in long_opts/short_opts, for
+ * which handle(opt, optarg, ctx) is called (returns 0 or -1 for an error).
+ * On success the positional arguments are argv[*first .. argc). */
+typedef int (*cli_opt_fn)(int opt, const char *arg, void *ctx);
+int cli_parse(int argc, char **argv, const cli_command *cmd, const void *long_opts, cli_opt_fn handle, void *ctx,
+              cli_common *common, int *first);
+
+/* Prints "cuzk: <what>: <message>" to stderr; returns CLI_FAIL. */
+int cli_report(const char *what, const cuzk_error *err);
+int cli_usage_error(const cli_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses a whole positive number within [lo, hi]; -1 on junk. */
+int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
+
+extern const cli_command cli_cmd_groth16_prove, cli_cmd_groth16_verify, cli_cmd_zkey_export_vk, cli_cmd_setup,
+    cli_cmd_circuit_synth, cli_cmd_bench_prove;
+
+#endif

@@ -1,0 +1,236 @@
+/* cuzk bench prove: time each stage of a proof on a synthetic circuit and
+ * run snarkjs on the same key and witness for a ratio. A benchmark, not a
+ * test: it reports, it does not judge. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "groth16/curve_id.h"
+#include "groth16/groth16.h"
+#include "groth16/synth.h"
+#include "util/timer.h"
+
+typedef struct {
+    cuzk_synth_params p;
+    uint32_t repeat;
+    const char *snarkjs; /* NULL: look in the usual places; "" : do not run */
+    const char *workdir;
+    int have_curve, have_constraints;
+} bench_opts;
+
+static int bench_opt(int opt, const char *arg, void *ctx)
+{
+    bench_opts *o = ctx;
+    switch (opt) {
+    case 'c':
+        o->have_curve = 1;
+        return cuzk_curve_from_name(arg, &o->p.curve);
+    case 'n':
+        o->have_constraints = 1;
+        return cli_parse_u32(arg, 1, 1u << 30, &o->p.n_constraints);
+    case 'p':
+        return cli_parse_u32(arg, 0, 1u << 20, &o->p.n_public);
+    case 'r':
+        return cli_parse_u32(arg, 1, 1000, &o->repeat);
+    case 'S':
+        o->snarkjs = arg;
+        return 0;
+    case 'N':
+        o->snarkjs = "";
+        return 0;
+    case 'w':
+        o->workdir = arg;
+        return 0;
+    }
+    return -1;
+}
+
+/* Runs argv as a child (no shell) with its output discarded; returns the
+ * wall seconds, or -1 when it could not run or exited non-zero. */
+static double run_timed(char *const argv[])
+{
+    double t0 = cuzk_now_s();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    return cuzk_now_s() - t0;
+}
+
+static const char *find_snarkjs(const char *given)
+{
+    if (given)
+        return *given ? given : NULL;
+    const char *env = getenv("CUZK_SNARKJS");
+    if (env && *env)
+        return env;
+    static const char *const places[] = {"tests/interop/node_modules/.bin/snarkjs", "node_modules/.bin/snarkjs"};
+    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++)
+        if (access(places[i], X_OK) == 0)
+            return places[i];
+    return NULL;
+}
+
+static int prepare_files(const bench_opts *o, int threads, const char *r1cs, const char *wtns, const char *zkey)
+{
+    cuzk_error err = {0};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    cuzk_zkey z;
+    fprintf(stderr, "bench: synthesizing %u constraints...\n", o->p.n_constraints);
+    if (cuzk_circuit_synth(&o->p, &r, &w, &err))
+        return cli_report("synthesizing", &err);
+    int rc = cuzk_r1cs_write(&r, r1cs, &err) || cuzk_wtns_write(&w, wtns, &err);
+    cuzk_wtns_free(&w);
+    if (rc) {
+        cuzk_r1cs_free(&r);
+        return cli_report("writing the circuit", &err);
+    }
+    fprintf(stderr, "bench: development setup (not for production)...\n");
+    double t0 = cuzk_now_s();
+    rc = cuzk_groth16_setup(&r, threads, &z, &err);
+    cuzk_r1cs_free(&r);
+    if (rc)
+        return cli_report("setup", &err);
+    fprintf(stderr, "bench: setup took %.2f s\n", cuzk_now_s() - t0);
+    rc = cuzk_zkey_write(&z, zkey, &err);
+    cuzk_zkey_free(&z);
+    return rc ? cli_report("writing the key", &err) : CLI_OK;
+}
+
+/* Best-of-repeat in-process proof; verifies the last one. */
+static int time_in_process(const bench_opts *o, int threads, const char *wtns_path, const char *zkey_path,
+                           cuzk_prove_timings *best, double *load_s)
+{
+    cuzk_error err = {0};
+    cuzk_zkey z;
+    cuzk_wtns w;
+    cuzk_vk vk;
+    double t0 = cuzk_now_s();
+    if (cuzk_zkey_read(&z, zkey_path, &err) || cuzk_wtns_read(&w, wtns_path, &err))
+        return cli_report("loading", &err);
+    *load_s = cuzk_now_s() - t0;
+    uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
+    cuzk_proof proof;
+    int rc = pub ? CUZK_OK : CUZK_ERR_NOMEM;
+    best->total = 1e30;
+    for (uint32_t i = 0; i < o->repeat && !rc; i++) {
+        cuzk_prove_timings t;
+        rc = cuzk_groth16_prove(&z, &w, threads, &proof, pub, &t, &err);
+        if (!rc && t.total < best->total)
+            *best = t;
+    }
+    if (!rc && !(rc = cuzk_groth16_export_vk(&z, &vk, &err))) {
+        rc = cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z.n_public, &proof, &err);
+        cuzk_vk_free(&vk);
+    }
+    free(pub);
+    cuzk_zkey_free(&z);
+    cuzk_wtns_free(&w);
+    return rc ? cli_report("proving", &err) : CLI_OK;
+}
+
+static void print_report(const bench_opts *o, int threads, const cuzk_prove_timings *t, double load_s,
+                         double cli_s, double snark_s)
+{
+    const char *curve = cuzk_curve_snarkjs_name(o->p.curve);
+    printf("cuzk bench prove: %s, %u constraints, %u public, %d threads, best of %u\n\n", curve,
+           o->p.n_constraints, o->p.n_public, threads, o->repeat);
+    printf("| stage | seconds |\n|---|---|\n");
+    const struct {
+        const char *name;
+        double v;
+    } rows[] = {{"load key + witness", load_s}, {"a, b, c", t->abc},   {"NTTs + h", t->ntt},
+                {"MSM A (G1)", t->msm_a},       {"MSM B1 (G1)", t->msm_b1}, {"MSM B2 (G2)", t->msm_b2},
+                {"MSM C (G1)", t->msm_c},       {"MSM H (G1)", t->msm_h},   {"blinding", t->finish},
+                {"prove total", t->total}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        printf("| %s | %.3f |\n", rows[i].name, rows[i].v);
+    printf("\n| command (wall, same key and witness) | seconds |\n|---|---|\n");
+    printf("| cuzk groth16 prove | %.3f |\n", cli_s);
+    if (snark_s > 0)
+        printf("| snarkjs groth16 prove | %.3f |\n\nsnarkjs / cuzk: %.1fx\n", snark_s, snark_s / cli_s);
+    else
+        printf("| snarkjs groth16 prove | not run |\n");
+}
+
+static int run_bench_prove(int argc, char **argv)
+{
+    static const struct option opts[] = {{"curve", required_argument, NULL, 'c'},
+                                         {"constraints", required_argument, NULL, 'n'},
+                                         {"public", required_argument, NULL, 'p'},
+                                         {"repeat", required_argument, NULL, 'r'},
+                                         {"snarkjs", required_argument, NULL, 'S'},
+                                         {"no-snarkjs", no_argument, NULL, 'N'},
+                                         {"workdir", required_argument, NULL, 'w'},
+                                         {0, 0, 0, 0}};
+    bench_opts o = {.p = {.n_public = 1, .seed = 1}, .repeat = 3};
+    cli_common common;
+    int first, rc = cli_parse(argc, argv, &cli_cmd_bench_prove, opts, bench_opt, &o, &common, &first);
+    if (rc)
+        return rc > 0 ? CLI_OK : CLI_USAGE;
+    if (!o.have_curve || !o.have_constraints || first != argc)
+        return cli_usage_error(&cli_cmd_bench_prove, "--curve and --constraints are required, nothing else");
+    char dir[256], r1cs[300], wtns[300], zkey[300], proof[300], pub[300], threads[16];
+    snprintf(dir, sizeof dir, "%s", o.workdir ? o.workdir : "/tmp/cuzk-bench-XXXXXX");
+    if (o.workdir ? (mkdir(dir, 0755) && access(dir, W_OK)) : !mkdtemp(dir)) {
+        fprintf(stderr, "cuzk: cannot create the work directory %s\n", dir);
+        return CLI_FAIL;
+    }
+    snprintf(r1cs, sizeof r1cs, "%s/circuit.r1cs", dir);
+    snprintf(wtns, sizeof wtns, "%s/witness.wtns", dir);
+    snprintf(zkey, sizeof zkey, "%s/circuit.zkey", dir);
+    snprintf(threads, sizeof threads, "%d", common.threads);
+    if ((rc = prepare_files(&o, common.threads, r1cs, wtns, zkey)))
+        return rc;
+    cuzk_prove_timings best = {0};
+    double load_s = 0;
+    fprintf(stderr, "bench: proving in process (best of %u)...\n", o.repeat);
+    if ((rc = time_in_process(&o, common.threads, wtns, zkey, &best, &load_s)))
+        return rc;
+
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[len > 0 ? len : 0] = 0;
+    snprintf(proof, sizeof proof, "%s/proof.json", dir);
+    snprintf(pub, sizeof pub, "%s/public.json", dir);
+    char *cuzk_argv[] = {self, "groth16", "prove", "--threads", threads, zkey, wtns, proof, pub, NULL};
+    fprintf(stderr, "bench: cuzk groth16 prove (command)...\n");
+    double cli_s = run_timed(cuzk_argv);
+    const char *snarkjs = find_snarkjs(o.snarkjs);
+    double snark_s = -1;
+    if (snarkjs) {
+        fprintf(stderr, "bench: %s groth16 prove...\n", snarkjs);
+        snprintf(proof, sizeof proof, "%s/proof_snarkjs.json", dir);
+        snprintf(pub, sizeof pub, "%s/public_snarkjs.json", dir);
+        char *snark_argv[] = {(char *)snarkjs, "groth16", "prove", zkey, wtns, proof, pub, NULL};
+        snark_s = run_timed(snark_argv);
+        if (snark_s < 0)
+            fprintf(stderr, "bench: snarkjs failed on %s\n", zkey);
+    }
+    print_report(&o, common.threads, &best, load_s, cli_s, snark_s);
+    fprintf(stderr, "bench: files kept in %s\n", dir);
+    return cli_s > 0 ? CLI_OK : CLI_FAIL;
+}
+
+const cli_command cli_cmd_bench_prove = {
+    "bench prove", NULL,
+    "cuzk bench prove --curve bn128|bls12381 --constraints N [--public K] [--repeat R]\n"
+    "                 [--snarkjs PATH | --no-snarkjs] [--workdir DIR] [--threads N]\n"
+    "  Synthesizes a circuit, makes a development key, times each proving stage (best of R, default 3)\n"
+    "  and the cuzk and snarkjs commands on the same key and witness. snarkjs is looked up in\n"
+    "  $CUZK_SNARKJS, then tests/interop/node_modules/.bin/snarkjs.\n",
+    run_bench_prove};

@@ -1,0 +1,150 @@
+/* cuzk groth16 prove / verify: drop-ins for snarkjs and rapidsnark. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "groth16/groth16.h"
+#include "util/err.h"
+
+typedef struct {
+    const char *r1cs_path;
+    int timings;
+} prove_opts;
+
+static int prove_opt(int opt, const char *arg, void *ctx)
+{
+    prove_opts *o = ctx;
+    if (opt == 'r')
+        o->r1cs_path = arg;
+    else if (opt == 'T')
+        o->timings = 1;
+    else
+        return -1;
+    return 0;
+}
+
+/* Refuses a witness that does not satisfy the circuit's constraints. */
+static int check_against_r1cs(const char *r1cs_path, const char *wtns_path, const cuzk_wtns *w)
+{
+    cuzk_r1cs r;
+    cuzk_error err = {0};
+    if (cuzk_r1cs_read(&r, r1cs_path, &err))
+        return cli_report("reading the r1cs", &err);
+    int rc = cuzk_r1cs_check_witness(&r, w, &err);
+    cuzk_r1cs_free(&r);
+    if (rc) {
+        fprintf(stderr, "cuzk: %s does not satisfy %s: %s\n", wtns_path, r1cs_path, err.msg);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+static void print_timings(const cuzk_prove_timings *t)
+{
+    fprintf(stderr,
+            "stage      seconds\n"
+            "abc        %8.3f\nntt        %8.3f\nmsm_a      %8.3f\nmsm_b1     %8.3f\nmsm_b2     %8.3f\n"
+            "msm_c      %8.3f\nmsm_h      %8.3f\nfinish     %8.3f\ntotal      %8.3f\n",
+            t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish, t->total);
+}
+
+static int run_prove(int argc, char **argv)
+{
+    static const struct option opts[] = {{"r1cs", required_argument, NULL, 'r'},
+                                         {"timings", no_argument, NULL, 'T'},
+                                         {0, 0, 0, 0}};
+    prove_opts o = {0};
+    cli_common common;
+    int first, rc = cli_parse(argc, argv, &cli_cmd_groth16_prove, opts, prove_opt, &o, &common, &first);
+    if (rc)
+        return rc > 0 ? CLI_OK : CLI_USAGE;
+    if (argc - first != 4)
+        return cli_usage_error(&cli_cmd_groth16_prove, "expected 4 file arguments, got %d", argc - first);
+    const char *zkey_path = argv[first], *wtns_path = argv[first + 1];
+    const char *proof_path = argv[first + 2], *public_path = argv[first + 3];
+
+    cuzk_error err = {0};
+    cuzk_zkey z;
+    cuzk_wtns w;
+    if (cuzk_wtns_read(&w, wtns_path, &err))
+        return cli_report("reading the witness", &err);
+    if (o.r1cs_path && (rc = check_against_r1cs(o.r1cs_path, wtns_path, &w))) {
+        cuzk_wtns_free(&w);
+        return rc;
+    }
+    if (cuzk_zkey_read(&z, zkey_path, &err)) {
+        cuzk_wtns_free(&w);
+        return cli_report("reading the proving key", &err);
+    }
+    cuzk_proof proof;
+    cuzk_prove_timings t;
+    uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
+    rc = pub ? cuzk_groth16_prove(&z, &w, common.threads, &proof, pub, &t, &err)
+             : cuzk_fail(&err, CUZK_ERR_NOMEM, "out of memory for %u public signals", z.n_public);
+    if (rc) {
+        fprintf(stderr, "cuzk: proving %s with %s failed: %s\n", wtns_path, zkey_path, err.msg);
+        rc = CLI_FAIL;
+    } else if (cuzk_proof_write_json(&proof, proof_path, &err) ||
+               cuzk_public_write_json((const uint64_t(*)[4])pub, z.n_public, public_path, &err)) {
+        rc = cli_report("writing the proof", &err);
+    } else if (o.timings) {
+        print_timings(&t);
+    }
+    free(pub);
+    cuzk_zkey_free(&z);
+    cuzk_wtns_free(&w);
+    return rc;
+}
+
+static int run_verify(int argc, char **argv)
+{
+    cli_common common;
+    int first, rc = cli_parse(argc, argv, &cli_cmd_groth16_verify, NULL, NULL, NULL, &common, &first);
+    if (rc)
+        return rc > 0 ? CLI_OK : CLI_USAGE;
+    if (argc - first != 3)
+        return cli_usage_error(&cli_cmd_groth16_verify, "expected 3 file arguments, got %d", argc - first);
+    cuzk_error err = {0};
+    cuzk_vk vk;
+    cuzk_proof proof;
+    uint64_t(*pub)[4] = NULL;
+    uint32_t n_pub = 0;
+    if (cuzk_vk_read_json(&vk, argv[first], &err))
+        return cli_report("reading the verification key", &err);
+    const char *failed = NULL;
+    if (cuzk_public_read_json(&pub, &n_pub, vk.curve, argv[first + 1], &err))
+        failed = "reading the public signals";
+    else if (cuzk_proof_read_json(&proof, argv[first + 2], &err))
+        failed = "reading the proof";
+    if (failed) {
+        cuzk_vk_free(&vk);
+        free(pub);
+        return cli_report(failed, &err);
+    }
+    rc = cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, n_pub, &proof, &err);
+    cuzk_vk_free(&vk);
+    free(pub);
+    if (rc == CUZK_OK) {
+        printf("OK!\n");
+        return CLI_OK;
+    }
+    fprintf(stderr, "cuzk: INVALID proof: %s\n", err.msg);
+    return CLI_FAIL;
+}
+
+const cli_command cli_cmd_groth16_prove = {
+    "groth16 prove", "g16p",
+    "cuzk groth16 prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+    "  Proves the witness with the Groth16 key and writes proof.json and public.json as snarkjs does.\n"
+    "  --r1cs FILE   first check that the witness satisfies every constraint of FILE\n"
+    "  --timings     print the time of each stage to stderr\n"
+    "  --threads N   worker threads (default: all CPUs)\n",
+    run_prove};
+
+const cli_command cli_cmd_groth16_verify = {
+    "groth16 verify", "g16v",
+    "cuzk groth16 verify <verification_key.json> <public.json> <proof.json>\n"
+    "  Prints OK! and exits 0 when the proof is valid; exits 1 with the reason when not.\n",
+    run_verify};

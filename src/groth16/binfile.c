@@ -1,0 +1,408 @@
+#include "groth16/binfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "groth16/curve_id.h"
+#include "groth16/decimal.h"
+#include "util/err.h"
+
+#define BIN_HEADER_BYTES 12u       /* magic, version, section count */
+#define BIN_SECTION_HEAD_BYTES 12u /* id, size */
+#define BIN_STDIO_BUFFER (1u << 20)
+
+/* The magic as text for messages: printable bytes as is, others as \xNN. */
+static void magic_text(const uint8_t m[4], char out[17])
+{
+    char *p = out;
+    for (int i = 0; i < 4; i++) {
+        if (m[i] >= 0x20 && m[i] < 0x7f && m[i] != '"' && m[i] != '\\')
+            *p++ = (char)m[i];
+        else
+            p += sprintf(p, "\\x%02x", m[i]);
+    }
+    *p = 0;
+}
+
+static int bin_seek(cuzk_binfile *bf, uint64_t pos, cuzk_error *err)
+{
+    if (bf->fpos == pos) return CUZK_OK;
+    if (fseeko(bf->f, (off_t)pos, SEEK_SET) != 0)
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot seek to byte %llu: %s", bf->path,
+                         (unsigned long long)pos, strerror(errno));
+    bf->fpos = pos;
+    return CUZK_OK;
+}
+
+/* Reads n bytes at pos, which the caller has checked lie inside the file. */
+static int bin_read_at(cuzk_binfile *bf, uint64_t pos, void *buf, size_t n, cuzk_error *err)
+{
+    int rc = bin_seek(bf, pos, err);
+    if (rc) return rc;
+    if (n && fread(buf, 1, n, bf->f) != n) {
+        bf->fpos = UINT64_MAX;
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: read of %zu bytes at byte %llu failed (%s)", bf->path, n,
+                         (unsigned long long)pos,
+                         ferror(bf->f) ? strerror(errno) : "file shrank while being read");
+    }
+    bf->fpos = pos + n;
+    return CUZK_OK;
+}
+
+static int bin_scan_table(cuzk_binfile *bf, cuzk_error *err)
+{
+    uint64_t pos = BIN_HEADER_BYTES;
+    /* Each table entry takes at least 12 bytes: bound the count by the file
+     * before allocating for it. */
+    if ((uint64_t)bf->n_sections * BIN_SECTION_HEAD_BYTES > bf->file_size - pos)
+        return cuzk_fail(err, CUZK_ERR_FORMAT,
+                         "%s: header claims %u sections, but the file (%llu bytes) has room for at most %llu",
+                         bf->path, bf->n_sections, (unsigned long long)bf->file_size,
+                         (unsigned long long)((bf->file_size - pos) / BIN_SECTION_HEAD_BYTES));
+    bf->sections = calloc(bf->n_sections ? bf->n_sections : 1, sizeof *bf->sections);
+    if (!bf->sections)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for a table of %u sections", bf->path,
+                         bf->n_sections);
+    for (uint32_t i = 0; i < bf->n_sections; i++) {
+        uint8_t h[BIN_SECTION_HEAD_BYTES];
+        if (bf->file_size - pos < BIN_SECTION_HEAD_BYTES)
+            return cuzk_fail(err, CUZK_ERR_FORMAT,
+                             "%s: truncated: the file ends at byte %llu inside the header of section entry %u of %u",
+                             bf->path, (unsigned long long)bf->file_size, i + 1, bf->n_sections);
+        int rc = bin_read_at(bf, pos, h, sizeof h, err);
+        if (rc) return rc;
+        cuzk_bin_section *s = &bf->sections[i];
+        s->id = cuzk_le32(h);
+        s->size = cuzk_le64(h + 4);
+        s->offset = pos + BIN_SECTION_HEAD_BYTES;
+        uint64_t room = bf->file_size - s->offset;
+        if (s->size > room)
+            return cuzk_fail(err, CUZK_ERR_FORMAT,
+                             "%s: section %u claims %llu bytes at byte %llu, but only %llu bytes remain in the file (truncated or corrupt)",
+                             bf->path, s->id, (unsigned long long)s->size, (unsigned long long)s->offset,
+                             (unsigned long long)room);
+        pos = s->offset + s->size;
+    }
+    return CUZK_OK;
+}
+
+int cuzk_bin_open(cuzk_binfile *bf, const char *path, const char magic[4], uint32_t version,
+                  cuzk_error *err)
+{
+    memset(bf, 0, sizeof *bf);
+    if (!path) return cuzk_fail(err, CUZK_ERR_ARG, "no file name given");
+    bf->path = path;
+    bf->f = fopen(path, "rb");
+    if (!bf->f) return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+
+    struct stat st;
+    int rc;
+    if (fstat(fileno(bf->f), &st) != 0) {
+        rc = cuzk_fail(err, CUZK_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = cuzk_fail(err, CUZK_ERR_IO, "%s: not a regular file", path);
+        goto fail;
+    }
+    bf->file_size = (uint64_t)st.st_size;
+    setvbuf(bf->f, NULL, _IOFBF, BIN_STDIO_BUFFER);
+
+    if (bf->file_size < BIN_HEADER_BYTES) {
+        rc = cuzk_fail(err, CUZK_ERR_FORMAT,
+                       "%s: %llu bytes is too short for a .%.4s file (the header alone is 12 bytes)", path,
+                       (unsigned long long)bf->file_size, magic);
+        goto fail;
+    }
+    uint8_t h[BIN_HEADER_BYTES];
+    if ((rc = bin_read_at(bf, 0, h, sizeof h, err))) goto fail;
+    if (memcmp(h, magic, 4) != 0) {
+        char got[17];
+        magic_text(h, got);
+        rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not a .%.4s file (magic \"%s\", expected \"%.4s\")", path,
+                       magic, got, magic);
+        goto fail;
+    }
+    bf->version = cuzk_le32(h + 4);
+    if (bf->version != version) {
+        rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: .%.4s version %u is not supported (expected %u)", path,
+                       magic, bf->version, version);
+        goto fail;
+    }
+    bf->n_sections = cuzk_le32(h + 8);
+    if ((rc = bin_scan_table(bf, err))) goto fail;
+    return CUZK_OK;
+
+fail:
+    cuzk_bin_close(bf);
+    return rc;
+}
+
+void cuzk_bin_close(cuzk_binfile *bf)
+{
+    if (bf->f) fclose(bf->f);
+    free(bf->sections);
+    memset(bf, 0, sizeof *bf);
+}
+
+uint32_t cuzk_bin_count(const cuzk_binfile *bf, uint32_t id)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < bf->n_sections; i++) n += bf->sections[i].id == id;
+    return n;
+}
+
+const cuzk_bin_section *cuzk_bin_find(const cuzk_binfile *bf, uint32_t id)
+{
+    for (uint32_t i = 0; i < bf->n_sections; i++)
+        if (bf->sections[i].id == id) return &bf->sections[i];
+    return NULL;
+}
+
+int cuzk_bin_begin(cuzk_binfile *bf, uint32_t id, const char *what, cuzk_bin_reader *r,
+                   cuzk_error *err)
+{
+    memset(r, 0, sizeof *r);
+    const cuzk_bin_section *s = cuzk_bin_find(bf, id);
+    if (!s) return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s) is missing", bf->path, id, what);
+    uint32_t n = cuzk_bin_count(bf, id);
+    if (n > 1)
+        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s) appears %u times, expected once",
+                         bf->path, id, what, n);
+    r->bf = bf;
+    r->sec = s;
+    r->what = what;
+    return CUZK_OK;
+}
+
+int cuzk_bin_expect_size(const cuzk_bin_reader *r, uint64_t expected, const char *why,
+                         cuzk_error *err)
+{
+    if (r->sec->size == expected) return CUZK_OK;
+    return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s) holds %llu bytes, expected %llu%s%s%s",
+                     r->bf->path, r->sec->id, r->what, (unsigned long long)r->sec->size,
+                     (unsigned long long)expected, why ? " (" : "", why ? why : "", why ? ")" : "");
+}
+
+int cuzk_bin_read(cuzk_bin_reader *r, void *buf, size_t n, const char *field, cuzk_error *err)
+{
+    if (n > cuzk_bin_left(r))
+        return cuzk_fail(err, CUZK_ERR_FORMAT,
+                         "%s: section %u (%s) ends after %llu bytes, but %s needs %zu bytes from byte %llu",
+                         r->bf->path, r->sec->id, r->what, (unsigned long long)r->sec->size, field, n,
+                         (unsigned long long)r->pos);
+    int rc = bin_read_at(r->bf, r->sec->offset + r->pos, buf, n, err);
+    if (rc) return rc;
+    r->pos += n;
+    return CUZK_OK;
+}
+
+int cuzk_bin_read_u32(cuzk_bin_reader *r, uint32_t *v, const char *field, cuzk_error *err)
+{
+    uint8_t b[4];
+    int rc = cuzk_bin_read(r, b, sizeof b, field, err);
+    if (rc) return rc;
+    *v = cuzk_le32(b);
+    return CUZK_OK;
+}
+
+int cuzk_bin_read_u64(cuzk_bin_reader *r, uint64_t *v, const char *field, cuzk_error *err)
+{
+    uint8_t b[8];
+    int rc = cuzk_bin_read(r, b, sizeof b, field, err);
+    if (rc) return rc;
+    *v = cuzk_le64(b);
+    return CUZK_OK;
+}
+
+int cuzk_bin_end(const cuzk_bin_reader *r, cuzk_error *err)
+{
+    if (r->pos == r->sec->size) return CUZK_OK;
+    return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s) holds %llu bytes, but its content ends after %llu",
+                     r->bf->path, r->sec->id, r->what, (unsigned long long)r->sec->size,
+                     (unsigned long long)r->pos);
+}
+
+/* ---- helpers shared by the format readers ---- */
+
+int cuzk_bin_read_prime(cuzk_bin_reader *r, int is_base_field, const char *field, uint32_t *n8,
+                        cuzk_curve_id *curve, cuzk_error *err)
+{
+    char name[64];
+    uint8_t prime[8 * CUZK_MAX_Q_WORDS];
+    snprintf(name, sizeof name, "%s width (n8)", field);
+    int rc = cuzk_bin_read_u32(r, n8, name, err);
+    if (rc) return rc;
+    if (*n8 != 32 && *n8 != 48)
+        return cuzk_fail(err, CUZK_ERR_FORMAT,
+                         "%s: section %u (%s): %s is %u bytes; bn128 and bls12-381 use 32 or 48",
+                         r->bf->path, r->sec->id, r->what, name, *n8);
+    if ((rc = cuzk_bin_read(r, prime, *n8, field, err))) return rc;
+    if (cuzk_curve_from_prime(prime, *n8, is_base_field, curve) == CUZK_OK) return CUZK_OK;
+
+    uint64_t words[CUZK_MAX_Q_WORDS] = {0};
+    char dec[CUZK_DEC_CAP(CUZK_MAX_Q_WORDS)];
+    memcpy(words, prime, *n8);
+    cuzk_dec_format(words, (int)(*n8 / 8), dec, sizeof dec);
+    return cuzk_fail(err, CUZK_ERR_FORMAT,
+                     "%s: section %u (%s): %s %s is not the %s of bn128 or bls12-381", r->bf->path,
+                     r->sec->id, r->what, field, dec,
+                     is_base_field ? "base field prime q" : "scalar field prime r");
+}
+
+int cuzk_bin_read_elems(cuzk_bin_reader *r, uint64_t *dst, uint64_t n_items, uint32_t elems_per_item,
+                        uint32_t words_per_elem, const uint64_t *bound, const char *bound_name,
+                        const char *item_name, cuzk_error *err)
+{
+    uint64_t per_item = (uint64_t)elems_per_item * words_per_elem;
+    uint64_t left = cuzk_bin_left(r);
+    if (per_item && n_items > left / (per_item * 8))
+        return cuzk_fail(err, CUZK_ERR_FORMAT,
+                         "%s: section %u (%s) ends after %llu bytes, but %llu %ss of %llu bytes need %llu bytes more from byte %llu",
+                         r->bf->path, r->sec->id, r->what, (unsigned long long)r->sec->size,
+                         (unsigned long long)n_items, item_name, (unsigned long long)(per_item * 8),
+                         (unsigned long long)(n_items * per_item * 8), (unsigned long long)r->pos);
+    uint64_t bytes = n_items * per_item * 8;
+    int rc = cuzk_bin_read(r, dst, (size_t)bytes, item_name, err);
+    if (rc || !bound) return rc;
+    for (uint64_t i = 0; i < n_items; i++) {
+        for (uint32_t e = 0; e < elems_per_item; e++) {
+            const uint64_t *v = dst + i * per_item + (uint64_t)e * words_per_elem;
+            if (cuzk_words_lt(v, bound, words_per_elem)) continue;
+            if (elems_per_item == 1)
+                return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s): %s %llu is not below %s", r->bf->path,
+                                 r->sec->id, r->what, item_name, (unsigned long long)i, bound_name);
+            return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s): %s %llu: coordinate %u of %u is not below %s",
+                             r->bf->path, r->sec->id, r->what, item_name, (unsigned long long)i, e + 1,
+                             elems_per_item, bound_name);
+        }
+    }
+    return CUZK_OK;
+}
+
+void *cuzk_alloc_aligned(uint64_t bytes, int zero)
+{
+    if (bytes > SIZE_MAX - 64) return NULL;
+    size_t n = bytes ? ((size_t)bytes + 63) & ~(size_t)63 : 64;
+    void *p = aligned_alloc(64, n);
+    if (p && zero) memset(p, 0, n);
+    return p;
+}
+
+/* ---- writer ---- */
+
+static int binw_io_fail(cuzk_binwriter *w, cuzk_error *err)
+{
+    return cuzk_fail(err, CUZK_ERR_IO, "%s: write failed: %s", w->path, strerror(errno));
+}
+
+static int binw_patch(cuzk_binwriter *w, uint64_t at, const uint8_t *b, size_t n, cuzk_error *err)
+{
+    if (fseeko(w->f, (off_t)at, SEEK_SET) != 0 || fwrite(b, 1, n, w->f) != n ||
+        fseeko(w->f, (off_t)w->pos, SEEK_SET) != 0)
+        return binw_io_fail(w, err);
+    return CUZK_OK;
+}
+
+int cuzk_binw_open(cuzk_binwriter *w, const char *path, const char magic[4], uint32_t version,
+                   cuzk_error *err)
+{
+    memset(w, 0, sizeof *w);
+    if (!path) return cuzk_fail(err, CUZK_ERR_ARG, "no file name given");
+    w->path = path;
+    w->f = fopen(path, "wb");
+    if (!w->f) return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    setvbuf(w->f, NULL, _IOFBF, BIN_STDIO_BUFFER);
+    uint8_t h[BIN_HEADER_BYTES];
+    memcpy(h, magic, 4);
+    cuzk_put_le32(h + 4, version);
+    cuzk_put_le32(h + 8, 0);
+    int rc = cuzk_binw_write(w, h, sizeof h, err);
+    if (rc) cuzk_binw_abort(w);
+    return rc;
+}
+
+int cuzk_binw_begin(cuzk_binwriter *w, uint32_t id, cuzk_error *err)
+{
+    if (w->in_section) return cuzk_fail(err, CUZK_ERR_ARG, "%s: section %u begun inside another", w->path, id);
+    uint8_t h[BIN_SECTION_HEAD_BYTES];
+    cuzk_put_le32(h, id);
+    cuzk_put_le64(h + 4, 0);
+    uint64_t size_pos = w->pos + 4;
+    int rc = cuzk_binw_write(w, h, sizeof h, err);
+    if (rc) return rc;
+    w->in_section = 1;
+    w->size_pos = size_pos;
+    return CUZK_OK;
+}
+
+int cuzk_binw_write(cuzk_binwriter *w, const void *buf, size_t n, cuzk_error *err)
+{
+    if (n && fwrite(buf, 1, n, w->f) != n) return binw_io_fail(w, err);
+    w->pos += n;
+    return CUZK_OK;
+}
+
+int cuzk_binw_write_u32(cuzk_binwriter *w, uint32_t v, cuzk_error *err)
+{
+    uint8_t b[4];
+    cuzk_put_le32(b, v);
+    return cuzk_binw_write(w, b, sizeof b, err);
+}
+
+int cuzk_binw_write_u64(cuzk_binwriter *w, uint64_t v, cuzk_error *err)
+{
+    uint8_t b[8];
+    cuzk_put_le64(b, v);
+    return cuzk_binw_write(w, b, sizeof b, err);
+}
+
+int cuzk_binw_write_prime(cuzk_binwriter *w, const uint64_t *m, uint32_t words, cuzk_error *err)
+{
+    int rc = cuzk_binw_write_u32(w, 8 * words, err);
+    for (uint32_t i = 0; !rc && i < words; i++) rc = cuzk_binw_write_u64(w, m[i], err);
+    return rc;
+}
+
+int cuzk_binw_end(cuzk_binwriter *w, cuzk_error *err)
+{
+    if (!w->in_section) return cuzk_fail(err, CUZK_ERR_ARG, "%s: no section to end", w->path);
+    uint8_t b[8];
+    cuzk_put_le64(b, w->pos - w->size_pos - 8);
+    int rc = binw_patch(w, w->size_pos, b, sizeof b, err);
+    if (rc) return rc;
+    w->in_section = 0;
+    w->n_sections++;
+    return CUZK_OK;
+}
+
+int cuzk_binw_finish(cuzk_binwriter *w, cuzk_error *err)
+{
+    int rc = CUZK_OK;
+    if (w->in_section) rc = cuzk_fail(err, CUZK_ERR_ARG, "%s: finished inside a section", w->path);
+    uint8_t b[4];
+    cuzk_put_le32(b, w->n_sections);
+    if (!rc) rc = binw_patch(w, 8, b, sizeof b, err);
+    if (rc) {
+        cuzk_binw_abort(w);
+        return rc;
+    }
+    FILE *f = w->f;
+    w->f = NULL;
+    if (fclose(f) != 0) {
+        rc = binw_io_fail(w, err);
+        remove(w->path);
+    }
+    return rc;
+}
+
+void cuzk_binw_abort(cuzk_binwriter *w)
+{
+    if (!w->f) return;
+    fclose(w->f);
+    w->f = NULL;
+    remove(w->path);
+}

@@ -1,0 +1,52 @@
+/* Curve dispatch and input checks shared by both curves. */
+#include "groth16/groth16.h"
+
+#include <string.h>
+
+#include "groth16/r1cs_eval.h"
+#include "groth16/curve_id.h"
+#include "groth16/groth16_ops.h"
+#include "util/err.h"
+
+static const cuzk_groth16_ops *ops_for(cuzk_curve_id curve)
+{
+    return curve == CUZK_CURVE_BN254 ? &bn254_groth16_ops : &bls12_381_groth16_ops;
+}
+
+int cuzk_groth16_prove(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof,
+                       uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err)
+{
+    if (w->curve != z->curve)
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "the witness is over %s but the key is over %s",
+                         cuzk_curve_snarkjs_name(w->curve), cuzk_curve_snarkjs_name(z->curve));
+    if (w->n_witness != z->n_vars)
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "the witness has %u values but the key expects nVars = %u",
+                         w->n_witness, z->n_vars);
+    if (!cuzk_wtns_starts_with_one(w))
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
+    cuzk_prove_timings local;
+    memset(&local, 0, sizeof local);
+    return ops_for(z->curve)->prove(z, w, nthreads < 1 ? 1 : nthreads, proof, pub, t ? t : &local, err);
+}
+
+int cuzk_groth16_verify(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_pub, const cuzk_proof *proof,
+                        cuzk_error *err)
+{
+    if (vk->curve != proof->curve)
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "the proof is over %s but the verification key is over %s",
+                         cuzk_curve_snarkjs_name(proof->curve), cuzk_curve_snarkjs_name(vk->curve));
+    return ops_for(vk->curve)->verify(vk, pub, n_pub, proof, err);
+}
+
+int cuzk_groth16_export_vk(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err)
+{
+    return ops_for(z->curve)->export_vk(z, vk, err);
+}
+
+int cuzk_groth16_setup(const cuzk_r1cs *r, int nthreads, cuzk_zkey *z, cuzk_error *err)
+{
+    if ((uint64_t)r->n_pub_out + r->n_pub_in + 1 > r->n_wires)
+        return cuzk_fail(err, CUZK_ERR_ARG, "the r1cs has %u wires, fewer than its public signals + 1",
+                         r->n_wires);
+    return ops_for(r->curve)->setup(r, nthreads < 1 ? 1 : nthreads, z, err);
+}

@@ -1,0 +1,50 @@
+/* Groth16 over BN254 and BLS12-381, snarkjs-compatible: prove, verify,
+ * verification-key export, development setup, witness checking.
+ * Every entry point picks the curve from its inputs and dispatches to the
+ * per-curve code stamped out from the *.inc templates (groth16_<curve>.c). */
+#ifndef CUZK_GROTH16_GROTH16_H
+#define CUZK_GROTH16_GROTH16_H
+
+#include "cuzk/cuzk.h"
+#include "groth16/json_io.h"
+#include "groth16/r1cs.h"
+#include "groth16/wtns.h"
+#include "groth16/zkey.h"
+
+/* Seconds spent in each stage of one proof. */
+typedef struct {
+    double abc;     /* a = A.w, b = B.w, c = a o b from the key's coefficients */
+    double ntt;     /* the three iNTT -> coset shift -> NTT chains and h */
+    double msm_a, msm_b1, msm_b2, msm_c, msm_h;
+    double finish;  /* blinding with r, s and the affine conversion */
+    double total;
+} cuzk_prove_timings;
+
+/* Proves w against z. On success fills proof and pub (z->n_public public
+ * signals, caller-allocated, normal form) and, when t is non-NULL, the
+ * stage timings. Fails with CUZK_ERR_MISMATCH when the witness does not
+ * belong to the key (curve, length, w[0] != 1). */
+int cuzk_groth16_prove(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof,
+                       uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err);
+
+/* CUZK_OK when the proof is valid for vk and pub; CUZK_ERR_INVALID_PROOF
+ * (with the reason in err) when it is not: points off the curve or outside
+ * the subgroup, public values >= r, a wrong count, a failed pairing check. */
+int cuzk_groth16_verify(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_pub, const cuzk_proof *proof,
+                        cuzk_error *err);
+
+/* The verification key of z, vk_alphabeta_12 computed as snarkjs does.
+ * Release with cuzk_vk_free. */
+int cuzk_groth16_export_vk(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err);
+
+/* A development proving key for r from fresh random toxic waste (getrandom),
+ * wiped before returning. NOT for production: whoever ran it could forge
+ * proofs. Release with cuzk_zkey_free. */
+int cuzk_groth16_setup(const cuzk_r1cs *r, int nthreads, cuzk_zkey *z, cuzk_error *err);
+
+/* CUZK_OK when w satisfies every constraint of r, else CUZK_ERR_UNSATISFIED
+ * naming the first failing constraint (or CUZK_ERR_MISMATCH on a wrong
+ * curve or length). */
+int cuzk_r1cs_check_witness(const cuzk_r1cs *r, const cuzk_wtns *w, cuzk_error *err);
+
+#endif

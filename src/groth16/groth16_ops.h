@@ -1,0 +1,20 @@
+/* The per-curve Groth16 entry points behind groth16.h's dispatch. Each
+ * groth16_<curve>.c stamps the *.inc templates out once for its curve. */
+#ifndef CUZK_GROTH16_GROTH16_OPS_H
+#define CUZK_GROTH16_GROTH16_OPS_H
+
+#include "groth16/groth16.h"
+
+typedef struct {
+    int (*prove)(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof, uint64_t (*pub)[4],
+                 cuzk_prove_timings *t, cuzk_error *err);
+    int (*verify)(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_pub, const cuzk_proof *proof,
+                  cuzk_error *err);
+    int (*export_vk)(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err);
+    int (*setup)(const cuzk_r1cs *r, int nthreads, cuzk_zkey *z, cuzk_error *err);
+} cuzk_groth16_ops;
+
+extern const cuzk_groth16_ops bn254_groth16_ops;
+extern const cuzk_groth16_ops bls12_381_groth16_ops;
+
+#endif

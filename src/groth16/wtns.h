@@ -1,0 +1,30 @@
+/* .wtns witness files (version 2), as circom's generators and snarkjs write
+ * them: section 1 = n8 u32, prime (n8 bytes), nWitness u32; section 2 =
+ * nWitness values of n8 bytes, little-endian, normal form. */
+#ifndef CUZK_GROTH16_WTNS_H
+#define CUZK_GROTH16_WTNS_H
+
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+typedef struct {
+    cuzk_curve_id curve;
+    uint32_t n_witness;
+    uint64_t *values; /* n_witness x 4 words, normal form, each < r; 64-byte aligned */
+} cuzk_wtns;
+
+/* Reads path into w (which it overwrites; free with cuzk_wtns_free). Checks
+ * magic "wtns", version 2, n8 = 32, a prime that is r of a known curve, both
+ * section sizes exactly, and every value < r. On failure w is left empty.
+ * Returns CUZK_OK, CUZK_ERR_IO, CUZK_ERR_FORMAT or CUZK_ERR_NOMEM. */
+int cuzk_wtns_read(cuzk_wtns *w, const char *path, cuzk_error *err);
+
+/* Writes w as a version-2 .wtns (sections 1, 2). Fails with CUZK_ERR_ARG on
+ * an unknown curve or a value >= r, CUZK_ERR_IO on a write error (the partial
+ * file is removed). */
+int cuzk_wtns_write(const cuzk_wtns *w, const char *path, cuzk_error *err);
+
+void cuzk_wtns_free(cuzk_wtns *w);
+
+#endif

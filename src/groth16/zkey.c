@@ -1,0 +1,355 @@
+#include "groth16/zkey.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "groth16/binfile.h"
+#include "groth16/curve_id.h"
+#include "util/err.h"
+
+enum {
+    ZKEY_VERSION = 1,
+    SEC_PROTOCOL = 1,
+    SEC_HEADER = 2,
+    SEC_IC = 3,
+    SEC_COEFS = 4,
+    SEC_A = 5,
+    SEC_B1 = 6,
+    SEC_B2 = 7,
+    SEC_C = 8,
+    SEC_H = 9,
+    SEC_CONTRIBUTIONS = 10,
+    ZKEY_N8R = 32,
+    COEF_BYTES = 12 + ZKEY_N8R,
+    COEF_CHUNK = 4096,
+    CS_HASH_BYTES = 64,
+};
+
+/* ---- checks shared by reader and writer (they return a description of the
+ * first problem, or NULL) ---- */
+
+static const char *zkey_shape_problem(const cuzk_zkey *z, char *buf, size_t cap)
+{
+    if ((uint64_t)z->n_vars < (uint64_t)z->n_public + 1)
+        snprintf(buf, cap, "nVars %u is less than nPublic %u + 1", z->n_vars, z->n_public);
+    else if (z->domain_size == 0 || (z->domain_size & (z->domain_size - 1)))
+        snprintf(buf, cap, "domainSize %u is not a power of two", z->domain_size);
+    else if ((uint64_t)z->domain_size < (uint64_t)z->n_public + 1)
+        snprintf(buf, cap, "domainSize %u is less than nPublic %u + 1", z->domain_size, z->n_public);
+    else
+        return NULL;
+    return buf;
+}
+
+static const char *coef_problem(const cuzk_zkey *z, const cuzk_zkey_coef *k, char *buf, size_t cap)
+{
+    if (k->matrix > 1)
+        snprintf(buf, cap, "matrix %u (expected 0 = A or 1 = B)", k->matrix);
+    else if (k->row >= z->domain_size)
+        snprintf(buf, cap, "row %u >= domainSize %u", k->row, z->domain_size);
+    else if (k->wire >= z->n_vars)
+        snprintf(buf, cap, "wire %u >= nVars %u", k->wire, z->n_vars);
+    else if (!cuzk_words_lt(k->value, cuzk_curve_r(z->curve), CUZK_R_WORDS))
+        snprintf(buf, cap, "value is not below r");
+    else
+        return NULL;
+    return buf;
+}
+
+/* ---- reader ---- */
+
+static int read_protocol(cuzk_binfile *bf, cuzk_error *err)
+{
+    cuzk_bin_reader r;
+    uint32_t protocol;
+    int rc;
+    if ((rc = cuzk_bin_begin(bf, SEC_PROTOCOL, "protocol", &r, err))) return rc;
+    if ((rc = cuzk_bin_expect_size(&r, 4, "one u32", err))) return rc;
+    if ((rc = cuzk_bin_read_u32(&r, &protocol, "protocol", err))) return rc;
+    if (protocol == CUZK_ZKEY_PROTOCOL_GROTH16) return CUZK_OK;
+    const char *name = protocol == CUZK_ZKEY_PROTOCOL_PLONK    ? "plonk"
+                       : protocol == CUZK_ZKEY_PROTOCOL_FFLONK ? "fflonk"
+                                                               : "unknown";
+    return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section 1 (protocol): not a Groth16 key (protocol %u = %s)",
+                     bf->path, protocol, name);
+}
+
+static int read_point(cuzk_bin_reader *r, const cuzk_zkey *z, uint64_t *dst, uint32_t coords, const char *name,
+                      cuzk_error *err)
+{
+    uint32_t qw = z->n8q / 8;
+    return cuzk_bin_read_elems(r, dst, 1, coords, qw, cuzk_curve_q(z->curve), "q", name, err);
+}
+
+static int read_header(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
+{
+    cuzk_bin_reader r;
+    cuzk_curve_id curve_r;
+    int rc;
+    if ((rc = cuzk_bin_begin(bf, SEC_HEADER, "header", &r, err))) return rc;
+    if ((rc = cuzk_bin_read_prime(&r, 1, "q", &z->n8q, &z->curve, err))) return rc;
+    if ((rc = cuzk_bin_read_prime(&r, 0, "r", &z->n8r, &curve_r, err))) return rc;
+    if (curve_r != z->curve)
+        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section 2 (header): q is %s's but r is %s's", bf->path,
+                         cuzk_curve_snarkjs_name(z->curve), cuzk_curve_snarkjs_name(curve_r));
+    uint64_t g1 = 2ull * z->n8q, g2 = 4ull * z->n8q;
+    uint64_t expected = 4 + z->n8q + 4 + z->n8r + 12 + 3 * g1 + 3 * g2;
+    char why[96];
+    snprintf(why, sizeof why, "primes, 3 counts, 3 G1 of %llu and 3 G2 of %llu bytes", (unsigned long long)g1,
+             (unsigned long long)g2);
+    if ((rc = cuzk_bin_expect_size(&r, expected, why, err))) return rc;
+    if ((rc = cuzk_bin_read_u32(&r, &z->n_vars, "nVars", err))) return rc;
+    if ((rc = cuzk_bin_read_u32(&r, &z->n_public, "nPublic", err))) return rc;
+    if ((rc = cuzk_bin_read_u32(&r, &z->domain_size, "domainSize", err))) return rc;
+    if (zkey_shape_problem(z, why, sizeof why))
+        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section 2 (header): %s", bf->path, why);
+    if ((rc = read_point(&r, z, z->alpha1, 2, "alpha1", err))) return rc;
+    if ((rc = read_point(&r, z, z->beta1, 2, "beta1", err))) return rc;
+    if ((rc = read_point(&r, z, z->beta2, 4, "beta2", err))) return rc;
+    if ((rc = read_point(&r, z, z->gamma2, 4, "gamma2", err))) return rc;
+    if ((rc = read_point(&r, z, z->delta1, 2, "delta1", err))) return rc;
+    if ((rc = read_point(&r, z, z->delta2, 4, "delta2", err))) return rc;
+    return cuzk_bin_end(&r, err);
+}
+
+/* Reads section id, which must hold exactly count points of `coords`
+ * coordinates, into a fresh aligned array *out. count_text says where count
+ * comes from ("nVars 50"). */
+static int read_points(cuzk_zkey *z, cuzk_binfile *bf, uint32_t id, const char *what, uint64_t count,
+                       uint32_t coords, const char *count_text, uint64_t **out, cuzk_error *err)
+{
+    cuzk_bin_reader r;
+    uint64_t point_bytes = (uint64_t)coords * z->n8q;
+    char why[96];
+    int rc;
+    if ((rc = cuzk_bin_begin(bf, id, what, &r, err))) return rc;
+    snprintf(why, sizeof why, "%s x %llu", count_text, (unsigned long long)point_bytes);
+    if ((rc = cuzk_bin_expect_size(&r, count * point_bytes, why, err))) return rc;
+    *out = cuzk_alloc_aligned(count * point_bytes, 0);
+    if (!*out)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for section %u (%s): %llu bytes", bf->path, id, what,
+                         (unsigned long long)(count * point_bytes));
+    return cuzk_bin_read_elems(&r, *out, count, coords, z->n8q / 8, cuzk_curve_q(z->curve), "q", "point", err);
+}
+
+static int read_coefs(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
+{
+    cuzk_bin_reader r;
+    char why[96];
+    int rc;
+    if ((rc = cuzk_bin_begin(bf, SEC_COEFS, "coefficients", &r, err))) return rc;
+    if ((rc = cuzk_bin_read_u32(&r, &z->n_coefs, "coefficient count", err))) return rc;
+    snprintf(why, sizeof why, "4 + count %u x %u", z->n_coefs, (unsigned)COEF_BYTES);
+    if ((rc = cuzk_bin_expect_size(&r, 4 + (uint64_t)z->n_coefs * COEF_BYTES, why, err))) return rc;
+    z->coefs = malloc(((size_t)z->n_coefs ? (size_t)z->n_coefs : 1) * sizeof *z->coefs);
+    uint8_t *buf = malloc((size_t)COEF_CHUNK * COEF_BYTES);
+    if (!z->coefs || !buf) {
+        free(buf);
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %u coefficients", bf->path, z->n_coefs);
+    }
+    for (uint32_t done = 0; done < z->n_coefs && !rc;) {
+        uint32_t n = z->n_coefs - done < COEF_CHUNK ? z->n_coefs - done : COEF_CHUNK;
+        if ((rc = cuzk_bin_read(&r, buf, (size_t)n * COEF_BYTES, "coefficients", err))) break;
+        for (uint32_t j = 0; j < n; j++) {
+            const uint8_t *b = buf + (size_t)j * COEF_BYTES;
+            cuzk_zkey_coef *k = &z->coefs[done + j];
+            k->matrix = cuzk_le32(b);
+            k->row = cuzk_le32(b + 4);
+            k->wire = cuzk_le32(b + 8);
+            memcpy(k->value, b + 12, sizeof k->value);
+            if (coef_problem(z, k, why, sizeof why)) {
+                rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section 4 (coefficients): entry %u: %s", bf->path,
+                               done + j, why);
+                break;
+            }
+        }
+        done += n;
+    }
+    free(buf);
+    return rc ? rc : cuzk_bin_end(&r, err);
+}
+
+static int zkey_read(cuzk_zkey *z, const char *path, int header_only, cuzk_error *err)
+{
+    cuzk_binfile bf;
+    char count[64];
+    memset(z, 0, sizeof *z);
+    int rc = cuzk_bin_open(&bf, path, "zkey", ZKEY_VERSION, err);
+    if (rc) return rc;
+    rc = read_protocol(&bf, err);
+    if (!rc) rc = read_header(z, &bf, err);
+    if (!rc) {
+        snprintf(count, sizeof count, "nPublic + 1 = %llu", (unsigned long long)z->n_public + 1);
+        rc = read_points(z, &bf, SEC_IC, "IC points", (uint64_t)z->n_public + 1, 2, count, &z->ic, err);
+    }
+    if (!header_only) {
+        if (!rc) rc = read_coefs(z, &bf, err);
+        snprintf(count, sizeof count, "nVars %u", z->n_vars);
+        if (!rc) rc = read_points(z, &bf, SEC_A, "A points", z->n_vars, 2, count, &z->a, err);
+        if (!rc) rc = read_points(z, &bf, SEC_B1, "B1 points", z->n_vars, 2, count, &z->b1, err);
+        if (!rc) rc = read_points(z, &bf, SEC_B2, "B2 points", z->n_vars, 4, count, &z->b2, err);
+        uint64_t n_c = (uint64_t)z->n_vars - z->n_public - 1;
+        snprintf(count, sizeof count, "nVars - nPublic - 1 = %llu", (unsigned long long)n_c);
+        if (!rc) rc = read_points(z, &bf, SEC_C, "C points", n_c, 2, count, &z->c, err);
+        snprintf(count, sizeof count, "domainSize %u", z->domain_size);
+        if (!rc) rc = read_points(z, &bf, SEC_H, "H points", z->domain_size, 2, count, &z->h, err);
+    }
+    cuzk_bin_close(&bf);
+    if (rc) cuzk_zkey_free(z);
+    return rc;
+}
+
+int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read(z, path, 0, err); }
+
+int cuzk_zkey_read_header(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read(z, path, 1, err); }
+
+void cuzk_zkey_free(cuzk_zkey *z)
+{
+    free(z->ic);
+    free(z->coefs);
+    free(z->a);
+    free(z->b1);
+    free(z->b2);
+    free(z->c);
+    free(z->h);
+    memset(z, 0, sizeof *z);
+}
+
+/* ---- writer ---- */
+
+/* Index of the first of count points (coords coordinates) with a coordinate
+ * >= q, or -1. */
+static int64_t first_point_above_q(const cuzk_zkey *z, const uint64_t *pts, uint64_t count, uint32_t coords)
+{
+    uint32_t qw = z->n8q / 8;
+    for (uint64_t i = 0; i < count * coords; i++)
+        if (!cuzk_words_lt(pts + i * qw, cuzk_curve_q(z->curve), qw)) return (int64_t)(i / coords);
+    return -1;
+}
+
+typedef struct {
+    uint32_t id;
+    const char *name;
+    const uint64_t *pts;
+    uint64_t count;
+    uint32_t coords;
+} point_array;
+
+static void point_arrays(const cuzk_zkey *z, point_array out[12])
+{
+    uint64_t n_c = (uint64_t)z->n_vars - z->n_public - 1;
+    point_array t[12] = {
+        {SEC_HEADER, "alpha1", z->alpha1, 1, 2},  {SEC_HEADER, "beta1", z->beta1, 1, 2},
+        {SEC_HEADER, "beta2", z->beta2, 1, 4},    {SEC_HEADER, "gamma2", z->gamma2, 1, 4},
+        {SEC_HEADER, "delta1", z->delta1, 1, 2},  {SEC_HEADER, "delta2", z->delta2, 1, 4},
+        {SEC_IC, "IC", z->ic, (uint64_t)z->n_public + 1, 2},
+        {SEC_A, "A", z->a, z->n_vars, 2},         {SEC_B1, "B1", z->b1, z->n_vars, 2},
+        {SEC_B2, "B2", z->b2, z->n_vars, 4},      {SEC_C, "C", z->c, n_c, 2},
+        {SEC_H, "H", z->h, z->domain_size, 2},
+    };
+    memcpy(out, t, sizeof t);
+}
+
+static int zkey_check(const cuzk_zkey *z, const char *path, cuzk_error *err)
+{
+    char why[96];
+    if (!cuzk_curve_valid(z->curve))
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey has an unknown curve (%d)", path, (int)z->curve);
+    if (z->n8q != 8 * cuzk_curve_q_words(z->curve) || z->n8r != ZKEY_N8R)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey n8q %u / n8r %u do not match %s", path, z->n8q, z->n8r,
+                         cuzk_curve_snarkjs_name(z->curve));
+    if (zkey_shape_problem(z, why, sizeof why)) return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey %s", path, why);
+    if (z->n_coefs && !z->coefs) return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey has no coefficients", path);
+    for (uint32_t i = 0; i < z->n_coefs; i++)
+        if (coef_problem(z, &z->coefs[i], why, sizeof why))
+            return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey coefficient %u: %s", path, i, why);
+    point_array pa[12];
+    point_arrays(z, pa);
+    for (int i = 0; i < 12; i++) {
+        if (!pa[i].pts) return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey has no %s points", path, pa[i].name);
+        int64_t bad = first_point_above_q(z, pa[i].pts, pa[i].count, pa[i].coords);
+        if (bad >= 0)
+            return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey %s point %lld has a coordinate >= q", path, pa[i].name,
+                             (long long)bad);
+    }
+    return CUZK_OK;
+}
+
+static int write_points(cuzk_binwriter *w, const cuzk_zkey *z, const point_array *p, cuzk_error *err)
+{
+    return cuzk_binw_write(w, p->pts, (size_t)(p->count * p->coords * z->n8q), err);
+}
+
+static int write_coefs(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk_error *err)
+{
+    int rc = cuzk_binw_write_u32(w, z->n_coefs, err);
+    for (uint32_t done = 0; !rc && done < z->n_coefs;) {
+        uint32_t n = z->n_coefs - done < COEF_CHUNK ? z->n_coefs - done : COEF_CHUNK;
+        for (uint32_t j = 0; j < n; j++) {
+            const cuzk_zkey_coef *k = &z->coefs[done + j];
+            uint8_t *b = buf + (size_t)j * COEF_BYTES;
+            cuzk_put_le32(b, k->matrix);
+            cuzk_put_le32(b + 4, k->row);
+            cuzk_put_le32(b + 8, k->wire);
+            memcpy(b + 12, k->value, sizeof k->value);
+        }
+        rc = cuzk_binw_write(w, buf, (size_t)n * COEF_BYTES, err);
+        done += n;
+    }
+    return rc;
+}
+
+static int write_body(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk_error *err)
+{
+    static const uint8_t zero_hash[CS_HASH_BYTES];
+    /* snarkjs groth16 setup order */
+    static const uint32_t order[] = {SEC_PROTOCOL, SEC_HEADER, SEC_COEFS, SEC_IC, SEC_H,
+                                     SEC_C,        SEC_A,      SEC_B1,    SEC_B2, SEC_CONTRIBUTIONS};
+    point_array pa[12];
+    point_arrays(z, pa);
+    int rc = CUZK_OK;
+    for (size_t s = 0; !rc && s < sizeof order / sizeof order[0]; s++) {
+        uint32_t id = order[s];
+        if ((rc = cuzk_binw_begin(w, id, err))) break;
+        switch (id) {
+        case SEC_PROTOCOL: rc = cuzk_binw_write_u32(w, CUZK_ZKEY_PROTOCOL_GROTH16, err); break;
+        case SEC_HEADER:
+            rc = cuzk_binw_write_prime(w, cuzk_curve_q(z->curve), z->n8q / 8, err);
+            if (!rc) rc = cuzk_binw_write_prime(w, cuzk_curve_r(z->curve), CUZK_R_WORDS, err);
+            if (!rc) rc = cuzk_binw_write_u32(w, z->n_vars, err);
+            if (!rc) rc = cuzk_binw_write_u32(w, z->n_public, err);
+            if (!rc) rc = cuzk_binw_write_u32(w, z->domain_size, err);
+            for (int i = 0; !rc && i < 6; i++) rc = write_points(w, z, &pa[i], err);
+            break;
+        case SEC_COEFS: rc = write_coefs(w, z, buf, err); break;
+        case SEC_CONTRIBUTIONS:
+            rc = cuzk_binw_write(w, zero_hash, sizeof zero_hash, err);
+            if (!rc) rc = cuzk_binw_write_u32(w, 0, err);
+            break;
+        default:
+            for (int i = 6; i < 12; i++)
+                if (pa[i].id == id) rc = write_points(w, z, &pa[i], err);
+        }
+        if (!rc) rc = cuzk_binw_end(w, err);
+    }
+    return rc;
+}
+
+int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err)
+{
+    int rc = zkey_check(z, path, err);
+    if (rc) return rc;
+    uint8_t *buf = malloc((size_t)COEF_CHUNK * COEF_BYTES);
+    if (!buf) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for a write buffer", path);
+    cuzk_binwriter w;
+    rc = cuzk_binw_open(&w, path, "zkey", ZKEY_VERSION, err);
+    if (!rc) {
+        rc = write_body(&w, z, buf, err);
+        if (rc)
+            cuzk_binw_abort(&w);
+        else
+            rc = cuzk_binw_finish(&w, err);
+    }
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/* Groth16 .zkey proving keys (version 1) as snarkjs writes them.
+ *
+ *  sec  content
+ *   1   u32 protocol (1 = groth16; 2 plonk and 10 fflonk are refused)
+ *   2   n8q, q, n8r, r, nVars, nPublic, domainSize, alpha1, beta1, beta2,
+ *       gamma2, delta1, delta2 (beta2 precedes delta1, whatever snarkjs'
+ *       comment says)
+ *   3   IC: nPublic + 1 G1
+ *   4   u32 count, then {u32 matrix (0 = A, 1 = B), u32 row, u32 wire,
+ *       value n8r bytes = coef * R^2 mod r}
+ *   5   A: nVars G1      6  B1: nVars G1      7  B2: nVars G2
+ *   8   C: nVars - nPublic - 1 G1 (wires nPublic + 1 ..)
+ *   9   H: domainSize G1
+ *  10   contributions (skipped on read)
+ *
+ * Points are affine with coordinates in Montgomery form, kept here exactly
+ * as stored: G1 = x || y, G2 = x.c0 || x.c1 || y.c0 || y.c1, each coordinate
+ * n8q / 8 words; the point at infinity is all zero. The reader checks every
+ * coordinate is < q but not that points are on the curve (that is curve
+ * math, done by the prover where it matters).
+ */
+#ifndef CUZK_GROTH16_ZKEY_H
+#define CUZK_GROTH16_ZKEY_H
+
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+enum { CUZK_ZKEY_PROTOCOL_GROTH16 = 1, CUZK_ZKEY_PROTOCOL_PLONK = 2, CUZK_ZKEY_PROTOCOL_FFLONK = 10 };
+
+typedef struct {
+    uint32_t matrix, row, wire; /* matrix 0 = A, 1 = B */
+    uint64_t value[4];          /* as stored: coef * R^2 mod r, little-endian words */
+} cuzk_zkey_coef;
+
+typedef struct {
+    cuzk_curve_id curve;
+    uint32_t n8q, n8r, n_vars, n_public, domain_size, n_coefs;
+    /* header points, affine, coordinates in Montgomery form exactly as
+     * stored (G1 = x||y, G2 = x.c0||x.c1||y.c0||y.c1); unused words zero */
+    uint64_t alpha1[12], beta1[12], delta1[12];
+    uint64_t beta2[24], gamma2[24], delta2[24];
+    uint64_t *ic;          /* (n_public + 1) G1 points, each 2*n8q/8 words */
+    cuzk_zkey_coef *coefs; /* n_coefs */
+    /* n_vars G1, n_vars G1, n_vars G2 (4*n8q/8 words each),
+     * n_vars - n_public - 1 G1, domain_size G1 */
+    uint64_t *a, *b1, *b2, *c, *h;
+} cuzk_zkey;
+
+/* Reads the whole key (overwriting z; free with cuzk_zkey_free). Every point
+ * array is its own 64-byte-aligned allocation, non-NULL even when empty.
+ * Checks: magic "zkey", version 1, protocol 1, n8q/q and n8r/r of one known
+ * curve, domain_size a power of two >= n_public + 1, n_vars >= n_public + 1,
+ * every section size exactly what the header implies, coefficient matrix in
+ * {0, 1}, row < domain_size, wire < n_vars, value < r, coordinates < q.
+ * On failure z is left empty. Returns CUZK_OK, CUZK_ERR_IO, CUZK_ERR_FORMAT
+ * or CUZK_ERR_NOMEM. */
+int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err);
+
+/* Reads sections 1-3 only (enough to export the verification key); coefs,
+ * a, b1, b2, c, h are NULL and n_coefs is 0. Same checks on what it reads. */
+int cuzk_zkey_read_header(cuzk_zkey *z, const char *path, cuzk_error *err);
+
+/* Writes a fresh-key layout: sections 1, 2, 4, 3, 9, 8, 5, 6, 7, 10 (the
+ * order of snarkjs groth16 setup), section 10 being an empty contribution
+ * list (a 64-byte zero csHash and a u32 count 0). Refuses (CUZK_ERR_ARG)
+ * anything the reader would refuse; CUZK_ERR_IO on a write error (the partial
+ * file is removed). */
+int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err);
+
+void cuzk_zkey_free(cuzk_zkey *z);
+
+#endif

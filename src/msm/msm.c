@@ -1,0 +1,150 @@
+/* MSM instances for the four groups (template: msm.inc), and what they
+ * share: the choice of window size and the signed digit recoding. */
+#include "msm/msm.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/threads.h"
+
+/* Tuning knobs.
+ * MSM_CHUNK_LOG   points counting-sorted and summed together (2^16: a few
+ *                 MiB of affine points per thread)
+ * MSM_BATCH       additions sharing one inversion
+ * MSM_AFFINE_MIN  fewest points per task for batch-affine buckets; smaller
+ *                 tasks use Jacobian buckets (too few additions per level)
+ * MSM_C_MAX       largest window
+ * MSM_COST_*      cost model of msm_plan_choose, in field multiplications:
+ *                 one point into a bucket (batch affine / Jacobian mixed
+ *                 addition), one bucket in the running-sum reduction. */
+#ifndef MSM_CHUNK_LOG
+#define MSM_CHUNK_LOG 16
+#endif
+#ifndef MSM_BATCH
+#define MSM_BATCH 1024
+#endif
+#ifndef MSM_AFFINE_MIN
+#define MSM_AFFINE_MIN 512
+#endif
+#ifndef MSM_C_MAX
+#define MSM_C_MAX 18
+#endif
+#ifndef MSM_COST_AFFINE
+#define MSM_COST_AFFINE 7.0
+#endif
+#ifndef MSM_COST_JACOBIAN
+#define MSM_COST_JACOBIAN 12.0
+#endif
+#ifndef MSM_COST_BUCKET
+#define MSM_COST_BUCKET 30.0
+#endif
+_Static_assert(MSM_C_MAX >= 2 && MSM_C_MAX <= 24, "window size: digits are (|d| << 1 | sign) in 32 bits");
+_Static_assert(MSM_CHUNK_LOG >= 8 && MSM_CHUNK_LOG <= 24, "chunk indices are 32-bit");
+_Static_assert(MSM_BATCH >= 1, "batch size");
+
+typedef struct {
+    unsigned c;     /* window bits: digits in [-2^(c-1), 2^(c-1)] */
+    unsigned nwin;  /* windows: bits / c + 1 (room for the last carry) */
+    unsigned parts; /* point ranges per window, one task each */
+    int affine;     /* batch-affine buckets, else Jacobian */
+} msm_plan;
+
+/* Modelled time of a plan: the tasks (windows times parts) run in rounds of
+ * nthreads; a task puts n / parts points into buckets and reduces
+ * 2^(c-1) buckets. */
+static double msm_plan_cost(const msm_plan *p, size_t n, int nthreads)
+{
+    size_t tasks = (size_t)p->nwin * p->parts;
+    double rounds = (double)((tasks + (size_t)nthreads - 1) / (size_t)nthreads);
+    double per_point = p->affine ? MSM_COST_AFFINE : MSM_COST_JACOBIAN;
+    return rounds * ((double)n / p->parts * per_point + (double)((size_t)1 << (p->c - 1)) * MSM_COST_BUCKET);
+}
+
+/* The cheapest plan for n points of `bits`-bit scalars on nthreads threads. */
+static msm_plan msm_plan_choose(size_t n, unsigned bits, int nthreads)
+{
+    msm_plan best = {0, 0, 0, 0};
+    double best_cost = 0;
+    for (unsigned c = 2; c <= MSM_C_MAX; c++)
+        for (unsigned parts = 1; parts <= (unsigned)nthreads && parts <= n; parts++) {
+            msm_plan p = {c, bits / c + 1, parts, n / parts >= MSM_AFFINE_MIN};
+            double cost = msm_plan_cost(&p, n, nthreads);
+            if (best.c == 0 || cost < best_cost) {
+                best = p;
+                best_cost = cost;
+            }
+        }
+    return best;
+}
+
+/* c bits of the 256-bit k starting at bit off (< 256). */
+static inline uint32_t msm_scalar_bits(const uint64_t k[4], unsigned off, unsigned c)
+{
+    unsigned w = off / 64, sh = off % 64;
+    uint64_t v = k[w] >> sh;
+    if (sh + c > 64 && w < 3)
+        v |= k[w + 1] << (64 - sh);
+    return (uint32_t)(v & ((1ULL << c) - 1));
+}
+
+/* Signed digits of k < 2^bits, k = sum_w d_w 2^(cw) with d_w in
+ * [-2^(c-1), 2^(c-1)]: a window value above 2^(c-1) becomes value - 2^c
+ * and carries one into the next window. With nwin = bits / c + 1 the top
+ * window holds fewer than c - 1 bits, so it never carries out.
+ * out[w * stride] = 0 for d_w = 0, else |d_w| << 1 | (d_w < 0). */
+static void msm_recode(const uint64_t k[4], unsigned c, unsigned nwin, uint32_t *out, size_t stride)
+{
+    uint32_t carry = 0, half = 1u << (c - 1);
+    for (unsigned w = 0; w < nwin; w++) {
+        uint32_t v = msm_scalar_bits(k, w * c, c) + carry;
+        carry = v > half;
+        uint32_t mag = carry ? (1u << c) - v : v; /* v = 2^c: digit 0, carry 1 */
+        out[(size_t)w * stride] = mag ? mag << 1 | carry : 0;
+    }
+}
+
+/* What one batched affine addition P + Q turns out to be. */
+enum { MSM_ADD, MSM_DBL, MSM_KEEP_P, MSM_TAKE_Q, MSM_TO_INF };
+
+#define MSM_INSTANTIATE "msm/msm.inc"
+
+#define G_(x) bn254_g1_##x
+#define FQ_(x) bn254_fp_##x
+#define FQ_T bn254_fp
+#define FR_T bn254_fr
+#define FR_BITS BN254_FR_BITS
+#include MSM_INSTANTIATE
+#undef G_
+#undef FQ_
+#undef FQ_T
+
+#define G_(x) bn254_g2_##x
+#define FQ_(x) bn254_fp2_##x
+#define FQ_T bn254_fp2
+#include MSM_INSTANTIATE
+#undef G_
+#undef FQ_
+#undef FQ_T
+#undef FR_T
+#undef FR_BITS
+
+#define G_(x) bls12_381_g1_##x
+#define FQ_(x) bls12_381_fp_##x
+#define FQ_T bls12_381_fp
+#define FR_T bls12_381_fr
+#define FR_BITS BLS12_381_FR_BITS
+#include MSM_INSTANTIATE
+#undef G_
+#undef FQ_
+#undef FQ_T
+
+#define G_(x) bls12_381_g2_##x
+#define FQ_(x) bls12_381_fp2_##x
+#define FQ_T bls12_381_fp2
+#include MSM_INSTANTIATE
+#undef G_
+#undef FQ_
+#undef FQ_T
+#undef FR_T
+#undef FR_BITS

@@ -1,0 +1,53 @@
+# Bad inputs fail cleanly (exit 1, a message naming the file), never crash.
+source "$(dirname "$0")/../interop/lib.sh"
+d=$WORK
+"$CUZK" circuit synth --curve bn128 --constraints 20 "$d/bn.r1cs" "$d/bn.wtns"
+"$CUZK" setup "$d/bn.r1cs" "$d/bn.zkey" 2>/dev/null
+"$CUZK" circuit synth --curve bls12381 --constraints 20 "$d/bls.r1cs" "$d/bls.wtns"
+"$CUZK" circuit synth --curve bn128 --constraints 25 "$d/bn25.r1cs" "$d/bn25.wtns"
+"$CUZK" zkey export verificationkey "$d/bn.zkey" "$d/vk.json"
+"$CUZK" groth16 prove "$d/bn.zkey" "$d/bn.wtns" "$d/proof.json" "$d/public.json"
+
+step "missing files"
+expect_fail "$CUZK" groth16 prove "$d/nope.zkey" "$d/bn.wtns" "$d/p.json" "$d/q.json"
+expect_output "nope"
+step "truncated key"
+head -c 3000 "$d/bn.zkey" >"$d/short.zkey"
+expect_fail "$CUZK" groth16 prove "$d/short.zkey" "$d/bn.wtns" "$d/p.json" "$d/q.json"
+expect_output "short.zkey"
+step "not a key at all"
+head -c 5000 /dev/urandom >"$d/junk.zkey"
+expect_fail "$CUZK" groth16 prove "$d/junk.zkey" "$d/bn.wtns" "$d/p.json" "$d/q.json"
+step "a witness over the other curve"
+expect_fail "$CUZK" groth16 prove "$d/bn.zkey" "$d/bls.wtns" "$d/p.json" "$d/q.json"
+expect_output "bls12381"
+step "a witness of the wrong length"
+expect_fail "$CUZK" groth16 prove "$d/bn.zkey" "$d/bn25.wtns" "$d/p.json" "$d/q.json"
+expect_output "nVars"
+step "a witness for another r1cs"
+expect_fail "$CUZK" groth16 prove --r1cs "$d/bn25.r1cs" "$d/bn.zkey" "$d/bn.wtns" "$d/p.json" "$d/q.json"
+step "r1cs of the other curve for setup --curve"
+expect_fail "$CUZK" setup --curve bls12381 "$d/bn.r1cs" "$d/x.zkey"
+step "malformed proof and key JSON"
+echo '{"pi_a": ["1", "2"' >"$d/broken.json"
+expect_fail "$CUZK" groth16 verify "$d/vk.json" "$d/public.json" "$d/broken.json"
+expect_fail "$CUZK" groth16 verify "$d/broken.json" "$d/public.json" "$d/proof.json"
+step "a point off the curve"
+python3 - "$d/proof.json" "$d/offcurve.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1])); p["pi_c"][1] = str(int(p["pi_c"][1]) ^ 2)
+json.dump(p, open(sys.argv[2], "w"))
+PY
+expect_fail "$CUZK" groth16 verify "$d/vk.json" "$d/public.json" "$d/offcurve.json"
+expect_output "INVALID"
+step "a public signal >= r"
+echo '["21888242871839275222246405745257275088548364400416034343698204186575808495618"]' >"$d/big.json"
+expect_fail "$CUZK" groth16 verify "$d/vk.json" "$d/big.json" "$d/proof.json"
+step "usage errors"
+rc=0; "$CUZK" groth16 prove "$d/bn.zkey" >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" frobnicate >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" groth16 prove --threads zero a b c d >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "circuit synth" "bench prove"; do
+    $CUZK $c --help | grep -q "usage\|cuzk"
+done
+echo "bad inputs: all handled"

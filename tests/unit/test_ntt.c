@@ -1,0 +1,282 @@
+/* NTT tests for both scalar fields: the transform against an O(n^2) DFT,
+ * spot checks of large transforms by Horner evaluation, round trips, the
+ * coset shift, thread-count independence and argument checks. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "poly/ntt.h"
+
+/* Both scalar fields are four 64-bit limbs; the tests run on this common
+ * layout through a table of the field's operations. */
+typedef struct {
+    uint64_t l[4];
+} fe;
+
+typedef struct {
+    const char *name;
+    unsigned two_adicity, bits;
+    void (*mul)(fe *r, const fe *a, const fe *b);
+    void (*add)(fe *r, const fe *a, const fe *b);
+    void (*to_mont)(fe *r, const fe *a);
+    void (*set_one)(fe *r);
+    void (*ntt_root)(fe *w, unsigned log_n);
+    int (*ntt)(fe *a, size_t n, int nthreads);
+    int (*intt)(fe *a, size_t n, int nthreads);
+    void (*scale_by_powers)(fe *a, size_t n, const fe *g, int nthreads);
+} field_ops;
+
+#define FIELD_OPS(F, UP)                                                                        \
+    _Static_assert(sizeof(F) == sizeof(fe), "scalar fields are 4 limbs");                      \
+    static void F##_t_mul(fe *r, const fe *a, const fe *b) { F##_mul((F *)r, (const F *)a, (const F *)b); } \
+    static void F##_t_add(fe *r, const fe *a, const fe *b) { F##_add((F *)r, (const F *)a, (const F *)b); } \
+    static void F##_t_to_mont(fe *r, const fe *a) { F##_to_mont((F *)r, (const F *)a); }         \
+    static void F##_t_set_one(fe *r) { F##_set_one((F *)r); }                                    \
+    static void F##_t_ntt_root(fe *w, unsigned k) { F##_ntt_root((F *)w, k); }                  \
+    static int F##_t_ntt(fe *a, size_t n, int t) { return F##_ntt((F *)a, n, t); }              \
+    static int F##_t_intt(fe *a, size_t n, int t) { return F##_intt((F *)a, n, t); }            \
+    static void F##_t_scale(fe *a, size_t n, const fe *g, int t) { F##_scale_by_powers((F *)a, n, (const F *)g, t); } \
+    static const field_ops F##_ops = {#F, UP##_TWO_ADICITY, UP##_BITS, F##_t_mul, F##_t_add,    \
+                                      F##_t_to_mont, F##_t_set_one, F##_t_ntt_root, F##_t_ntt,  \
+                                      F##_t_intt, F##_t_scale};
+
+FIELD_OPS(bn254_fr, BN254_FR)
+FIELD_OPS(bls12_381_fr, BLS12_381_FR)
+
+/* Largest size of the round-trip and spot-check tests: past the first
+ * cache-blocked pass (2^13), so both pass kinds run. */
+#define BIG_LOG 16
+
+/* ---- helpers ---- */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Random limbs below 2^(bits-1) < modulus, then into Montgomery form. */
+static void random_fe(const field_ops *f, fe *r, uint64_t *seed)
+{
+    fe raw;
+    for (int i = 0; i < 4; i++)
+        raw.l[i] = splitmix64(seed);
+    raw.l[3] &= (1ULL << (f->bits - 1 - 192)) - 1;
+    f->to_mont(r, &raw);
+}
+
+static fe *random_vec(const field_ops *f, size_t n, uint64_t seed)
+{
+    fe *v = malloc((n ? n : 1) * sizeof *v);
+    assert_non_null(v);
+    for (size_t i = 0; i < n; i++)
+        random_fe(f, &v[i], &seed);
+    return v;
+}
+
+static fe *copy_vec(const fe *v, size_t n)
+{
+    fe *c = malloc((n ? n : 1) * sizeof *c);
+    assert_non_null(c);
+    memcpy(c, v, n * sizeof *c);
+    return c;
+}
+
+/* sum_j a[j] x^j by Horner. */
+static void horner(const field_ops *f, fe *r, const fe *a, size_t n, const fe *x)
+{
+    memset(r, 0, sizeof *r);
+    for (size_t j = n; j-- > 0;) {
+        f->mul(r, r, x);
+        f->add(r, r, &a[j]);
+    }
+}
+
+static void power(const field_ops *f, fe *r, const fe *x, uint64_t e)
+{
+    fe base = *x;
+    f->set_one(r);
+    for (; e; e >>= 1) {
+        if (e & 1)
+            f->mul(r, r, &base);
+        f->mul(&base, &base, &base);
+    }
+}
+
+static const field_ops *const fields[] = {&bn254_fr_ops, &bls12_381_fr_ops};
+
+/* ---- tests ---- */
+
+/* w_k^(2^k) = 1 and w_k^(2^(k-1)) != 1: primitive. */
+static void test_root_is_primitive(void **state)
+{
+    (void)state;
+    for (int fi = 0; fi < 2; fi++) {
+        const field_ops *f = fields[fi];
+        fe one, w, t;
+        f->set_one(&one);
+        f->ntt_root(&w, 0);
+        assert_memory_equal(&w, &one, sizeof w);
+        for (unsigned k = 1; k <= f->two_adicity; k++) {
+            f->ntt_root(&w, k);
+            t = w;
+            for (unsigned i = 1; i < k; i++)
+                f->mul(&t, &t, &t);
+            assert_memory_not_equal(&t, &one, sizeof t);
+            f->mul(&t, &t, &t);
+            assert_memory_equal(&t, &one, sizeof t);
+        }
+    }
+}
+
+/* ntt (1 and 3 threads) against the O(n^2) DFT, n = 2^0..2^10. */
+static void test_ntt_vs_dft(void **state)
+{
+    (void)state;
+    for (int fi = 0; fi < 2; fi++) {
+        const field_ops *f = fields[fi];
+        for (unsigned k = 0; k <= 10; k++) {
+            size_t n = (size_t)1 << k;
+            fe *a = random_vec(f, n, 100 + k), *b = copy_vec(a, n), *want = malloc(n * sizeof *want);
+            assert_non_null(want);
+            fe w, x;
+            f->ntt_root(&w, k);
+            f->set_one(&x);
+            for (size_t i = 0; i < n; i++) {
+                horner(f, &want[i], a, n, &x); /* a(w^i) */
+                f->mul(&x, &x, &w);
+            }
+            assert_int_equal(f->ntt(a, n, 1), 0);
+            assert_memory_equal(a, want, n * sizeof *a);
+            assert_int_equal(f->ntt(b, n, 3), 0);
+            assert_memory_equal(b, want, n * sizeof *b);
+            free(a);
+            free(b);
+            free(want);
+        }
+    }
+}
+
+/* Large transforms (several cache-blocked passes): a few outputs checked
+ * by Horner evaluation, and 1 vs 3 threads identical. */
+static void test_ntt_large_spot_check(void **state)
+{
+    (void)state;
+    for (int fi = 0; fi < 2; fi++) {
+        const field_ops *f = fields[fi];
+        unsigned k = BIG_LOG;
+        size_t n = (size_t)1 << k;
+        const size_t idx[] = {0, 1, 2, 7, n / 2 - 1, n / 2, n / 3, n - 1};
+        fe *orig = random_vec(f, n, 7), *a = copy_vec(orig, n), *b = copy_vec(orig, n);
+        fe w, x, want;
+        f->ntt_root(&w, k);
+        assert_int_equal(f->ntt(a, n, 1), 0);
+        assert_int_equal(f->ntt(b, n, 3), 0);
+        assert_memory_equal(a, b, n * sizeof *a);
+        for (size_t t = 0; t < sizeof idx / sizeof idx[0]; t++) {
+            power(f, &x, &w, idx[t]);
+            horner(f, &want, orig, n, &x);
+            assert_memory_equal(&a[idx[t]], &want, sizeof want);
+        }
+        /* the inverse, 1 vs 3 threads, back to the input */
+        assert_int_equal(f->intt(a, n, 1), 0);
+        assert_int_equal(f->intt(b, n, 3), 0);
+        assert_memory_equal(a, b, n * sizeof *a);
+        assert_memory_equal(a, orig, n * sizeof *a);
+        free(orig);
+        free(a);
+        free(b);
+    }
+}
+
+/* intt(ntt(x)) == x and ntt(intt(x)) == x, n = 2^0..2^BIG_LOG. */
+static void test_round_trip(void **state)
+{
+    (void)state;
+    for (int fi = 0; fi < 2; fi++) {
+        const field_ops *f = fields[fi];
+        for (unsigned k = 0; k <= BIG_LOG; k++) {
+            size_t n = (size_t)1 << k;
+            fe *orig = random_vec(f, n, 1000 + k), *a = copy_vec(orig, n);
+            assert_int_equal(f->ntt(a, n, 2), 0);
+            assert_int_equal(f->intt(a, n, 2), 0);
+            assert_memory_equal(a, orig, n * sizeof *a);
+            assert_int_equal(f->intt(a, n, 3), 0);
+            assert_int_equal(f->ntt(a, n, 1), 0);
+            assert_memory_equal(a, orig, n * sizeof *a);
+            free(orig);
+            free(a);
+        }
+    }
+}
+
+/* a[i] g^i against powers computed one by one; 1 and 3 threads. */
+static void test_scale_by_powers(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {0, 1, 2, 5, 4096, 10007};
+    for (int fi = 0; fi < 2; fi++) {
+        const field_ops *f = fields[fi];
+        for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+            size_t n = sizes[t];
+            uint64_t seed = 55;
+            fe g, x;
+            random_fe(f, &g, &seed);
+            fe *a = random_vec(f, n, 9 + t), *b = copy_vec(a, n), *want = copy_vec(a, n);
+            f->set_one(&x);
+            for (size_t i = 0; i < n; i++) {
+                f->mul(&want[i], &want[i], &x);
+                f->mul(&x, &x, &g);
+            }
+            f->scale_by_powers(a, n, &g, 1);
+            f->scale_by_powers(b, n, &g, 3);
+            assert_memory_equal(a, want, n * sizeof *a);
+            assert_memory_equal(b, want, n * sizeof *b);
+            free(a);
+            free(b);
+            free(want);
+        }
+    }
+}
+
+/* Not a power of two, or beyond the two-adicity: CUZK_ERR_ARG, input kept. */
+static void test_bad_sizes(void **state)
+{
+    (void)state;
+    for (int fi = 0; fi < 2; fi++) {
+        const field_ops *f = fields[fi];
+        fe *a = random_vec(f, 12, 3), *orig = copy_vec(a, 12);
+        const size_t bad[] = {0, 3, 6, 12, (size_t)1 << (f->two_adicity + 1), SIZE_MAX};
+        for (size_t t = 0; t < sizeof bad / sizeof bad[0]; t++) {
+            assert_int_equal(f->ntt(a, bad[t], 1), CUZK_ERR_ARG);
+            assert_int_equal(f->intt(a, bad[t], 2), CUZK_ERR_ARG);
+        }
+        assert_memory_equal(a, orig, 12 * sizeof *a);
+        assert_int_equal(f->ntt(NULL, 4, 1), CUZK_ERR_ARG);
+        fe w, zero = {{0}};
+        f->ntt_root(&w, f->two_adicity + 1);
+        assert_memory_equal(&w, &zero, sizeof w);
+        free(a);
+        free(orig);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_root_is_primitive),
+        cmocka_unit_test(test_ntt_vs_dft),
+        cmocka_unit_test(test_ntt_large_spot_check),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_scale_by_powers),
+        cmocka_unit_test(test_bad_sizes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
