@@ -4,7 +4,8 @@
  * these routines with a compile-time limb count: the wrappers in field.h
  * call them with constant n, so the compiler unrolls the loops.
  * Contract for all routines: inputs are fully reduced (< m); outputs are too.
- * m must leave the top bit of the top limb clear (true for all our moduli).
+ * m's top word must be below 2^63 - 1 (true for all our moduli; mont_mul
+ * relies on it).
  */
 #ifndef CUZK_FF_MONT_H
 #define CUZK_FF_MONT_H
@@ -83,39 +84,40 @@ MONT_INLINE void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, int
     mont_sub_raw(r, m, a, n);
 }
 
-/* r = a * b * 2^(-64n) mod m, CIOS (coarsely integrated operand scanning).
- * inv = -m^(-1) mod 2^64. t holds n+2 words: the running sum never exceeds
- * 2m < 2^(64n), so one conditional subtraction at the end suffices. */
+/* r = a * b * 2^(-64n) mod m: CIOS (coarsely integrated operand scanning)
+ * in its "no-carry" form, valid because every modulus here has a top word
+ * below 2^63 - 1, so the running sum t < 2m fits in n words and needs
+ * neither of the two extra words of textbook CIOS. inv = -m^(-1) mod 2^64.
+ *   for i: t += a * b[i];  q = t[0] inv;  t = (t + q m) / 2^64
+ * then one subtraction of m if t >= m. */
 MONT_INLINE void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
                           uint64_t inv, int n)
 {
-    uint64_t t[8 + 2] = {0};
+    uint64_t t[8] = {0};
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) {
-        uint64_t carry = 0;
-        for (int j = 0; j < n; j++) {
-            mont_u128 s = (mont_u128)a[j] * b[i] + t[j] + carry;
-            t[j] = (uint64_t)s;
-            carry = (uint64_t)(s >> 64);
-        }
-        mont_u128 s = (mont_u128)t[n] + carry;
-        t[n] = (uint64_t)s;
-        t[n + 1] = (uint64_t)(s >> 64);
-
-        uint64_t q = t[0] * inv; /* makes t + q*m divisible by 2^64 */
-        s = (mont_u128)q * m[0] + t[0];
-        carry = (uint64_t)(s >> 64);
+        mont_u128 s = (mont_u128)a[0] * b[i] + t[0];
+        uint64_t hi_a = (uint64_t)(s >> 64);
+        uint64_t t0 = (uint64_t)s;
+        uint64_t q = t0 * inv;
+        mont_u128 u = (mont_u128)q * m[0] + t0;
+        uint64_t hi_m = (uint64_t)(u >> 64);
+#pragma GCC unroll 8
         for (int j = 1; j < n; j++) {
-            s = (mont_u128)q * m[j] + t[j] + carry;
-            t[j - 1] = (uint64_t)s;
-            carry = (uint64_t)(s >> 64);
+            s = (mont_u128)a[j] * b[i] + t[j] + hi_a;
+            hi_a = (uint64_t)(s >> 64);
+            u = (mont_u128)q * m[j] + (uint64_t)s + hi_m;
+            hi_m = (uint64_t)(u >> 64);
+            t[j - 1] = (uint64_t)u;
         }
-        s = (mont_u128)t[n] + carry;
-        t[n - 1] = (uint64_t)s;
-        t[n] = t[n + 1] + (uint64_t)(s >> 64);
+        t[n - 1] = hi_a + hi_m;
     }
-    if (t[n] || mont_geq(t, m, n))
-        mont_sub_raw(t, t, m, n);
-    memcpy(r, t, (size_t)n * 8);
+    uint64_t d[8];
+    uint64_t borrow = mont_sub_raw(d, t, m, n);
+    uint64_t keep = 0 - borrow; /* all ones when t < m */
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++)
+        r[j] = (t[j] & keep) | (d[j] & ~keep);
 }
 
 /* r = a^e (Montgomery in and out), e given as little-endian words and bit count. */
