@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "groth16/curve_id.h"
 #include "groth16/decimal.h"
@@ -224,6 +223,17 @@ int cuzk_bin_end(const cuzk_bin_reader *r, cuzk_error *err)
     return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s) holds %llu bytes, but its content ends after %llu",
                      r->bf->path, r->sec->id, r->what, (unsigned long long)r->sec->size,
                      (unsigned long long)r->pos);
+}
+
+int cuzk_bin_read_section(cuzk_binfile *bf, uint32_t id, const char *what, void *buf, uint64_t size,
+                          cuzk_error *err)
+{
+    cuzk_bin_reader r;
+    int rc = cuzk_bin_begin(bf, id, what, &r, err);
+    if (!rc) rc = cuzk_bin_expect_size(&r, size, NULL, err);
+    if (!rc && size > SIZE_MAX) rc = cuzk_fail(err, CUZK_ERR_NOMEM, "%s: section %u (%s) is too large", bf->path, id, what);
+    if (!rc) rc = cuzk_bin_read(&r, buf, (size_t)size, what, err);
+    return rc;
 }
 
 /* ---- helpers shared by the format readers ---- */

@@ -90,6 +90,11 @@ int cuzk_bin_read_u64(cuzk_bin_reader *r, uint64_t *v, const char *field, cuzk_e
 /* Fails with CUZK_ERR_FORMAT unless the whole section has been consumed. */
 int cuzk_bin_end(const cuzk_bin_reader *r, cuzk_error *err);
 
+/* The whole payload of section id, which must hold exactly size bytes, into
+ * buf (begin + expect_size + read in one call). */
+int cuzk_bin_read_section(cuzk_binfile *bf, uint32_t id, const char *what, void *buf, uint64_t size,
+                          cuzk_error *err);
+
 /* ---- helpers shared by the format readers ---- */
 
 /* Reads `n8 u32, prime (n8 bytes LE)` and identifies the curve whose r

@@ -13,8 +13,7 @@ static const cuzk_groth16_ops *ops_for(cuzk_curve_id curve)
     return curve == CUZK_CURVE_BN254 ? &bn254_groth16_ops : &bls12_381_groth16_ops;
 }
 
-int cuzk_groth16_prove(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof,
-                       uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err)
+int cuzk_groth16_check_inputs(const cuzk_zkey *z, const cuzk_wtns *w, cuzk_error *err)
 {
     if (w->curve != z->curve)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "the witness is over %s but the key is over %s",
@@ -24,9 +23,46 @@ int cuzk_groth16_prove(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuz
                          w->n_witness, z->n_vars);
     if (!cuzk_wtns_starts_with_one(w))
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
+    return CUZK_OK;
+}
+
+void cuzk_groth16_public_signals(const cuzk_zkey *z, const cuzk_wtns *w, uint64_t (*pub)[4])
+{
+    memcpy(pub, w->values + 4, (size_t)z->n_public * sizeof *pub);
+}
+
+int cuzk_groth16_prove(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof,
+                       uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err)
+{
+    int rc = cuzk_groth16_check_inputs(z, w, err);
+    if (rc)
+        return rc;
     cuzk_prove_timings local;
     memset(&local, 0, sizeof local);
-    return ops_for(z->curve)->prove(z, w, nthreads < 1 ? 1 : nthreads, proof, pub, t ? t : &local, err);
+    rc = ops_for(z->curve)->prove(z, w, nthreads < 1 ? 1 : nthreads, proof, t ? t : &local, err);
+    if (!rc)
+        cuzk_groth16_public_signals(z, w, pub);
+    return rc;
+}
+
+void cuzk_groth16_synthesize_abc(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads)
+{
+    ops_for(z->curve)->synthesize_abc(z, w, abc, nthreads < 1 ? 1 : nthreads);
+}
+
+int cuzk_groth16_prove_abc(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads, cuzk_msm_results *m,
+                           cuzk_prove_timings *t, cuzk_error *err)
+{
+    cuzk_prove_timings local;
+    memset(&local, 0, sizeof local);
+    return ops_for(z->curve)->prove_abc(z, w, abc, nthreads < 1 ? 1 : nthreads, m, t ? t : &local, err);
+}
+
+int cuzk_groth16_finish(const cuzk_zkey *z, const cuzk_msm_results *m, cuzk_proof *proof, cuzk_error *err)
+{
+    if (m->curve != z->curve)
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "MSM results over the wrong curve");
+    return ops_for(z->curve)->finish(z, m, proof, err);
 }
 
 int cuzk_groth16_verify(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_pub, const cuzk_proof *proof,

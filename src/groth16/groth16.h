@@ -20,12 +20,37 @@ typedef struct {
     double total;
 } cuzk_prove_timings;
 
+/* The MSM results of one proof before blinding, as raw Jacobian points in
+ * the curve's layout (G1: x, y, z of up to 6 words each; G2: Fp2 coords):
+ * what the device part of a proof produces. */
+typedef struct {
+    cuzk_curve_id curve;
+    uint64_t a[18], b1[18], c[18], h[18];
+    uint64_t b2[36];
+} cuzk_msm_results;
+
 /* Proves w against z. On success fills proof and pub (z->n_public public
  * signals, caller-allocated, normal form) and, when t is non-NULL, the
  * stage timings. Fails with CUZK_ERR_MISMATCH when the witness does not
  * belong to the key (curve, length, w[0] != 1). */
 int cuzk_groth16_prove(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof,
                        uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err);
+
+/* The same proof in three stages, for the pipeline engine:
+ *   synthesize_abc: a = A.w, b = B.w, c = a o b into abc (3 x domain_size
+ *     scalars, Montgomery form) from the key's coefficients (reference
+ *     path; the engine's PCE produces the same bytes faster)
+ *   prove_abc: h and the MSMs from abc (overwritten) and w (the device part)
+ *   finish: blinding with fresh r, s (the CPU part, after the device is free)
+ * Inputs must already match (cuzk_groth16_check_inputs). */
+int cuzk_groth16_check_inputs(const cuzk_zkey *z, const cuzk_wtns *w, cuzk_error *err);
+void cuzk_groth16_synthesize_abc(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads);
+int cuzk_groth16_prove_abc(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads, cuzk_msm_results *m,
+                           cuzk_prove_timings *t, cuzk_error *err);
+int cuzk_groth16_finish(const cuzk_zkey *z, const cuzk_msm_results *m, cuzk_proof *proof, cuzk_error *err);
+/* pub[i] = w[1 + i] for the key's n_public signals (outputs first). */
+void cuzk_groth16_public_signals(const cuzk_zkey *z, const cuzk_wtns *w, uint64_t (*pub)[4]);
+static inline size_t cuzk_groth16_abc_bytes(const cuzk_zkey *z) { return 3 * (size_t)z->domain_size * 32; }
 
 /* CUZK_OK when the proof is valid for vk and pub; CUZK_ERR_INVALID_PROOF
  * (with the reason in err) when it is not: points off the curve or outside

@@ -6,8 +6,12 @@
 #include "groth16/groth16.h"
 
 typedef struct {
-    int (*prove)(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof, uint64_t (*pub)[4],
-                 cuzk_prove_timings *t, cuzk_error *err);
+    int (*prove)(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof, cuzk_prove_timings *t,
+                 cuzk_error *err);
+    void (*synthesize_abc)(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads);
+    int (*prove_abc)(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads, cuzk_msm_results *m,
+                     cuzk_prove_timings *t, cuzk_error *err);
+    int (*finish)(const cuzk_zkey *z, const cuzk_msm_results *m, cuzk_proof *proof, cuzk_error *err);
     int (*verify)(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_pub, const cuzk_proof *proof,
                   cuzk_error *err);
     int (*export_vk)(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err);

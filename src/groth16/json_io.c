@@ -1,6 +1,7 @@
 #include "groth16/json_io.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,10 +270,13 @@ typedef struct {
     cuzk_error *err;
 } jctx;
 
-static int jfail(jctx *c, const char *key, const char *fmt, const char *detail)
+__attribute__((format(printf, 3, 4))) static int jfail(jctx *c, const char *key, const char *fmt, ...)
 {
     char what[256];
-    snprintf(what, sizeof what, fmt, detail);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
     return cuzk_fail(c->err, CUZK_ERR_FORMAT, "%s: %s: %s", c->path, key, what);
 }
 
@@ -302,21 +306,18 @@ static int j_num(jctx *c, const json_t *v, const char *key, uint64_t *out, uint3
 {
     char shown[64];
     uint64_t wide[CUZK_MAX_Q_WORDS];
-    if (!v) return jfail(c, key, "missing%s", "");
-    if (!json_is_string(v)) return jfail(c, key, "expected a decimal string%s", "");
+    if (!v) return jfail(c, key, "missing");
+    if (!json_is_string(v)) return jfail(c, key, "expected a decimal string");
     const char *s = json_string_value(v);
     snprintf(shown, sizeof shown, "\"%.40s%s\"", s, strlen(s) > 40 ? "..." : "");
     int hex = s[0] == '0' && s[1] == 'x';
     int bad = hex ? hex_parse(s + 2, wide, CUZK_MAX_Q_WORDS) : cuzk_dec_parse(s, wide, CUZK_MAX_Q_WORDS);
     if (bad || strlen(s) != json_string_length(v))
-        return jfail(c, key, hex ? "%s is not a hexadecimal number" : "%s is not a decimal number", shown);
+        return jfail(c, key, "%s is not a %s number", shown, hex ? "hexadecimal" : "decimal");
     int fits = 1;
     for (uint32_t i = nwords; i < CUZK_MAX_Q_WORDS; i++) fits &= wide[i] == 0;
-    if (!fits || !cuzk_words_lt(wide, bound, nwords)) {
-        char why[96];
-        snprintf(why, sizeof why, "%%s is not below %s of %s", bound_name, cuzk_curve_snarkjs_name(c->curve));
-        return jfail(c, key, why, shown);
-    }
+    if (!fits || !cuzk_words_lt(wide, bound, nwords))
+        return jfail(c, key, "%s is not below %s of %s", shown, bound_name, cuzk_curve_snarkjs_name(c->curve));
     memcpy(out, wide, sizeof *out * nwords);
     return CUZK_OK;
 }
@@ -330,8 +331,8 @@ static int j_fp2(jctx *c, const json_t *v, const char *key, uint64_t out[2][6])
 {
     char sub[96];
     int rc;
-    if (!v) return jfail(c, key, "missing%s", "");
-    if (!json_is_array(v) || json_array_size(v) != 2) return jfail(c, key, "expected [c0, c1]%s", "");
+    if (!v) return jfail(c, key, "missing");
+    if (!json_is_array(v) || json_array_size(v) != 2) return jfail(c, key, "expected [c0, c1]");
     for (int i = 0; i < 2; i++) {
         snprintf(sub, sizeof sub, "%s[%d]", key, i);
         if ((rc = j_q(c, json_array_get(v, (size_t)i), sub, out[i]))) return rc;
@@ -351,7 +352,7 @@ static int j_z(jctx *c, const json_t *v, const char *key, int fp2, int *is_one)
         if (memcmp(z[0], zero, sizeof zero) == 0) return *is_one = 0, CUZK_OK;
         if (memcmp(z[0], one, sizeof one) == 0) return *is_one = 1, CUZK_OK;
     }
-    return jfail(c, key, "projective z must be 1 (affine) or 0 (infinity)%s", "");
+    return jfail(c, key, "projective z must be 1 (affine) or 0 (infinity)");
 }
 
 static int j_g1(jctx *c, const json_t *v, const char *key, cuzk_g1_plain *p)
@@ -359,9 +360,9 @@ static int j_g1(jctx *c, const json_t *v, const char *key, cuzk_g1_plain *p)
     char sub[96];
     int rc;
     memset(p, 0, sizeof *p);
-    if (!v) return jfail(c, key, "missing%s", "");
+    if (!v) return jfail(c, key, "missing");
     size_t n = json_array_size(v);
-    if (!json_is_array(v) || (n != 2 && n != 3)) return jfail(c, key, "expected a G1 point [x, y, z]%s", "");
+    if (!json_is_array(v) || (n != 2 && n != 3)) return jfail(c, key, "expected a G1 point [x, y, z]");
     snprintf(sub, sizeof sub, "%s[0]", key);
     if ((rc = j_q(c, json_array_get(v, 0), sub, p->x))) return rc;
     snprintf(sub, sizeof sub, "%s[1]", key);
@@ -378,10 +379,10 @@ static int j_g2(jctx *c, const json_t *v, const char *key, cuzk_g2_plain *p)
     char sub[96];
     int rc;
     memset(p, 0, sizeof *p);
-    if (!v) return jfail(c, key, "missing%s", "");
+    if (!v) return jfail(c, key, "missing");
     size_t n = json_array_size(v);
     if (!json_is_array(v) || (n != 2 && n != 3))
-        return jfail(c, key, "expected a G2 point [[x.c0, x.c1], [y.c0, y.c1], [z.c0, z.c1]]%s", "");
+        return jfail(c, key, "expected a G2 point [[x.c0, x.c1], [y.c0, y.c1], [z.c0, z.c1]]");
     snprintf(sub, sizeof sub, "%s[0]", key);
     if ((rc = j_fp2(c, json_array_get(v, 0), sub, p->x))) return rc;
     snprintf(sub, sizeof sub, "%s[1]", key);
@@ -398,14 +399,14 @@ static int j_g2(jctx *c, const json_t *v, const char *key, cuzk_g2_plain *p)
 static int j_protocol_curve(jctx *c, const json_t *root, int curve_optional)
 {
     const json_t *proto = json_object_get(root, "protocol");
-    if (!proto) return jfail(c, "protocol", "missing%s", "");
+    if (!proto) return jfail(c, "protocol", "missing");
     if (!json_is_string(proto) || strcmp(json_string_value(proto), "groth16") != 0)
         return jfail(c, "protocol", "\"%.40s\" is not \"groth16\"",
                      json_is_string(proto) ? json_string_value(proto) : "(not a string)");
     const json_t *curve = json_object_get(root, "curve");
     c->curve = CUZK_CURVE_BN254;
     if (!curve && curve_optional) return CUZK_OK;
-    if (!curve) return jfail(c, "curve", "missing%s", "");
+    if (!curve) return jfail(c, "curve", "missing");
     if (!json_is_string(curve) || cuzk_curve_from_name(json_string_value(curve), &c->curve) != CUZK_OK)
         return jfail(c, "curve", "unknown curve \"%.40s\" (expected bn128 or bls12381)",
                      json_is_string(curve) ? json_string_value(curve) : "(not a string)");
@@ -493,11 +494,11 @@ static int j_alphabeta(jctx *c, const json_t *v, uint64_t ab[2][3][2][6])
 {
     char key[64];
     int rc;
-    if (!json_is_array(v) || json_array_size(v) != 2) return jfail(c, "vk_alphabeta_12", "expected [2][3][2] numbers%s", "");
+    if (!json_is_array(v) || json_array_size(v) != 2) return jfail(c, "vk_alphabeta_12", "expected [2][3][2] numbers");
     for (int i = 0; i < 2; i++) {
         const json_t *mid = json_array_get(v, (size_t)i);
         snprintf(key, sizeof key, "vk_alphabeta_12[%d]", i);
-        if (!json_is_array(mid) || json_array_size(mid) != 3) return jfail(c, key, "expected [3][2] numbers%s", "");
+        if (!json_is_array(mid) || json_array_size(mid) != 3) return jfail(c, key, "expected [3][2] numbers");
         for (int j = 0; j < 3; j++) {
             snprintf(key, sizeof key, "vk_alphabeta_12[%d][%d]", i, j);
             if ((rc = j_fp2(c, json_array_get(mid, (size_t)j), key, ab[i][j]))) return rc;
@@ -513,14 +514,14 @@ static int j_vk(jctx *c, const json_t *root, cuzk_vk *vk)
     vk->curve = c->curve;
     const json_t *np = json_object_get(root, "nPublic");
     uint64_t n_pub[4];
-    if (!np) return jfail(c, "nPublic", "missing%s", "");
+    if (!np) return jfail(c, "nPublic", "missing");
     if (json_is_integer(np)) {
         if (json_integer_value(np) < 0 || json_integer_value(np) >= UINT32_MAX)
-            return jfail(c, "nPublic", "out of range%s", "");
+            return jfail(c, "nPublic", "out of range");
         n_pub[0] = (uint64_t)json_integer_value(np);
     } else if (!json_is_string(np) || cuzk_dec_parse(json_string_value(np), n_pub, 4) ||
                n_pub[1] | n_pub[2] | n_pub[3] || n_pub[0] >= UINT32_MAX) {
-        return jfail(c, "nPublic", "expected a count%s", "");
+        return jfail(c, "nPublic", "expected a count");
     }
     vk->n_public = (uint32_t)n_pub[0];
     if ((rc = j_g1(c, json_object_get(root, "vk_alpha_1"), "vk_alpha_1", &vk->alpha1))) return rc;
@@ -533,10 +534,9 @@ static int j_vk(jctx *c, const json_t *root, cuzk_vk *vk)
         vk->has_alphabeta = 1;
     }
     const json_t *ic = json_object_get(root, "IC");
-    if (!ic) return jfail(c, "IC", "missing%s", "");
-    char want[64];
-    snprintf(want, sizeof want, "expected an array of nPublic + 1 = %llu points", (unsigned long long)vk->n_public + 1);
-    if (!json_is_array(ic) || json_array_size(ic) != (size_t)vk->n_public + 1) return jfail(c, "IC", "%s", want);
+    if (!ic) return jfail(c, "IC", "missing");
+    if (!json_is_array(ic) || json_array_size(ic) != (size_t)vk->n_public + 1)
+        return jfail(c, "IC", "expected an array of nPublic + 1 = %llu points", (unsigned long long)vk->n_public + 1);
     vk->ic = calloc((size_t)vk->n_public + 1, sizeof *vk->ic);
     if (!vk->ic) return cuzk_fail(c->err, CUZK_ERR_NOMEM, "%s: no memory for %u IC points", c->path, vk->n_public + 1);
     for (size_t i = 0; i <= vk->n_public; i++) {
