@@ -4,9 +4,10 @@
 Writes test vectors, one per line, for tests/unit/test_ff.c and test_ec.c.
 Everything is computed with Python integers by the most direct method:
 moduli derived from the curve parameter x, extension-field products by
-schoolbook polynomial multiplication, extension-field inverses by solving a
-linear system over Fp, points by affine chord-and-tangent.  Nothing here
-shares code or formulas with src/ or with tools/gen_constants.py.
+schoolbook polynomial multiplication (Fp12 as Fp2[w]/(w^6 - xi), not as a
+tower), extension-field inverses by solving a linear system over Fp, points
+by affine chord-and-tangent.  Nothing here shares code with src/ or with
+tools/gen_constants.py; published constants are typed in independently.
 
     python3 tools/ff_oracle.py --seed S --count N [--only ff|ec]
 
@@ -14,6 +15,7 @@ Output: deterministic for a seed.  All numbers are lowercase hex without
 "0x", in normal (not Montgomery) form.  Lines ("#" starts a comment):
 
   MOD  field m
+  ROOT field s w                      r - 1 = 2^s t, t odd; w = 5^t (order 2^s)
   F    field a b a+b a-b -a 2a a*b a^2 a^-1 e a^e a*R
   F2   curve a[2] b[2] a+b[2] a-b[2] -a[2] conj(a)[2] a*b[2] a^2[2] a^-1[2]
             a*xi[2] e a^e[2]
@@ -22,6 +24,7 @@ Output: deterministic for a seed.  All numbers are lowercase hex without
   CYC  curve f[12] e=p^6-1 f^e[12]
   GEN  group x y
   ORDER group r
+  CURVEB group b                      y^2 = x^3 + b (G2: b' of the sextic twist)
   G    group k x y                    k*G (infinity: all coordinates 0)
   GAB  group a b c                    c = a*b mod r
   OFF  group x y                      not on the curve
@@ -300,6 +303,13 @@ def rand_exponent(rng, m):
 def field_lines(rng, count, emit):
     for name, m in FIELDS:
         emit("MOD", name, hx(m))
+        if name.endswith("_fr"):  # NTT domain: 5 generates Fr* for both curves
+            s = 0
+            while (m - 1) % 2 ** (s + 1) == 0:
+                s += 1
+            w = pow(5, (m - 1) >> s, m)
+            assert pow(w, 2 ** (s - 1), m) == m - 1
+            emit("ROOT", name, str(s), hx(w))
         R = 2 ** (64 * nlimbs(m))
         edges = edge_values(m)
         pairs = [(a, b) for a in edges for b in edges]
@@ -342,8 +352,12 @@ def tower_lines(rng, count, emit):
         for av, bv in cases2:
             a, b = f2.unflat(av), f2.unflat(bv)
             e = rand_exponent(rng, p)
+            # a^-1 solves [[a0, -a1], [a1, a0]] x = (1, 0); the norm formula cross-checks it
+            ai = solve_mod([[a[0], -a[1] % p], [a[1], a[0]]], [1, 0], p)
+            ai = f2.zero if ai is None else tuple(ai)
+            assert ai == f2.inv(a)
             res = [f2.add(a, b), f2.sub(a, b), f2.neg(a), (a[0], -a[1] % p), f2.mul(a, b),
-                   f2.mul(a, a), f2.inv(a), f2.mul(a, c["xi"])]
+                   f2.mul(a, a), ai, f2.mul(a, c["xi"])]
             emit("F2", cname, *map(hx, av + bv + [x for r in res for x in r] + [e]
                                    + list(ext_pow(f2, a, e))))
 
@@ -362,7 +376,7 @@ def tower_lines(rng, count, emit):
 
         for av, bv in ext_cases(12)[: max(4, count // 2)]:
             a, b = f12.unflat(av), f12.unflat(bv)
-            e = rng.getrandbits(rng.randint(0, 128))
+            e = rng.getrandbits(rng.randint(1, 128))
             conj = f12.unflat(av[:6] + [-x % p for x in av[6:]])
             res = [f12.mul(a, b), f12.mul(a, a), f12.inv(a), conj, ext_pow(f12, a, e)]
             assert not any(av) or f12.mul(a, res[2]) == f12.one
@@ -514,6 +528,7 @@ def ec_lines(rng, count, emit):
         assert E.mul(G, E.r) is None, gname + " published generator order"
         emit("GEN", gname, *map(hx, E.flat(G)))
         emit("ORDER", gname, hx(E.r))
+        emit("CURVEB", gname, *map(hx, E.F.flat(E.b)))
         r = E.r
         ks = [0, 1, 2, 3, 4, r - 1, r - 2, r, r + 1, 2**64 - 1, 2**64, 2 ** r.bit_length() - 1]
         ks += [rand_below(rng, r) for _ in range(count)]

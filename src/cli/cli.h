@@ -37,6 +37,6 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...) __attribute__(
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
 
 extern const cli_command cli_cmd_groth16_prove, cli_cmd_groth16_verify, cli_cmd_zkey_export_vk, cli_cmd_setup,
-    cli_cmd_circuit_synth, cli_cmd_bench_prove;
+    cli_cmd_circuit_synth, cli_cmd_bench_prove, cli_cmd_bench_pipeline;
 
 #endif

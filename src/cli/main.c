@@ -7,7 +7,7 @@
 
 static const cli_command *const commands[] = {
     &cli_cmd_groth16_prove, &cli_cmd_groth16_verify, &cli_cmd_zkey_export_vk,
-    &cli_cmd_setup,         &cli_cmd_circuit_synth,  &cli_cmd_bench_prove,
+    &cli_cmd_setup,         &cli_cmd_circuit_synth,  &cli_cmd_bench_prove,    &cli_cmd_bench_pipeline,
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -14,7 +14,8 @@
  * MSM_BATCH       additions sharing one inversion
  * MSM_AFFINE_MIN  fewest points per task for batch-affine buckets; smaller
  *                 tasks use Jacobian buckets (too few additions per level)
- * MSM_C_MAX       largest window
+ * MSM_LANES       lanes of the bucket reduction (additions per batch there)
+ * MSM_C_MIN, MSM_C_MAX  the range of window sizes tried
  * MSM_COST_*      cost model of msm_plan_choose, in field multiplications:
  *                 one point into a bucket (batch affine / Jacobian mixed
  *                 addition), one bucket in the running-sum reduction. */
@@ -25,7 +26,13 @@
 #define MSM_BATCH 1024
 #endif
 #ifndef MSM_AFFINE_MIN
-#define MSM_AFFINE_MIN 512
+#define MSM_AFFINE_MIN 2048
+#endif
+#ifndef MSM_LANES
+#define MSM_LANES 256
+#endif
+#ifndef MSM_C_MIN
+#define MSM_C_MIN 2
 #endif
 #ifndef MSM_C_MAX
 #define MSM_C_MAX 18
@@ -37,11 +44,12 @@
 #define MSM_COST_JACOBIAN 12.0
 #endif
 #ifndef MSM_COST_BUCKET
-#define MSM_COST_BUCKET 30.0
+#define MSM_COST_BUCKET 16.0
 #endif
-_Static_assert(MSM_C_MAX >= 2 && MSM_C_MAX <= 24, "window size: digits are (|d| << 1 | sign) in 32 bits");
+_Static_assert(MSM_C_MIN >= 2 && MSM_C_MIN <= MSM_C_MAX && MSM_C_MAX <= 24, "window size: digits are (|d| << 1 | sign) in 32 bits");
 _Static_assert(MSM_CHUNK_LOG >= 8 && MSM_CHUNK_LOG <= 24, "chunk indices are 32-bit");
 _Static_assert(MSM_BATCH >= 1, "batch size");
+_Static_assert(MSM_LANES >= 1 && (MSM_LANES & (MSM_LANES - 1)) == 0, "lanes: a power of two");
 
 typedef struct {
     unsigned c;     /* window bits: digits in [-2^(c-1), 2^(c-1)] */
@@ -66,7 +74,7 @@ static msm_plan msm_plan_choose(size_t n, unsigned bits, int nthreads)
 {
     msm_plan best = {0, 0, 0, 0};
     double best_cost = 0;
-    for (unsigned c = 2; c <= MSM_C_MAX; c++)
+    for (unsigned c = MSM_C_MIN; c <= MSM_C_MAX; c++)
         for (unsigned parts = 1; parts <= (unsigned)nthreads && parts <= n; parts++) {
             msm_plan p = {c, bits / c + 1, parts, n / parts >= MSM_AFFINE_MIN};
             double cost = msm_plan_cost(&p, n, nthreads);

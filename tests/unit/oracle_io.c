@@ -32,9 +32,64 @@ void oracle_fail(const oracle_line *ln, const char *what, const char *fmt, ...)
         fprintf(stderr, "(further failures are counted, not shown)\n");
 }
 
+static uint64_t oracle_rng;
+
+void oracle_rng_seed(uint64_t seed) { oracle_rng = seed; }
+
+uint64_t oracle_rand64(void)
+{
+    uint64_t z = (oracle_rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* a < m over n words, written out here so that F_is_canonical is not its own judge */
+static int oracle_lt(const uint64_t *a, const uint64_t *m, int n)
+{
+    for (int i = n - 1; i >= 0; i--)
+        if (a[i] != m[i])
+            return a[i] < m[i];
+    return 0;
+}
+
+void oracle_rand_below(uint64_t *r, const uint64_t *m, int n)
+{
+    uint64_t mask = m[n - 1];
+    for (int s = 1; s < 64; s <<= 1)
+        mask |= mask >> s;
+    int structured = (oracle_rand64() & 3) == 0;
+    do {
+        for (int i = 0; i < n; i++) {
+            uint64_t k = oracle_rand64();
+            r[i] = !structured ? k : (k & 3) == 0 ? 0 : (k & 3) == 1 ? ~0ULL : oracle_rand64();
+        }
+        r[n - 1] &= mask;
+    } while (!oracle_lt(r, m, n));
+}
+
 int oracle_is(const oracle_line *ln, const char *tag, const char *name)
 {
-    return strcmp(ln->tok[0], tag) == 0 && (!name || (ln->ntok > 1 && strcmp(ln->tok[1], name) == 0));
+    if (strcmp(ln->tok[0], tag) != 0)
+        return 0;
+    return !name || (ln->ntok > 1 && strcmp(ln->tok[1], name) == 0);
+}
+
+size_t oracle_replay(const oracle_set *s, const char *tag, const char *name, int ntok,
+                     void (*check)(const oracle_line *ln))
+{
+    size_t seen = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const oracle_line *ln = &s->line[i];
+        if (!oracle_is(ln, tag, name))
+            continue;
+        seen++;
+        if (ln->ntok != ntok)
+            oracle_fail(ln, "format", "%d tokens, expected %d", ln->ntok, ntok);
+        else
+            check(ln);
+    }
+    return seen;
 }
 
 unsigned long oracle_env_seed(unsigned long dflt)
@@ -170,7 +225,8 @@ int oracle_load(oracle_set *s, unsigned long seed, int count, const char *only, 
     memset(s, 0, sizeof(*s));
     s->seed = seed;
     if (access(ORACLE_SCRIPT, R_OK) != 0) {
-        snprintf(err, errlen, "%s not found: run the tests from the repository root", ORACLE_SCRIPT);
+        snprintf(err, errlen, "%s not found: run the tests from the repository root",
+                 ORACLE_SCRIPT);
         return -1;
     }
     if (system("command -v python3 >/dev/null 2>&1") != 0) {

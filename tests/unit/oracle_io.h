@@ -51,6 +51,19 @@ void oracle_fail(const oracle_line *ln, const char *what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 unsigned long oracle_failures(void);
 
+/* Calls check on every line of s with tag and name (name NULL: any) that has
+ * ntok tokens, reporting the others as malformed; returns how many matched. */
+size_t oracle_replay(const oracle_set *s, const char *tag, const char *name, int ntok,
+                     void (*check)(const oracle_line *ln));
+
+/* Test randomness (splitmix64): not for secrets, reproducible from a seed. */
+void oracle_rng_seed(uint64_t seed);
+uint64_t oracle_rand64(void);
+
+/* A random value below m (n words): limbs uniform or, one time in four, each
+ * limb 0 / all ones / uniform, which exercises carry chains. */
+void oracle_rand_below(uint64_t *r, const uint64_t *m, int n);
+
 /* 1 when ln has tag and, if name is not NULL, tok[1] == name. */
 int oracle_is(const oracle_line *ln, const char *tag, const char *name);
 

@@ -26,68 +26,46 @@
 #define FF_DEFAULT_SEED 20240601UL
 
 static oracle_set ff_vec;
-static uint64_t ff_rng;
-
-static uint64_t ff_rand64(void) /* splitmix64 */
-{
-    uint64_t z = (ff_rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* a < m over n words, written out here so that F_is_canonical is not its own judge */
-static int ff_lt(const uint64_t *a, const uint64_t *m, int n)
-{
-    for (int i = n - 1; i >= 0; i--)
-        if (a[i] != m[i])
-            return a[i] < m[i];
-    return 0;
-}
-
-/* A random value below m: limbs uniform, or (one time in four) each limb
- * 0 / all ones / uniform, which exercises carry chains. */
-static void ff_rand_below(uint64_t *r, const uint64_t *m, int n)
-{
-    uint64_t mask = m[n - 1];
-    for (int s = 1; s < 64; s <<= 1)
-        mask |= mask >> s;
-    int structured = (ff_rand64() & 3) == 0;
-    do {
-        for (int i = 0; i < n; i++) {
-            uint64_t k = ff_rand64();
-            r[i] = !structured ? k : (k & 3) == 0 ? 0 : (k & 3) == 1 ? ~0ULL : ff_rand64();
-        }
-        r[n - 1] &= mask;
-    } while (!ff_lt(r, m, n));
-}
 
 /* r = op(a, b) computed again with r aliasing a, then b; both must agree with want */
-#define FF_CHECK_ALIAS2(T, EQ, OP, want, a, b, ln, what)                                       \
-    do {                                                                                       \
-        T al_ = (a);                                                                           \
-        OP(&al_, &al_, &(b));                                                                  \
-        if (!EQ(&al_, &(want)))                                                                \
-            oracle_fail(ln, what, "result differs when the output aliases the first input");   \
-        al_ = (b);                                                                             \
-        OP(&al_, &(a), &al_);                                                                  \
-        if (!EQ(&al_, &(want)))                                                                \
-            oracle_fail(ln, what, "result differs when the output aliases the second input");  \
+#define FF_CHECK_ALIAS2(T, EQ, OP, want, a, b, ln, what)                                           \
+    do {                                                                                           \
+        T al_ = (a);                                                                               \
+        OP(&al_, &al_, &(b));                                                                      \
+        if (!EQ(&al_, &(want)))                                                                    \
+            oracle_fail(ln, what, "result differs when the output aliases the first input");       \
+        al_ = (b);                                                                                 \
+        OP(&al_, &(a), &al_);                                                                      \
+        if (!EQ(&al_, &(want)))                                                                    \
+            oracle_fail(ln, what, "result differs when the output aliases the second input");      \
     } while (0)
 
-#define FF_CHECK_ALIAS1(T, EQ, OP, want, a, ln, what)                                          \
-    do {                                                                                       \
-        T al_ = (a);                                                                           \
-        OP(&al_, &al_);                                                                        \
-        if (!EQ(&al_, &(want)))                                                                \
-            oracle_fail(ln, what, "result differs when computed in place");                    \
+#define FF_CHECK_ALIAS1(T, EQ, OP, want, a, ln, what)                                              \
+    do {                                                                                           \
+        T al_ = (a);                                                                               \
+        OP(&al_, &al_);                                                                            \
+        if (!EQ(&al_, &(want)))                                                                    \
+            oracle_fail(ln, what, "result differs when computed in place");                        \
     } while (0)
 
-#define FF_EXPECT(cond, ln, ...)                                                               \
-    do {                                                                                       \
-        if (!(cond))                                                                           \
-            oracle_fail(ln, #cond, __VA_ARGS__);                                               \
+#define FF_EXPECT(cond, ln, ...)                                                                   \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            oracle_fail(ln, #cond, __VA_ARGS__);                                                   \
     } while (0)
+
+/* Out-of-line copies of the library's always-inline operations: the checks
+ * below call each many times, and inlining them all makes this file take
+ * minutes to compile. */
+#define FF_WRAP2(T, OP)                                                                            \
+    static __attribute__((noinline)) void w_##OP(T *r, const T *a) { OP(r, a); }
+#define FF_WRAP3(T, OP)                                                                            \
+    static __attribute__((noinline)) void w_##OP(T *r, const T *a, const T *b) { OP(r, a, b); }
+#define FF_WRAP_POW(T, OP)                                                                         \
+    static __attribute__((noinline)) void w_##OP(T *r, const T *a, const uint64_t *e, int bits)    \
+    {                                                                                              \
+        OP(r, a, e, bits);                                                                         \
+    }
 
 /* Runs check on every oracle line with tag and name; asserts that there were
  * some and that no check failed. */
@@ -95,17 +73,7 @@ static void ff_replay(const char *tag, const char *name, int ntok,
                       void (*check)(const oracle_line *ln))
 {
     unsigned long before = oracle_failures();
-    size_t seen = 0;
-    for (size_t i = 0; i < ff_vec.n; i++) {
-        const oracle_line *ln = &ff_vec.line[i];
-        if (!oracle_is(ln, tag, name))
-            continue;
-        seen++;
-        if (ln->ntok != ntok)
-            oracle_fail(ln, "format", "%d tokens, expected %d", ln->ntok, ntok);
-        else
-            check(ln);
-    }
+    size_t seen = oracle_replay(&ff_vec, tag, name, ntok, check);
     print_message("%zu %s %s vectors\n", seen, tag, name);
     assert_true(seen > 0);
     assert_int_equal(oracle_failures() - before, 0);
@@ -113,163 +81,169 @@ static void ff_replay(const char *tag, const char *name, int ntok,
 
 /* ---- prime fields ------------------------------------------------------ */
 
-#define FF_FIELD_TESTS(F)                                                                      \
-    ORACLE_FIELD_IO(F)                                                                         \
-                                                                                               \
-    static void F##_rand(F *r) { ff_rand_below(r->l, F##_MODULUS, F##_LIMBS_N); }             \
-                                                                                               \
-    /* F name a b a+b a-b -a 2a a*b a^2 a^-1 e a^e a*R */                                      \
-    static void F##_check_line(const oracle_line *ln)                                          \
-    {                                                                                          \
-        F x[2], r, an, bn;                                                                     \
-        uint64_t e[F##_LIMBS_N];                                                               \
-        int pos = 2;                                                                           \
-        if (F##_oracle_load(x, 2, ln, &pos) < 0)                                               \
-            return;                                                                            \
-        const F a = x[0], b = x[1];                                                            \
-        oracle_hex(an.l, F##_LIMBS_N, ln->tok[2]);                                             \
-        oracle_hex(bn.l, F##_LIMBS_N, ln->tok[3]);                                             \
-        F##_add(&r, &a, &b);                                                                   \
-        F##_oracle_expect(&r, 1, ln, &pos, "add");                                             \
-        FF_CHECK_ALIAS2(F, F##_eq, F##_add, r, a, b, ln, "add");                               \
-        F##_sub(&r, &a, &b);                                                                   \
-        F##_oracle_expect(&r, 1, ln, &pos, "sub");                                             \
-        FF_CHECK_ALIAS2(F, F##_eq, F##_sub, r, a, b, ln, "sub");                               \
-        F##_neg(&r, &a);                                                                       \
-        F##_oracle_expect(&r, 1, ln, &pos, "neg");                                             \
-        FF_CHECK_ALIAS1(F, F##_eq, F##_neg, r, a, ln, "neg");                                  \
-        F##_dbl(&r, &a);                                                                       \
-        F##_oracle_expect(&r, 1, ln, &pos, "dbl");                                             \
-        FF_CHECK_ALIAS1(F, F##_eq, F##_dbl, r, a, ln, "dbl");                                  \
-        F##_mul(&r, &a, &b);                                                                   \
-        F##_oracle_expect(&r, 1, ln, &pos, "mul");                                             \
-        FF_CHECK_ALIAS2(F, F##_eq, F##_mul, r, a, b, ln, "mul");                               \
-        F##_sqr(&r, &a);                                                                       \
-        F##_oracle_expect(&r, 1, ln, &pos, "sqr");                                             \
-        FF_CHECK_ALIAS1(F, F##_eq, F##_sqr, r, a, ln, "sqr");                                  \
-        F##_inv(&r, &a);                                                                       \
-        F##_oracle_expect(&r, 1, ln, &pos, "inv");                                             \
-        FF_CHECK_ALIAS1(F, F##_eq, F##_inv, r, a, ln, "inv");                                  \
-        int ebits = oracle_hex(e, F##_LIMBS_N, ln->tok[pos++]);                                \
-        FF_EXPECT(ebits >= 0, ln, "exponent token");                                           \
-        F##_pow(&r, &a, e, ebits);                                                             \
-        F##_oracle_expect(&r, 1, ln, &pos, "pow");                                             \
-        F t;                                                                                   \
-        F##_pow(&t, &a, e, 64 * F##_LIMBS_N); /* leading zero bits change nothing */           \
-        FF_EXPECT(F##_eq(&t, &r), ln, "pow with %d leading zero bits", 64 * F##_LIMBS_N - ebits); \
-        F am;                                                                                  \
-        FF_EXPECT(oracle_hex(am.l, F##_LIMBS_N, ln->tok[pos]) >= 0, ln, "a*R token");         \
-        FF_EXPECT(F##_eq(&a, &am), ln, "to_mont(a) != a*R mod m");                             \
-        pos = 2;                                                                               \
-        F##_oracle_expect(&a, 1, ln, &pos, "from_mont(to_mont(a))");                           \
-        F##_from_mont(&t, &a);                                                                 \
-        F##_to_mont(&t, &t);                                                                   \
-        FF_EXPECT(F##_eq(&t, &a), ln, "to_mont(from_mont(x)) != x");                           \
-        F one;                                                                                 \
-        F##_set_one(&one);                                                                     \
-        FF_EXPECT(F##_is_zero(&a) == mont_is_zero(an.l, F##_LIMBS_N), ln, "is_zero");          \
-        FF_EXPECT(F##_eq(&a, &b) == F##_eq(&an, &bn), ln, "eq");                               \
-        FF_EXPECT(F##_is_one(&a) == F##_eq(&a, &one), ln, "is_one");                           \
-        FF_EXPECT(F##_is_canonical(&an) && F##_is_canonical(&a), ln, "is_canonical(a)");       \
-    }                                                                                          \
-                                                                                               \
-    static void test_##F##_oracle(void **state)                                                \
-    {                                                                                          \
-        (void)state;                                                                           \
-        ff_replay("F", #F, 14, F##_check_line);                                                \
-    }                                                                                          \
-                                                                                               \
-    /* MOD field m: the modulus, is_canonical at its boundary, one, from_u64 */                \
-    static void F##_check_mod(const oracle_line *ln)                                           \
-    {                                                                                          \
-        F m, t;                                                                                \
-        FF_EXPECT(oracle_hex(m.l, F##_LIMBS_N, ln->tok[2]) > 0, ln, "modulus token");          \
-        FF_EXPECT(memcmp(m.l, F##_MODULUS, sizeof(m.l)) == 0, ln, "F_MODULUS differs");        \
-        FF_EXPECT(!F##_is_canonical(&m), ln, "m is not canonical");                            \
-        t = m;                                                                                 \
-        t.l[0] -= 1; /* no moduli end in a zero word */                                        \
-        FF_EXPECT(F##_is_canonical(&t), ln, "m - 1 is canonical");                             \
-        t.l[0] += 2;                                                                           \
-        FF_EXPECT(!F##_is_canonical(&t), ln, "m + 1 is not canonical");                        \
-        memset(t.l, 0xff, sizeof(t.l));                                                        \
-        FF_EXPECT(!F##_is_canonical(&t), ln, "2^(64n) - 1 is not canonical");                  \
-        F##_set_zero(&t);                                                                      \
-        FF_EXPECT(F##_is_canonical(&t) && F##_is_zero(&t), ln, "zero");                        \
-        F##_set_one(&t);                                                                       \
-        F##_from_mont(&t, &t);                                                                 \
-        FF_EXPECT(t.l[0] == 1 && mont_is_zero(t.l + 1, F##_LIMBS_N - 1), ln, "one is 1");     \
-        static const uint64_t fixed[] = {0, 1, 2, ~0ULL};                                      \
-        for (int i = 0; i < 64; i++) {                                                         \
-            uint64_t v = i < 4 ? fixed[i] : ff_rand64() >> (ff_rand64() & 63);                 \
-            F##_from_u64(&t, v);                                                               \
-            F##_from_mont(&t, &t);                                                             \
-            FF_EXPECT(t.l[0] == v && mont_is_zero(t.l + 1, F##_LIMBS_N - 1), ln,               \
-                      "from_u64(0x%llx)", (unsigned long long)v);                              \
-        }                                                                                      \
-    }                                                                                          \
-                                                                                               \
-    static void test_##F##_modulus(void **state)                                               \
-    {                                                                                          \
-        (void)state;                                                                           \
-        ff_replay("MOD", #F, 3, F##_check_mod);                                                \
-    }                                                                                          \
-                                                                                               \
-    static void test_##F##_properties(void **state)                                            \
-    {                                                                                          \
-        (void)state;                                                                           \
-        unsigned long before = oracle_failures();                                              \
-        F one, zero;                                                                           \
-        F##_set_one(&one);                                                                     \
-        F##_set_zero(&zero);                                                                   \
-        for (int it = 0; it < FF_PROP_ITERS; it++) {                                           \
-            F a, b, c, l, r, t;                                                                \
-            F##_rand(&a);                                                                      \
-            F##_rand(&b);                                                                      \
-            F##_rand(&c);                                                                      \
-            F##_mul(&l, &a, &b); /* (a b) c = a (b c) */                                       \
-            F##_mul(&l, &l, &c);                                                               \
-            F##_mul(&r, &b, &c);                                                               \
-            F##_mul(&r, &a, &r);                                                               \
-            FF_EXPECT(F##_eq(&l, &r), NULL, #F " iteration %d", it);                           \
-            F##_add(&t, &b, &c); /* a (b + c) = a b + a c */                                   \
-            F##_mul(&l, &a, &t);                                                               \
-            F##_mul(&r, &a, &b);                                                               \
-            F##_mul(&t, &a, &c);                                                               \
-            F##_add(&r, &r, &t);                                                               \
-            FF_EXPECT(F##_eq(&l, &r), NULL, #F " iteration %d", it);                           \
-            F##_mul(&l, &a, &b); /* a b = b a */                                               \
-            F##_mul(&r, &b, &a);                                                               \
-            FF_EXPECT(F##_eq(&l, &r), NULL, #F " iteration %d", it);                           \
-            F##_sub(&t, &a, &b); /* (a - b) + b = a, a + (-a) = 0 */                           \
-            F##_add(&t, &t, &b);                                                               \
-            FF_EXPECT(F##_eq(&t, &a), NULL, #F " iteration %d", it);                           \
-            F##_neg(&t, &a);                                                                   \
-            F##_add(&t, &t, &a);                                                               \
-            FF_EXPECT(F##_is_zero(&t), NULL, #F " iteration %d", it);                          \
-            F##_sqr(&l, &a);                                                                   \
-            F##_mul(&r, &a, &a);                                                               \
-            FF_EXPECT(F##_eq(&l, &r), NULL, #F " iteration %d", it);                           \
-            F##_inv(&t, &a); /* a a^-1 = 1 */                                                  \
-            F##_mul(&l, &a, &t);                                                               \
-            FF_EXPECT(F##_is_zero(&a) ? F##_is_zero(&t) : F##_is_one(&l), NULL,               \
-                      #F " iteration %d", it);                                                 \
-            F##_from_mont(&t, &a); /* both conversions are bijections, mutually inverse */     \
-            FF_EXPECT(F##_is_canonical(&t), NULL, #F " iteration %d", it);                     \
-            F##_to_mont(&t, &t);                                                               \
-            FF_EXPECT(F##_eq(&t, &a), NULL, #F " iteration %d", it);                           \
-            F##_to_mont(&t, &a);                                                               \
-            F##_from_mont(&t, &t);                                                             \
-            FF_EXPECT(F##_eq(&t, &a), NULL, #F " iteration %d", it);                           \
-            const F *outs[] = {&l, &r, &t};                                                    \
-            for (int k = 0; k < 3; k++)                                                        \
-                FF_EXPECT(F##_is_canonical(outs[k]), NULL, #F " iteration %d", it);            \
-        }                                                                                      \
-        F t;                                                                                   \
-        F##_inv(&t, &zero);                                                                    \
-        FF_EXPECT(F##_is_zero(&t), NULL, #F " inverse of zero is zero");                       \
-        F##_inv(&t, &one);                                                                     \
-        FF_EXPECT(F##_is_one(&t), NULL, #F " inverse of one is one");                          \
-        assert_int_equal(oracle_failures() - before, 0);                                       \
+#define FF_FIELD_TESTS(F)                                                                          \
+    ORACLE_FIELD_IO(F)                                                                             \
+    FF_WRAP3(F, F##_add) FF_WRAP3(F, F##_sub) FF_WRAP3(F, F##_mul) FF_WRAP2(F, F##_neg)            \
+    FF_WRAP2(F, F##_dbl) FF_WRAP2(F, F##_sqr) FF_WRAP2(F, F##_inv) FF_WRAP_POW(F, F##_pow)         \
+    FF_WRAP2(F, F##_to_mont) FF_WRAP2(F, F##_from_mont)                                            \
+                                                                                                   \
+    static void F##_rand(F *r) { oracle_rand_below(r->l, F##_MODULUS, F##_LIMBS_N); }              \
+                                                                                                   \
+    /* F name a b a+b a-b -a 2a a*b a^2 a^-1 e a^e a*R */                                          \
+    static void F##_check_line(const oracle_line *ln)                                              \
+    {                                                                                              \
+        F x[2], r, an, bn;                                                                         \
+        uint64_t e[F##_LIMBS_N];                                                                   \
+        int pos = 2;                                                                               \
+        if (F##_oracle_load(x, 2, ln, &pos) < 0)                                                   \
+            return;                                                                                \
+        const F a = x[0], b = x[1];                                                                \
+        oracle_hex(an.l, F##_LIMBS_N, ln->tok[2]);                                                 \
+        oracle_hex(bn.l, F##_LIMBS_N, ln->tok[3]);                                                 \
+        w_##F##_add(&r, &a, &b);                                                                   \
+        F##_oracle_expect(&r, 1, ln, &pos, "add");                                                 \
+        FF_CHECK_ALIAS2(F, F##_eq, w_##F##_add, r, a, b, ln, "add");                               \
+        w_##F##_sub(&r, &a, &b);                                                                   \
+        F##_oracle_expect(&r, 1, ln, &pos, "sub");                                                 \
+        FF_CHECK_ALIAS2(F, F##_eq, w_##F##_sub, r, a, b, ln, "sub");                               \
+        w_##F##_neg(&r, &a);                                                                       \
+        F##_oracle_expect(&r, 1, ln, &pos, "neg");                                                 \
+        FF_CHECK_ALIAS1(F, F##_eq, w_##F##_neg, r, a, ln, "neg");                                  \
+        w_##F##_dbl(&r, &a);                                                                       \
+        F##_oracle_expect(&r, 1, ln, &pos, "dbl");                                                 \
+        FF_CHECK_ALIAS1(F, F##_eq, w_##F##_dbl, r, a, ln, "dbl");                                  \
+        w_##F##_mul(&r, &a, &b);                                                                   \
+        F##_oracle_expect(&r, 1, ln, &pos, "mul");                                                 \
+        FF_CHECK_ALIAS2(F, F##_eq, w_##F##_mul, r, a, b, ln, "mul");                               \
+        w_##F##_sqr(&r, &a);                                                                       \
+        F##_oracle_expect(&r, 1, ln, &pos, "sqr");                                                 \
+        FF_CHECK_ALIAS1(F, F##_eq, w_##F##_sqr, r, a, ln, "sqr");                                  \
+        w_##F##_inv(&r, &a);                                                                       \
+        F##_oracle_expect(&r, 1, ln, &pos, "inv");                                                 \
+        FF_CHECK_ALIAS1(F, F##_eq, w_##F##_inv, r, a, ln, "inv");                                  \
+        int ebits = oracle_hex(e, F##_LIMBS_N, ln->tok[pos++]);                                    \
+        if (ebits < 0) {                                                                           \
+            oracle_fail(ln, "pow", "exponent token is not below 2^%d", 64 * F##_LIMBS_N);          \
+            return;                                                                                \
+        }                                                                                          \
+        w_##F##_pow(&r, &a, e, ebits);                                                             \
+        F##_oracle_expect(&r, 1, ln, &pos, "pow");                                                 \
+        F t;                                                                                       \
+        w_##F##_pow(&t, &a, e, 64 * F##_LIMBS_N); /* leading zero bits change nothing */           \
+        FF_EXPECT(F##_eq(&t, &r), ln, "pow with %d leading zero bits", 64 * F##_LIMBS_N - ebits);  \
+        F am;                                                                                      \
+        FF_EXPECT(oracle_hex(am.l, F##_LIMBS_N, ln->tok[pos]) >= 0, ln, "a*R token");              \
+        FF_EXPECT(F##_eq(&a, &am), ln, "to_mont(a) != a*R mod m");                                 \
+        pos = 2;                                                                                   \
+        F##_oracle_expect(&a, 1, ln, &pos, "from_mont(to_mont(a))");                               \
+        w_##F##_from_mont(&t, &a);                                                                 \
+        w_##F##_to_mont(&t, &t);                                                                   \
+        FF_EXPECT(F##_eq(&t, &a), ln, "to_mont(from_mont(x)) != x");                               \
+        F one;                                                                                     \
+        F##_set_one(&one);                                                                         \
+        FF_EXPECT(F##_is_zero(&a) == mont_is_zero(an.l, F##_LIMBS_N), ln, "is_zero");              \
+        FF_EXPECT(F##_eq(&a, &b) == F##_eq(&an, &bn), ln, "eq");                                   \
+        FF_EXPECT(F##_is_one(&a) == F##_eq(&a, &one), ln, "is_one");                               \
+        FF_EXPECT(F##_is_canonical(&an) && F##_is_canonical(&a), ln, "is_canonical(a)");           \
+    }                                                                                              \
+                                                                                                   \
+    static void test_##F##_oracle(void **state)                                                    \
+    {                                                                                              \
+        (void)state;                                                                               \
+        ff_replay("F", #F, 14, F##_check_line);                                                    \
+    }                                                                                              \
+                                                                                                   \
+    /* MOD field m: the modulus, is_canonical at its boundary, one, from_u64 */                    \
+    static void F##_check_mod(const oracle_line *ln)                                               \
+    {                                                                                              \
+        F m, t;                                                                                    \
+        FF_EXPECT(oracle_hex(m.l, F##_LIMBS_N, ln->tok[2]) > 0, ln, "modulus token");              \
+        FF_EXPECT(memcmp(m.l, F##_MODULUS, sizeof(m.l)) == 0, ln, "F_MODULUS differs");            \
+        FF_EXPECT(!F##_is_canonical(&m), ln, "m is not canonical");                                \
+        t = m;                                                                                     \
+        t.l[0] -= 1; /* no moduli end in a zero word */                                            \
+        FF_EXPECT(F##_is_canonical(&t), ln, "m - 1 is canonical");                                 \
+        t.l[0] += 2;                                                                               \
+        FF_EXPECT(!F##_is_canonical(&t), ln, "m + 1 is not canonical");                            \
+        memset(t.l, 0xff, sizeof(t.l));                                                            \
+        FF_EXPECT(!F##_is_canonical(&t), ln, "2^(64n) - 1 is not canonical");                      \
+        F##_set_zero(&t);                                                                          \
+        FF_EXPECT(F##_is_canonical(&t) && F##_is_zero(&t), ln, "zero");                            \
+        F##_set_one(&t);                                                                           \
+        w_##F##_from_mont(&t, &t);                                                                 \
+        FF_EXPECT(t.l[0] == 1 && mont_is_zero(t.l + 1, F##_LIMBS_N - 1), ln, "one is 1");          \
+        static const uint64_t fixed[] = {0, 1, 2, ~0ULL};                                          \
+        for (int i = 0; i < 64; i++) {                                                             \
+            uint64_t v = i < 4 ? fixed[i] : oracle_rand64() >> (oracle_rand64() & 63);             \
+            F##_from_u64(&t, v);                                                                   \
+            w_##F##_from_mont(&t, &t);                                                             \
+            FF_EXPECT(t.l[0] == v && mont_is_zero(t.l + 1, F##_LIMBS_N - 1), ln,                   \
+                      "from_u64(0x%llx)", (unsigned long long)v);                                  \
+        }                                                                                          \
+    }                                                                                              \
+                                                                                                   \
+    static void test_##F##_modulus(void **state)                                                   \
+    {                                                                                              \
+        (void)state;                                                                               \
+        ff_replay("MOD", #F, 3, F##_check_mod);                                                    \
+    }                                                                                              \
+                                                                                                   \
+    static void test_##F##_properties(void **state)                                                \
+    {                                                                                              \
+        (void)state;                                                                               \
+        unsigned long before = oracle_failures();                                                  \
+        F one, zero;                                                                               \
+        F##_set_one(&one);                                                                         \
+        F##_set_zero(&zero);                                                                       \
+        for (int it = 0; it < FF_PROP_ITERS; it++) {                                               \
+            F a, b, c, l, r, t;                                                                    \
+            F##_rand(&a);                                                                          \
+            F##_rand(&b);                                                                          \
+            F##_rand(&c);                                                                          \
+            w_##F##_mul(&l, &a, &b); /* (a b) c = a (b c) */                                       \
+            w_##F##_mul(&l, &l, &c);                                                               \
+            w_##F##_mul(&r, &b, &c);                                                               \
+            w_##F##_mul(&r, &a, &r);                                                               \
+            FF_EXPECT(F##_eq(&l, &r), NULL, #F " iteration %d", it);                               \
+            w_##F##_add(&t, &b, &c); /* a (b + c) = a b + a c */                                   \
+            w_##F##_mul(&l, &a, &t);                                                               \
+            w_##F##_mul(&r, &a, &b);                                                               \
+            w_##F##_mul(&t, &a, &c);                                                               \
+            w_##F##_add(&r, &r, &t);                                                               \
+            FF_EXPECT(F##_eq(&l, &r), NULL, #F " iteration %d", it);                               \
+            w_##F##_mul(&l, &a, &b); /* a b = b a */                                               \
+            w_##F##_mul(&r, &b, &a);                                                               \
+            FF_EXPECT(F##_eq(&l, &r), NULL, #F " iteration %d", it);                               \
+            w_##F##_sub(&t, &a, &b); /* (a - b) + b = a, a + (-a) = 0 */                           \
+            w_##F##_add(&t, &t, &b);                                                               \
+            FF_EXPECT(F##_eq(&t, &a), NULL, #F " iteration %d", it);                               \
+            w_##F##_neg(&t, &a);                                                                   \
+            w_##F##_add(&t, &t, &a);                                                               \
+            FF_EXPECT(F##_is_zero(&t), NULL, #F " iteration %d", it);                              \
+            w_##F##_sqr(&l, &a);                                                                   \
+            w_##F##_mul(&r, &a, &a);                                                               \
+            FF_EXPECT(F##_eq(&l, &r), NULL, #F " iteration %d", it);                               \
+            w_##F##_inv(&t, &a); /* a a^-1 = 1 */                                                  \
+            w_##F##_mul(&l, &a, &t);                                                               \
+            FF_EXPECT(F##_is_zero(&a) ? F##_is_zero(&t) : F##_is_one(&l), NULL,                    \
+                      #F " iteration %d", it);                                                     \
+            w_##F##_from_mont(&t, &a); /* both conversions are bijections, mutually inverse */     \
+            FF_EXPECT(F##_is_canonical(&t), NULL, #F " iteration %d", it);                         \
+            w_##F##_to_mont(&t, &t);                                                               \
+            FF_EXPECT(F##_eq(&t, &a), NULL, #F " iteration %d", it);                               \
+            w_##F##_to_mont(&t, &a);                                                               \
+            w_##F##_from_mont(&t, &t);                                                             \
+            FF_EXPECT(F##_eq(&t, &a), NULL, #F " iteration %d", it);                               \
+            const F *outs[] = {&l, &r, &t};                                                        \
+            for (int k = 0; k < 3; k++)                                                            \
+                FF_EXPECT(F##_is_canonical(outs[k]), NULL, #F " iteration %d", it);                \
+        }                                                                                          \
+        F t;                                                                                       \
+        w_##F##_inv(&t, &zero);                                                                    \
+        FF_EXPECT(F##_is_zero(&t), NULL, #F " inverse of zero is zero");                           \
+        w_##F##_inv(&t, &one);                                                                     \
+        FF_EXPECT(F##_is_one(&t), NULL, #F " inverse of one is one");                              \
+        assert_int_equal(oracle_failures() - before, 0);                                           \
     }
 
 FF_FIELD_TESTS(bn254_fp)
@@ -277,312 +251,348 @@ FF_FIELD_TESTS(bn254_fr)
 FF_FIELD_TESTS(bls12_381_fp)
 FF_FIELD_TESTS(bls12_381_fr)
 
+/* ROOT field s w: the NTT root of unity constant is w = 5^((r-1)/2^s), and
+ * w^(2^(s-1)) = -1, so its order is exactly 2^s. */
+#define FF_ROOT_TEST(F, UP)                                                                        \
+    static void F##_check_root(const oracle_line *ln)                                              \
+    {                                                                                              \
+        F w, t, one, mone;                                                                         \
+        int pos = 3;                                                                               \
+        memcpy(w.l, F##_root_of_unity, sizeof(w.l));                                               \
+        FF_EXPECT(atoi(ln->tok[2]) == UP##_TWO_ADICITY, ln, "two-adicity %d", UP##_TWO_ADICITY);   \
+        F##_oracle_expect(&w, 1, ln, &pos, #F "_root_of_unity");                                   \
+        F##_set_one(&one);                                                                         \
+        w_##F##_neg(&mone, &one);                                                                  \
+        for (int i = 0; i < UP##_TWO_ADICITY - 1; i++)                                             \
+            w_##F##_sqr(&w, &w);                                                                   \
+        FF_EXPECT(F##_eq(&w, &mone), ln, "w^(2^(s-1)) != -1");                                     \
+        w_##F##_sqr(&t, &w);                                                                       \
+        FF_EXPECT(F##_is_one(&t), ln, "w^(2^s) != 1");                                             \
+    }                                                                                              \
+    static void test_##F##_root_of_unity(void **state)                                             \
+    {                                                                                              \
+        (void)state;                                                                               \
+        ff_replay("ROOT", #F, 4, F##_check_root);                                                  \
+    }
+
+FF_ROOT_TEST(bn254_fr, BN254_FR)
+FF_ROOT_TEST(bls12_381_fr, BLS12_381_FR)
+
 /* ---- towers --------------------------------------------------------------- */
 
 /* C: curve prefix. Elements travel as arrays of Fp (the struct layout:
  * fp2 {c0, c1}, fp6 {c0, c1, c2}, fp12 {c0, c1}); CYC exponents are p^6 - 1. */
-#define FF_TOWER_TESTS(C)                                                                      \
-    _Static_assert(sizeof(C##_fp12) == 12 * sizeof(C##_fp), "fp12 is 12 Fp, unpadded");        \
-    enum { C##_EXP_WORDS = 6 * C##_fp_LIMBS_N + 1 };                                           \
-                                                                                               \
-    static int C##_load(void *dst, int k, const oracle_line *ln, int *pos)                     \
-    {                                                                                          \
-        C##_fp v[12];                                                                          \
-        if (C##_fp_oracle_load(v, k, ln, pos) < 0)                                             \
-            return -1;                                                                         \
-        memcpy(dst, v, (size_t)k * sizeof(C##_fp));                                            \
-        return 0;                                                                              \
-    }                                                                                          \
-    static void C##_expect(const void *got, int k, const oracle_line *ln, int *pos,            \
-                           const char *what)                                                   \
-    {                                                                                          \
-        C##_fp v[12];                                                                          \
-        memcpy(v, got, (size_t)k * sizeof(C##_fp));                                            \
-        C##_fp_oracle_expect(v, k, ln, pos, what);                                             \
-    }                                                                                          \
-    static int C##_exponent(uint64_t *e, int words, const oracle_line *ln, int *pos)           \
-    {                                                                                          \
-        int bits = oracle_hex(e, words, ln->tok[(*pos)++]);                                    \
-        if (bits < 0)                                                                          \
-            oracle_fail(ln, "exponent", "token %d does not fit %d words", *pos - 1, words);    \
-        return bits;                                                                           \
-    }                                                                                          \
-    static int C##_fp6_is_zero(const C##_fp6 *a)                                               \
-    {                                                                                          \
-        return C##_fp2_is_zero(&a->c0) && C##_fp2_is_zero(&a->c1) && C##_fp2_is_zero(&a->c2); \
-    }                                                                                          \
-    static int C##_fp12_is_zero(const C##_fp12 *a)                                             \
-    {                                                                                          \
-        return C##_fp6_is_zero(&a->c0) && C##_fp6_is_zero(&a->c1);                             \
-    }                                                                                          \
-                                                                                               \
-    /* F2 curve a b a+b a-b -a conj(a) a*b a^2 a^-1 a*xi e a^e */                              \
-    static void C##_check_fp2(const oracle_line *ln)                                           \
-    {                                                                                          \
-        C##_fp2 x[2], r;                                                                       \
-        uint64_t e[C##_fp_LIMBS_N];                                                            \
-        int pos = 2;                                                                           \
-        if (C##_load(x, 4, ln, &pos) < 0)                                                      \
-            return;                                                                            \
-        const C##_fp2 a = x[0], b = x[1];                                                      \
-        C##_fp2_add(&r, &a, &b);                                                               \
-        C##_expect(&r, 2, ln, &pos, "fp2_add");                                                \
-        FF_CHECK_ALIAS2(C##_fp2, C##_fp2_eq, C##_fp2_add, r, a, b, ln, "fp2_add");             \
-        C##_fp2_sub(&r, &a, &b);                                                               \
-        C##_expect(&r, 2, ln, &pos, "fp2_sub");                                                \
-        FF_CHECK_ALIAS2(C##_fp2, C##_fp2_eq, C##_fp2_sub, r, a, b, ln, "fp2_sub");             \
-        C##_fp2_neg(&r, &a);                                                                   \
-        C##_expect(&r, 2, ln, &pos, "fp2_neg");                                                \
-        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, C##_fp2_neg, r, a, ln, "fp2_neg");                \
-        C##_fp2_conj(&r, &a);                                                                  \
-        C##_expect(&r, 2, ln, &pos, "fp2_conj");                                               \
-        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, C##_fp2_conj, r, a, ln, "fp2_conj");              \
-        C##_fp2_mul(&r, &a, &b);                                                               \
-        C##_expect(&r, 2, ln, &pos, "fp2_mul");                                                \
-        FF_CHECK_ALIAS2(C##_fp2, C##_fp2_eq, C##_fp2_mul, r, a, b, ln, "fp2_mul");             \
-        C##_fp2_sqr(&r, &a);                                                                   \
-        C##_expect(&r, 2, ln, &pos, "fp2_sqr");                                                \
-        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, C##_fp2_sqr, r, a, ln, "fp2_sqr");                \
-        C##_fp2 t;                                                                             \
-        C##_fp2_mul(&t, &a, &a);                                                               \
-        FF_EXPECT(C##_fp2_eq(&t, &r), ln, "fp2_mul(a, a) != fp2_sqr(a)");                      \
-        C##_fp2_inv(&r, &a);                                                                   \
-        C##_expect(&r, 2, ln, &pos, "fp2_inv");                                                \
-        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, C##_fp2_inv, r, a, ln, "fp2_inv");                \
-        C##_fp2_mul_xi(&r, &a);                                                                \
-        C##_expect(&r, 2, ln, &pos, "fp2_mul_xi");                                             \
-        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, C##_fp2_mul_xi, r, a, ln, "fp2_mul_xi");          \
-        int ebits = C##_exponent(e, C##_fp_LIMBS_N, ln, &pos);                                 \
-        if (ebits < 0)                                                                         \
-            return;                                                                            \
-        C##_fp2_pow(&r, &a, e, ebits);                                                         \
-        C##_expect(&r, 2, ln, &pos, "fp2_pow");                                                \
-        C##_fp2_set_zero(&t);                                                                  \
-        FF_EXPECT(C##_fp2_is_zero(&a) == C##_fp2_eq(&a, &t), ln, "fp2_is_zero");               \
-    }                                                                                          \
-                                                                                               \
-    /* F6 curve a b a+b a-b -a a*b a*v a^-1 */                                                 \
-    static void C##_check_fp6(const oracle_line *ln)                                           \
-    {                                                                                          \
-        C##_fp6 x[2], r;                                                                       \
-        int pos = 2;                                                                           \
-        if (C##_load(x, 12, ln, &pos) < 0)                                                     \
-            return;                                                                            \
-        const C##_fp6 a = x[0], b = x[1];                                                      \
-        C##_fp6_add(&r, &a, &b);                                                               \
-        C##_expect(&r, 6, ln, &pos, "fp6_add");                                                \
-        FF_CHECK_ALIAS2(C##_fp6, C##_fp6_eq, C##_fp6_add, r, a, b, ln, "fp6_add");             \
-        C##_fp6_sub(&r, &a, &b);                                                               \
-        C##_expect(&r, 6, ln, &pos, "fp6_sub");                                                \
-        FF_CHECK_ALIAS2(C##_fp6, C##_fp6_eq, C##_fp6_sub, r, a, b, ln, "fp6_sub");             \
-        C##_fp6_neg(&r, &a);                                                                   \
-        C##_expect(&r, 6, ln, &pos, "fp6_neg");                                                \
-        FF_CHECK_ALIAS1(C##_fp6, C##_fp6_eq, C##_fp6_neg, r, a, ln, "fp6_neg");                \
-        C##_fp6_mul(&r, &a, &b);                                                               \
-        C##_expect(&r, 6, ln, &pos, "fp6_mul");                                                \
-        FF_CHECK_ALIAS2(C##_fp6, C##_fp6_eq, C##_fp6_mul, r, a, b, ln, "fp6_mul");             \
-        C##_fp6_mul_v(&r, &a);                                                                 \
-        C##_expect(&r, 6, ln, &pos, "fp6_mul_v");                                              \
-        FF_CHECK_ALIAS1(C##_fp6, C##_fp6_eq, C##_fp6_mul_v, r, a, ln, "fp6_mul_v");            \
-        C##_fp6_inv(&r, &a);                                                                   \
-        C##_expect(&r, 6, ln, &pos, "fp6_inv");                                                \
-        FF_CHECK_ALIAS1(C##_fp6, C##_fp6_eq, C##_fp6_inv, r, a, ln, "fp6_inv");                \
-    }                                                                                          \
-                                                                                               \
-    /* F12 curve a b a*b a^2 a^-1 conj(a) e a^e */                                             \
-    static void C##_check_fp12(const oracle_line *ln)                                          \
-    {                                                                                          \
-        C##_fp12 x[2], r, t;                                                                   \
-        uint64_t e[C##_EXP_WORDS];                                                             \
-        int pos = 2;                                                                           \
-        if (C##_load(&x[0], 12, ln, &pos) < 0 || C##_load(&x[1], 12, ln, &pos) < 0)            \
-            return;                                                                            \
-        const C##_fp12 a = x[0], b = x[1];                                                     \
-        C##_fp12_mul(&r, &a, &b);                                                              \
-        C##_expect(&r, 12, ln, &pos, "fp12_mul");                                              \
-        FF_CHECK_ALIAS2(C##_fp12, C##_fp12_eq, C##_fp12_mul, r, a, b, ln, "fp12_mul");         \
-        C##_fp12_sqr(&r, &a);                                                                  \
-        C##_expect(&r, 12, ln, &pos, "fp12_sqr");                                              \
-        FF_CHECK_ALIAS1(C##_fp12, C##_fp12_eq, C##_fp12_sqr, r, a, ln, "fp12_sqr");            \
-        C##_fp12_inv(&r, &a);                                                                  \
-        C##_expect(&r, 12, ln, &pos, "fp12_inv");                                              \
-        FF_CHECK_ALIAS1(C##_fp12, C##_fp12_eq, C##_fp12_inv, r, a, ln, "fp12_inv");            \
-        C##_fp12_conj(&r, &a);                                                                 \
-        C##_expect(&r, 12, ln, &pos, "fp12_conj");                                             \
-        FF_CHECK_ALIAS1(C##_fp12, C##_fp12_eq, C##_fp12_conj, r, a, ln, "fp12_conj");          \
-        int ebits = C##_exponent(e, C##_EXP_WORDS, ln, &pos);                                  \
-        if (ebits < 0)                                                                         \
-            return;                                                                            \
-        C##_fp12_pow(&r, &a, e, ebits);                                                        \
-        C##_expect(&r, 12, ln, &pos, "fp12_pow");                                              \
-        C##_fp12_set_one(&t);                                                                  \
-        FF_EXPECT(C##_fp12_is_one(&a) == C##_fp12_eq(&a, &t), ln, "fp12_is_one");              \
-    }                                                                                          \
-                                                                                               \
-    /* CYC curve f e g: g = f^(p^6 - 1) lies in the cyclotomic subgroup, where the             \
-     * conjugate (the p^6-power Frobenius) is the inverse. */                                  \
-    static void C##_check_cyclotomic(const oracle_line *ln)                                    \
-    {                                                                                          \
-        C##_fp12 f, g, t, u;                                                                   \
-        uint64_t e[C##_EXP_WORDS];                                                             \
-        int pos = 2;                                                                           \
-        if (C##_load(&f, 12, ln, &pos) < 0)                                                    \
-            return;                                                                            \
-        int ebits = C##_exponent(e, C##_EXP_WORDS, ln, &pos);                                  \
-        if (ebits < 0)                                                                         \
-            return;                                                                            \
-        int gpos = pos;                                                                        \
-        C##_fp12_pow(&g, &f, e, ebits);                                                        \
-        C##_expect(&g, 12, ln, &pos, "fp12_pow(f, p^6 - 1)");                                  \
-        C##_fp12_conj(&t, &f); /* f^(p^6) / f */                                               \
-        C##_fp12_inv(&u, &f);                                                                  \
-        C##_fp12_mul(&t, &t, &u);                                                              \
-        pos = gpos;                                                                            \
-        C##_expect(&t, 12, ln, &pos, "conj(f) * inv(f)");                                      \
-        C##_fp12_conj(&t, &g);                                                                 \
-        C##_fp12_inv(&u, &g);                                                                  \
-        FF_EXPECT(C##_fp12_eq(&t, &u), ln, "conj(g) != inv(g) for g = f^(p^6-1)");             \
-        C##_fp12_mul(&t, &t, &g);                                                              \
-        FF_EXPECT(C##_fp12_is_one(&t), ln, "conj(g) * g != 1");                                \
-    }                                                                                          \
-                                                                                               \
-    static void test_##C##_fp2_oracle(void **state)                                            \
-    {                                                                                          \
-        (void)state;                                                                           \
-        ff_replay("F2", #C, 25, C##_check_fp2);                                                \
-    }                                                                                          \
-    static void test_##C##_fp6_oracle(void **state)                                            \
-    {                                                                                          \
-        (void)state;                                                                           \
-        ff_replay("F6", #C, 50, C##_check_fp6);                                                \
-    }                                                                                          \
-    static void test_##C##_fp12_oracle(void **state)                                           \
-    {                                                                                          \
-        (void)state;                                                                           \
-        ff_replay("F12", #C, 87, C##_check_fp12);                                              \
-    }                                                                                          \
-    static void test_##C##_fp12_cyclotomic(void **state)                                       \
-    {                                                                                          \
-        (void)state;                                                                           \
-        ff_replay("CYC", #C, 27, C##_check_cyclotomic);                                        \
-    }                                                                                          \
-                                                                                               \
-    static void C##_rand_ext(void *dst, int k)                                                 \
-    {                                                                                          \
-        C##_fp v[12];                                                                          \
-        for (int i = 0; i < k; i++)                                                            \
-            C##_fp_rand(&v[i]);                                                                \
-        memcpy(dst, v, (size_t)k * sizeof(C##_fp));                                            \
-    }                                                                                          \
-                                                                                               \
-    /* Ring laws in Fp2 and Fp6; inverse, conjugation and Frobenius-6 laws in Fp12. */         \
-    static void test_##C##_tower_properties(void **state)                                      \
-    {                                                                                          \
-        (void)state;                                                                           \
-        unsigned long before = oracle_failures();                                              \
-        for (int it = 0; it < FF_PROP_ITERS / 4; it++) {                                       \
-            C##_fp2 a2, b2, c2, l2, r2, t2;                                                    \
-            C##_rand_ext(&a2, 2);                                                              \
-            C##_rand_ext(&b2, 2);                                                              \
-            C##_rand_ext(&c2, 2);                                                              \
-            C##_fp2_mul(&l2, &a2, &b2);                                                        \
-            C##_fp2_mul(&l2, &l2, &c2);                                                        \
-            C##_fp2_mul(&r2, &b2, &c2);                                                        \
-            C##_fp2_mul(&r2, &a2, &r2);                                                        \
-            FF_EXPECT(C##_fp2_eq(&l2, &r2), NULL, #C " fp2 iteration %d", it);                 \
-            C##_fp2_add(&t2, &b2, &c2);                                                        \
-            C##_fp2_mul(&l2, &a2, &t2);                                                        \
-            C##_fp2_mul(&r2, &a2, &b2);                                                        \
-            C##_fp2_mul(&t2, &a2, &c2);                                                        \
-            C##_fp2_add(&r2, &r2, &t2);                                                        \
-            FF_EXPECT(C##_fp2_eq(&l2, &r2), NULL, #C " fp2 iteration %d", it);                 \
-            C##_fp2_conj(&t2, &a2); /* a conj(a) is the norm, in Fp */                         \
-            C##_fp2_mul(&t2, &t2, &a2);                                                        \
-            FF_EXPECT(C##_fp_is_zero(&t2.c1), NULL, #C " fp2 norm iteration %d", it);          \
-            C##_fp2_inv(&t2, &a2);                                                             \
-            C##_fp2_mul(&t2, &t2, &a2);                                                        \
-            FF_EXPECT(C##_fp_is_one(&t2.c0) && C##_fp_is_zero(&t2.c1), NULL,                   \
-                      #C " fp2 inverse iteration %d", it);                                     \
-                                                                                               \
-            C##_fp6 a6, b6, c6, l6, r6, t6;                                                    \
-            C##_rand_ext(&a6, 6);                                                              \
-            C##_rand_ext(&b6, 6);                                                              \
-            C##_rand_ext(&c6, 6);                                                              \
-            C##_fp6_mul(&l6, &a6, &b6);                                                        \
-            C##_fp6_mul(&l6, &l6, &c6);                                                        \
-            C##_fp6_mul(&r6, &b6, &c6);                                                        \
-            C##_fp6_mul(&r6, &a6, &r6);                                                        \
-            FF_EXPECT(C##_fp6_eq(&l6, &r6), NULL, #C " fp6 iteration %d", it);                 \
-            C##_fp6_add(&t6, &b6, &c6);                                                        \
-            C##_fp6_mul(&l6, &a6, &t6);                                                        \
-            C##_fp6_mul(&r6, &a6, &b6);                                                        \
-            C##_fp6_mul(&t6, &a6, &c6);                                                        \
-            C##_fp6_add(&r6, &r6, &t6);                                                        \
-            FF_EXPECT(C##_fp6_eq(&l6, &r6), NULL, #C " fp6 iteration %d", it);                 \
-            C##_fp6_inv(&t6, &a6);                                                             \
-            C##_fp6_mul(&t6, &t6, &a6);                                                        \
-            FF_EXPECT(C##_fp_is_one(&t6.c0.c0) && C##_fp_is_zero(&t6.c0.c1) &&                 \
-                          C##_fp2_is_zero(&t6.c1) && C##_fp2_is_zero(&t6.c2),                  \
-                      NULL, #C " fp6 inverse iteration %d", it);                               \
-                                                                                               \
-            if (it % 4)                                                                        \
-                continue;                                                                      \
-            C##_fp12 a, b, c, l, r, t;                                                         \
-            C##_rand_ext(&a, 12);                                                              \
-            C##_rand_ext(&b, 12);                                                              \
-            C##_rand_ext(&c, 12);                                                              \
-            C##_fp12_mul(&l, &a, &b);                                                          \
-            C##_fp12_mul(&l, &l, &c);                                                          \
-            C##_fp12_mul(&r, &b, &c);                                                          \
-            C##_fp12_mul(&r, &a, &r);                                                          \
-            FF_EXPECT(C##_fp12_eq(&l, &r), NULL, #C " fp12 associativity iteration %d", it);   \
-            C##_fp12_mul(&l, &a, &b);                                                          \
-            C##_fp12_mul(&r, &b, &a);                                                          \
-            FF_EXPECT(C##_fp12_eq(&l, &r), NULL, #C " fp12 commutativity iteration %d", it);   \
-            C##_fp12_inv(&t, &a);                                                              \
-            C##_fp12_mul(&l, &t, &a);                                                          \
-            FF_EXPECT(C##_fp12_is_one(&l), NULL, #C " fp12 a * a^-1 iteration %d", it);        \
-            C##_fp12_inv(&t, &t);                                                              \
-            FF_EXPECT(C##_fp12_eq(&t, &a), NULL, #C " fp12 (a^-1)^-1 iteration %d", it);       \
-            C##_fp12_conj(&l, &a); /* conj is a ring automorphism of order 2 */                \
-            C##_fp12_conj(&r, &b);                                                             \
-            C##_fp12_mul(&l, &l, &r);                                                          \
-            C##_fp12_mul(&r, &a, &b);                                                          \
-            C##_fp12_conj(&r, &r);                                                             \
-            FF_EXPECT(C##_fp12_eq(&l, &r), NULL, #C " fp12 conj(ab) iteration %d", it);        \
-            C##_fp12_conj(&t, &a);                                                             \
-            C##_fp12_conj(&t, &t);                                                             \
-            FF_EXPECT(C##_fp12_eq(&t, &a), NULL, #C " fp12 conj(conj(a)) iteration %d", it);   \
-            C##_fp12_conj(&t, &a); /* g = conj(a)/a has norm 1: conj(g) = g^-1 */              \
-            C##_fp12_inv(&l, &a);                                                              \
-            C##_fp12_mul(&t, &t, &l);                                                          \
-            C##_fp12_conj(&l, &t);                                                             \
-            C##_fp12_mul(&l, &l, &t);                                                          \
-            FF_EXPECT(C##_fp12_is_one(&l), NULL, #C " fp12 cyclotomic conj iteration %d", it); \
-        }                                                                                      \
-        C##_fp12 z, t;                                                                         \
-        memset(&z, 0, sizeof(z));                                                              \
-        C##_fp12_inv(&t, &z);                                                                  \
-        FF_EXPECT(C##_fp12_is_zero(&t), NULL, #C " fp12 inverse of zero is zero");             \
-        assert_int_equal(oracle_failures() - before, 0);                                       \
+#define FF_TOWER_TESTS(C)                                                                          \
+    _Static_assert(sizeof(C##_fp12) == 12 * sizeof(C##_fp), "fp12 is 12 Fp, unpadded");            \
+    enum { C##_EXP_WORDS = 6 * C##_fp_LIMBS_N + 1 };                                               \
+    FF_WRAP3(C##_fp2, C##_fp2_add) FF_WRAP3(C##_fp2, C##_fp2_sub) FF_WRAP3(C##_fp2, C##_fp2_mul)   \
+    FF_WRAP2(C##_fp2, C##_fp2_neg) FF_WRAP2(C##_fp2, C##_fp2_conj) FF_WRAP2(C##_fp2, C##_fp2_sqr)  \
+    FF_WRAP2(C##_fp2, C##_fp2_inv) FF_WRAP2(C##_fp2, C##_fp2_mul_xi)                               \
+    FF_WRAP_POW(C##_fp2, C##_fp2_pow)                                                              \
+    FF_WRAP3(C##_fp6, C##_fp6_add) FF_WRAP3(C##_fp6, C##_fp6_sub) FF_WRAP3(C##_fp6, C##_fp6_mul)   \
+    FF_WRAP2(C##_fp6, C##_fp6_neg) FF_WRAP2(C##_fp6, C##_fp6_mul_v) FF_WRAP2(C##_fp6, C##_fp6_inv) \
+    FF_WRAP3(C##_fp12, C##_fp12_mul) FF_WRAP2(C##_fp12, C##_fp12_sqr)                              \
+    FF_WRAP2(C##_fp12, C##_fp12_inv) FF_WRAP2(C##_fp12, C##_fp12_conj)                             \
+    FF_WRAP_POW(C##_fp12, C##_fp12_pow)                                                            \
+                                                                                                   \
+    static int C##_load(void *dst, int k, const oracle_line *ln, int *pos)                         \
+    {                                                                                              \
+        C##_fp v[12];                                                                              \
+        if (C##_fp_oracle_load(v, k, ln, pos) < 0)                                                 \
+            return -1;                                                                             \
+        memcpy(dst, v, (size_t)k * sizeof(C##_fp));                                                \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static void C##_expect(const void *got, int k, const oracle_line *ln, int *pos,                \
+                           const char *what)                                                       \
+    {                                                                                              \
+        C##_fp v[12];                                                                              \
+        memcpy(v, got, (size_t)k * sizeof(C##_fp));                                                \
+        C##_fp_oracle_expect(v, k, ln, pos, what);                                                 \
+    }                                                                                              \
+    static int C##_exponent(uint64_t *e, int words, const oracle_line *ln, int *pos)               \
+    {                                                                                              \
+        int bits = oracle_hex(e, words, ln->tok[(*pos)++]);                                        \
+        if (bits < 0)                                                                              \
+            oracle_fail(ln, "exponent", "token %d does not fit %d words", *pos - 1, words);        \
+        return bits;                                                                               \
+    }                                                                                              \
+    static int C##_fp6_is_zero(const C##_fp6 *a)                                                   \
+    {                                                                                              \
+        return C##_fp2_is_zero(&a->c0) && C##_fp2_is_zero(&a->c1) && C##_fp2_is_zero(&a->c2);      \
+    }                                                                                              \
+    static int C##_fp12_is_zero(const C##_fp12 *a)                                                 \
+    {                                                                                              \
+        return C##_fp6_is_zero(&a->c0) && C##_fp6_is_zero(&a->c1);                                 \
+    }                                                                                              \
+                                                                                                   \
+    /* F2 curve a b a+b a-b -a conj(a) a*b a^2 a^-1 a*xi e a^e */                                  \
+    static void C##_check_fp2(const oracle_line *ln)                                               \
+    {                                                                                              \
+        C##_fp2 x[2], r;                                                                           \
+        uint64_t e[C##_fp_LIMBS_N];                                                                \
+        int pos = 2;                                                                               \
+        if (C##_load(x, 4, ln, &pos) < 0)                                                          \
+            return;                                                                                \
+        const C##_fp2 a = x[0], b = x[1];                                                          \
+        w_##C##_fp2_add(&r, &a, &b);                                                               \
+        C##_expect(&r, 2, ln, &pos, "fp2_add");                                                    \
+        FF_CHECK_ALIAS2(C##_fp2, C##_fp2_eq, w_##C##_fp2_add, r, a, b, ln, "fp2_add");             \
+        w_##C##_fp2_sub(&r, &a, &b);                                                               \
+        C##_expect(&r, 2, ln, &pos, "fp2_sub");                                                    \
+        FF_CHECK_ALIAS2(C##_fp2, C##_fp2_eq, w_##C##_fp2_sub, r, a, b, ln, "fp2_sub");             \
+        w_##C##_fp2_neg(&r, &a);                                                                   \
+        C##_expect(&r, 2, ln, &pos, "fp2_neg");                                                    \
+        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, w_##C##_fp2_neg, r, a, ln, "fp2_neg");                \
+        w_##C##_fp2_conj(&r, &a);                                                                  \
+        C##_expect(&r, 2, ln, &pos, "fp2_conj");                                                   \
+        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, w_##C##_fp2_conj, r, a, ln, "fp2_conj");              \
+        w_##C##_fp2_mul(&r, &a, &b);                                                               \
+        C##_expect(&r, 2, ln, &pos, "fp2_mul");                                                    \
+        FF_CHECK_ALIAS2(C##_fp2, C##_fp2_eq, w_##C##_fp2_mul, r, a, b, ln, "fp2_mul");             \
+        w_##C##_fp2_sqr(&r, &a);                                                                   \
+        C##_expect(&r, 2, ln, &pos, "fp2_sqr");                                                    \
+        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, w_##C##_fp2_sqr, r, a, ln, "fp2_sqr");                \
+        C##_fp2 t;                                                                                 \
+        w_##C##_fp2_mul(&t, &a, &a);                                                               \
+        FF_EXPECT(C##_fp2_eq(&t, &r), ln, "fp2_mul(a, a) != fp2_sqr(a)");                          \
+        w_##C##_fp2_inv(&r, &a);                                                                   \
+        C##_expect(&r, 2, ln, &pos, "fp2_inv");                                                    \
+        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, w_##C##_fp2_inv, r, a, ln, "fp2_inv");                \
+        w_##C##_fp2_mul_xi(&r, &a);                                                                \
+        C##_expect(&r, 2, ln, &pos, "fp2_mul_xi");                                                 \
+        FF_CHECK_ALIAS1(C##_fp2, C##_fp2_eq, w_##C##_fp2_mul_xi, r, a, ln, "fp2_mul_xi");          \
+        int ebits = C##_exponent(e, C##_fp_LIMBS_N, ln, &pos);                                     \
+        if (ebits < 0)                                                                             \
+            return;                                                                                \
+        w_##C##_fp2_pow(&r, &a, e, ebits);                                                         \
+        C##_expect(&r, 2, ln, &pos, "fp2_pow");                                                    \
+        C##_fp2_set_zero(&t);                                                                      \
+        FF_EXPECT(C##_fp2_is_zero(&a) == C##_fp2_eq(&a, &t), ln, "fp2_is_zero");                   \
+    }                                                                                              \
+                                                                                                   \
+    /* F6 curve a b a+b a-b -a a*b a*v a^-1 */                                                     \
+    static void C##_check_fp6(const oracle_line *ln)                                               \
+    {                                                                                              \
+        C##_fp6 x[2], r;                                                                           \
+        int pos = 2;                                                                               \
+        if (C##_load(x, 12, ln, &pos) < 0)                                                         \
+            return;                                                                                \
+        const C##_fp6 a = x[0], b = x[1];                                                          \
+        w_##C##_fp6_add(&r, &a, &b);                                                               \
+        C##_expect(&r, 6, ln, &pos, "fp6_add");                                                    \
+        FF_CHECK_ALIAS2(C##_fp6, C##_fp6_eq, w_##C##_fp6_add, r, a, b, ln, "fp6_add");             \
+        w_##C##_fp6_sub(&r, &a, &b);                                                               \
+        C##_expect(&r, 6, ln, &pos, "fp6_sub");                                                    \
+        FF_CHECK_ALIAS2(C##_fp6, C##_fp6_eq, w_##C##_fp6_sub, r, a, b, ln, "fp6_sub");             \
+        w_##C##_fp6_neg(&r, &a);                                                                   \
+        C##_expect(&r, 6, ln, &pos, "fp6_neg");                                                    \
+        FF_CHECK_ALIAS1(C##_fp6, C##_fp6_eq, w_##C##_fp6_neg, r, a, ln, "fp6_neg");                \
+        w_##C##_fp6_mul(&r, &a, &b);                                                               \
+        C##_expect(&r, 6, ln, &pos, "fp6_mul");                                                    \
+        FF_CHECK_ALIAS2(C##_fp6, C##_fp6_eq, w_##C##_fp6_mul, r, a, b, ln, "fp6_mul");             \
+        w_##C##_fp6_mul_v(&r, &a);                                                                 \
+        C##_expect(&r, 6, ln, &pos, "fp6_mul_v");                                                  \
+        FF_CHECK_ALIAS1(C##_fp6, C##_fp6_eq, w_##C##_fp6_mul_v, r, a, ln, "fp6_mul_v");            \
+        w_##C##_fp6_inv(&r, &a);                                                                   \
+        C##_expect(&r, 6, ln, &pos, "fp6_inv");                                                    \
+        FF_CHECK_ALIAS1(C##_fp6, C##_fp6_eq, w_##C##_fp6_inv, r, a, ln, "fp6_inv");                \
+    }                                                                                              \
+                                                                                                   \
+    /* F12 curve a b a*b a^2 a^-1 conj(a) e a^e */                                                 \
+    static void C##_check_fp12(const oracle_line *ln)                                              \
+    {                                                                                              \
+        C##_fp12 x[2], r, t;                                                                       \
+        uint64_t e[C##_EXP_WORDS];                                                                 \
+        int pos = 2;                                                                               \
+        if (C##_load(&x[0], 12, ln, &pos) < 0 || C##_load(&x[1], 12, ln, &pos) < 0)                \
+            return;                                                                                \
+        const C##_fp12 a = x[0], b = x[1];                                                         \
+        w_##C##_fp12_mul(&r, &a, &b);                                                              \
+        C##_expect(&r, 12, ln, &pos, "fp12_mul");                                                  \
+        FF_CHECK_ALIAS2(C##_fp12, C##_fp12_eq, w_##C##_fp12_mul, r, a, b, ln, "fp12_mul");         \
+        w_##C##_fp12_sqr(&r, &a);                                                                  \
+        C##_expect(&r, 12, ln, &pos, "fp12_sqr");                                                  \
+        FF_CHECK_ALIAS1(C##_fp12, C##_fp12_eq, w_##C##_fp12_sqr, r, a, ln, "fp12_sqr");            \
+        w_##C##_fp12_inv(&r, &a);                                                                  \
+        C##_expect(&r, 12, ln, &pos, "fp12_inv");                                                  \
+        FF_CHECK_ALIAS1(C##_fp12, C##_fp12_eq, w_##C##_fp12_inv, r, a, ln, "fp12_inv");            \
+        w_##C##_fp12_conj(&r, &a);                                                                 \
+        C##_expect(&r, 12, ln, &pos, "fp12_conj");                                                 \
+        FF_CHECK_ALIAS1(C##_fp12, C##_fp12_eq, w_##C##_fp12_conj, r, a, ln, "fp12_conj");          \
+        int ebits = C##_exponent(e, C##_EXP_WORDS, ln, &pos);                                      \
+        if (ebits < 0)                                                                             \
+            return;                                                                                \
+        w_##C##_fp12_pow(&r, &a, e, ebits);                                                        \
+        C##_expect(&r, 12, ln, &pos, "fp12_pow");                                                  \
+        C##_fp12_set_one(&t);                                                                      \
+        FF_EXPECT(C##_fp12_is_one(&a) == C##_fp12_eq(&a, &t), ln, "fp12_is_one");                  \
+    }                                                                                              \
+                                                                                                   \
+    /* CYC curve f e g: g = f^(p^6 - 1) lies in the cyclotomic subgroup, where the                 \
+     * conjugate (the p^6-power Frobenius) is the inverse. */                                      \
+    static void C##_check_cyclotomic(const oracle_line *ln)                                        \
+    {                                                                                              \
+        C##_fp12 f, g, t, u;                                                                       \
+        uint64_t e[C##_EXP_WORDS];                                                                 \
+        int pos = 2;                                                                               \
+        if (C##_load(&f, 12, ln, &pos) < 0)                                                        \
+            return;                                                                                \
+        int ebits = C##_exponent(e, C##_EXP_WORDS, ln, &pos);                                      \
+        if (ebits < 0)                                                                             \
+            return;                                                                                \
+        int gpos = pos;                                                                            \
+        w_##C##_fp12_pow(&g, &f, e, ebits);                                                        \
+        C##_expect(&g, 12, ln, &pos, "fp12_pow(f, p^6 - 1)");                                      \
+        w_##C##_fp12_conj(&t, &f); /* f^(p^6) / f */                                               \
+        w_##C##_fp12_inv(&u, &f);                                                                  \
+        w_##C##_fp12_mul(&t, &t, &u);                                                              \
+        pos = gpos;                                                                                \
+        C##_expect(&t, 12, ln, &pos, "conj(f) * inv(f)");                                          \
+        w_##C##_fp12_conj(&t, &g);                                                                 \
+        w_##C##_fp12_inv(&u, &g);                                                                  \
+        FF_EXPECT(C##_fp12_eq(&t, &u), ln, "conj(g) != inv(g) for g = f^(p^6-1)");                 \
+        w_##C##_fp12_mul(&t, &t, &g);                                                              \
+        FF_EXPECT(C##_fp12_is_one(&t), ln, "conj(g) * g != 1");                                    \
+    }                                                                                              \
+                                                                                                   \
+    static void test_##C##_fp2_oracle(void **state)                                                \
+    {                                                                                              \
+        (void)state;                                                                               \
+        ff_replay("F2", #C, 25, C##_check_fp2);                                                    \
+    }                                                                                              \
+    static void test_##C##_fp6_oracle(void **state)                                                \
+    {                                                                                              \
+        (void)state;                                                                               \
+        ff_replay("F6", #C, 50, C##_check_fp6);                                                    \
+    }                                                                                              \
+    static void test_##C##_fp12_oracle(void **state)                                               \
+    {                                                                                              \
+        (void)state;                                                                               \
+        ff_replay("F12", #C, 87, C##_check_fp12);                                                  \
+    }                                                                                              \
+    static void test_##C##_fp12_cyclotomic(void **state)                                           \
+    {                                                                                              \
+        (void)state;                                                                               \
+        ff_replay("CYC", #C, 27, C##_check_cyclotomic);                                            \
+    }                                                                                              \
+                                                                                                   \
+    static void C##_rand_ext(void *dst, int k)                                                     \
+    {                                                                                              \
+        C##_fp v[12];                                                                              \
+        for (int i = 0; i < k; i++)                                                                \
+            C##_fp_rand(&v[i]);                                                                    \
+        memcpy(dst, v, (size_t)k * sizeof(C##_fp));                                                \
+    }                                                                                              \
+                                                                                                   \
+    /* Ring laws in Fp2 and Fp6; inverse, conjugation and Frobenius-6 laws in Fp12. */             \
+    static void test_##C##_tower_properties(void **state)                                          \
+    {                                                                                              \
+        (void)state;                                                                               \
+        unsigned long before = oracle_failures();                                                  \
+        for (int it = 0; it < FF_PROP_ITERS / 4; it++) {                                           \
+            C##_fp2 a2, b2, c2, l2, r2, t2;                                                        \
+            C##_rand_ext(&a2, 2);                                                                  \
+            C##_rand_ext(&b2, 2);                                                                  \
+            C##_rand_ext(&c2, 2);                                                                  \
+            w_##C##_fp2_mul(&l2, &a2, &b2);                                                        \
+            w_##C##_fp2_mul(&l2, &l2, &c2);                                                        \
+            w_##C##_fp2_mul(&r2, &b2, &c2);                                                        \
+            w_##C##_fp2_mul(&r2, &a2, &r2);                                                        \
+            FF_EXPECT(C##_fp2_eq(&l2, &r2), NULL, #C " fp2 iteration %d", it);                     \
+            w_##C##_fp2_add(&t2, &b2, &c2);                                                        \
+            w_##C##_fp2_mul(&l2, &a2, &t2);                                                        \
+            w_##C##_fp2_mul(&r2, &a2, &b2);                                                        \
+            w_##C##_fp2_mul(&t2, &a2, &c2);                                                        \
+            w_##C##_fp2_add(&r2, &r2, &t2);                                                        \
+            FF_EXPECT(C##_fp2_eq(&l2, &r2), NULL, #C " fp2 iteration %d", it);                     \
+            w_##C##_fp2_conj(&t2, &a2); /* a conj(a) is the norm, in Fp */                         \
+            w_##C##_fp2_mul(&t2, &t2, &a2);                                                        \
+            FF_EXPECT(C##_fp_is_zero(&t2.c1), NULL, #C " fp2 norm iteration %d", it);              \
+            w_##C##_fp2_inv(&t2, &a2);                                                             \
+            w_##C##_fp2_mul(&t2, &t2, &a2);                                                        \
+            FF_EXPECT(C##_fp_is_one(&t2.c0) && C##_fp_is_zero(&t2.c1), NULL,                       \
+                      #C " fp2 inverse iteration %d", it);                                         \
+                                                                                                   \
+            C##_fp6 a6, b6, c6, l6, r6, t6;                                                        \
+            C##_rand_ext(&a6, 6);                                                                  \
+            C##_rand_ext(&b6, 6);                                                                  \
+            C##_rand_ext(&c6, 6);                                                                  \
+            w_##C##_fp6_mul(&l6, &a6, &b6);                                                        \
+            w_##C##_fp6_mul(&l6, &l6, &c6);                                                        \
+            w_##C##_fp6_mul(&r6, &b6, &c6);                                                        \
+            w_##C##_fp6_mul(&r6, &a6, &r6);                                                        \
+            FF_EXPECT(C##_fp6_eq(&l6, &r6), NULL, #C " fp6 iteration %d", it);                     \
+            w_##C##_fp6_add(&t6, &b6, &c6);                                                        \
+            w_##C##_fp6_mul(&l6, &a6, &t6);                                                        \
+            w_##C##_fp6_mul(&r6, &a6, &b6);                                                        \
+            w_##C##_fp6_mul(&t6, &a6, &c6);                                                        \
+            w_##C##_fp6_add(&r6, &r6, &t6);                                                        \
+            FF_EXPECT(C##_fp6_eq(&l6, &r6), NULL, #C " fp6 iteration %d", it);                     \
+            w_##C##_fp6_inv(&t6, &a6);                                                             \
+            w_##C##_fp6_mul(&t6, &t6, &a6);                                                        \
+            FF_EXPECT(C##_fp_is_one(&t6.c0.c0) && C##_fp_is_zero(&t6.c0.c1) &&                     \
+                          C##_fp2_is_zero(&t6.c1) && C##_fp2_is_zero(&t6.c2),                      \
+                      NULL, #C " fp6 inverse iteration %d", it);                                   \
+                                                                                                   \
+            if (it % 4)                                                                            \
+                continue;                                                                          \
+            C##_fp12 a, b, c, l, r, t;                                                             \
+            C##_rand_ext(&a, 12);                                                                  \
+            C##_rand_ext(&b, 12);                                                                  \
+            C##_rand_ext(&c, 12);                                                                  \
+            w_##C##_fp12_mul(&l, &a, &b);                                                          \
+            w_##C##_fp12_mul(&l, &l, &c);                                                          \
+            w_##C##_fp12_mul(&r, &b, &c);                                                          \
+            w_##C##_fp12_mul(&r, &a, &r);                                                          \
+            FF_EXPECT(C##_fp12_eq(&l, &r), NULL, #C " fp12 associativity iteration %d", it);       \
+            w_##C##_fp12_mul(&l, &a, &b);                                                          \
+            w_##C##_fp12_mul(&r, &b, &a);                                                          \
+            FF_EXPECT(C##_fp12_eq(&l, &r), NULL, #C " fp12 commutativity iteration %d", it);       \
+            w_##C##_fp12_inv(&t, &a);                                                              \
+            w_##C##_fp12_mul(&l, &t, &a);                                                          \
+            FF_EXPECT(C##_fp12_is_one(&l), NULL, #C " fp12 a * a^-1 iteration %d", it);            \
+            w_##C##_fp12_inv(&t, &t);                                                              \
+            FF_EXPECT(C##_fp12_eq(&t, &a), NULL, #C " fp12 (a^-1)^-1 iteration %d", it);           \
+            w_##C##_fp12_conj(&l, &a); /* conj is a ring automorphism of order 2 */                \
+            w_##C##_fp12_conj(&r, &b);                                                             \
+            w_##C##_fp12_mul(&l, &l, &r);                                                          \
+            w_##C##_fp12_mul(&r, &a, &b);                                                          \
+            w_##C##_fp12_conj(&r, &r);                                                             \
+            FF_EXPECT(C##_fp12_eq(&l, &r), NULL, #C " fp12 conj(ab) iteration %d", it);            \
+            w_##C##_fp12_conj(&t, &a);                                                             \
+            w_##C##_fp12_conj(&t, &t);                                                             \
+            FF_EXPECT(C##_fp12_eq(&t, &a), NULL, #C " fp12 conj(conj(a)) iteration %d", it);       \
+            w_##C##_fp12_conj(&t, &a); /* g = conj(a)/a has norm 1: conj(g) = g^-1 */              \
+            w_##C##_fp12_inv(&l, &a);                                                              \
+            w_##C##_fp12_mul(&t, &t, &l);                                                          \
+            w_##C##_fp12_conj(&l, &t);                                                             \
+            w_##C##_fp12_mul(&l, &l, &t);                                                          \
+            FF_EXPECT(C##_fp12_is_one(&l), NULL, #C " fp12 cyclotomic conj iteration %d", it);     \
+        }                                                                                          \
+        C##_fp12 z, t;                                                                             \
+        memset(&z, 0, sizeof(z));                                                                  \
+        w_##C##_fp12_inv(&t, &z);                                                                  \
+        FF_EXPECT(C##_fp12_is_zero(&t), NULL, #C " fp12 inverse of zero is zero");                 \
+        assert_int_equal(oracle_failures() - before, 0);                                           \
     }
 
 FF_TOWER_TESTS(bn254)
 FF_TOWER_TESTS(bls12_381)
 
-#define FF_FIELD_ENTRIES(F)                                                                    \
-    cmocka_unit_test(test_##F##_modulus), cmocka_unit_test(test_##F##_oracle),                 \
+#define FF_FIELD_ENTRIES(F)                                                                        \
+    cmocka_unit_test(test_##F##_modulus), cmocka_unit_test(test_##F##_oracle),                     \
         cmocka_unit_test(test_##F##_properties)
-#define FF_TOWER_ENTRIES(C)                                                                    \
-    cmocka_unit_test(test_##C##_fp2_oracle), cmocka_unit_test(test_##C##_fp6_oracle),          \
-        cmocka_unit_test(test_##C##_fp12_oracle), cmocka_unit_test(test_##C##_fp12_cyclotomic), \
+#define FF_TOWER_ENTRIES(C)                                                                        \
+    cmocka_unit_test(test_##C##_fp2_oracle), cmocka_unit_test(test_##C##_fp6_oracle),              \
+        cmocka_unit_test(test_##C##_fp12_oracle), cmocka_unit_test(test_##C##_fp12_cyclotomic),    \
         cmocka_unit_test(test_##C##_tower_properties)
 
 int main(void)
 {
     char err[512];
     unsigned long seed = oracle_env_seed(FF_DEFAULT_SEED);
-    ff_rng = seed;
+    oracle_rng_seed(seed);
     fprintf(stderr, "test_ff: seed %lu (set CUZK_ORACLE_SEED to change)\n", seed);
     if (oracle_load(&ff_vec, seed, FF_ORACLE_COUNT, "ff", err, sizeof(err)) < 0) {
         fprintf(stderr, "test_ff: FAILED: %s\n", err);
@@ -591,6 +601,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         FF_FIELD_ENTRIES(bn254_fp),     FF_FIELD_ENTRIES(bn254_fr),
         FF_FIELD_ENTRIES(bls12_381_fp), FF_FIELD_ENTRIES(bls12_381_fr),
+        cmocka_unit_test(test_bn254_fr_root_of_unity),
+        cmocka_unit_test(test_bls12_381_fr_root_of_unity),
         FF_TOWER_ENTRIES(bn254),        FF_TOWER_ENTRIES(bls12_381),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -270,6 +270,20 @@ static void test_wtns_fixture(void **state)
             uint64_t want[4] = {fixture_witness[i]};
             assert_memory_equal(w.values + 4 * i, want, sizeof want);
         }
+        /* the container layer alone */
+        cuzk_binfile bf;
+        uint8_t raw[160];
+        assert_int_equal(cuzk_bin_open(&bf, path, "wtns", 2, &e), CUZK_OK);
+        assert_int_equal(bf.n_sections, 2);
+        assert_non_null(cuzk_bin_find(&bf, 2));
+        assert_null(cuzk_bin_find(&bf, 3));
+        assert_int_equal(cuzk_bin_read_section(&bf, 2, "values", raw, sizeof raw, &e), CUZK_OK);
+        assert_memory_equal(raw, w.values, sizeof raw);
+        assert_int_equal(cuzk_bin_read_section(&bf, 2, "values", raw, 96, &e), CUZK_ERR_FORMAT);
+        assert_msg_has(&e, "section 2 (values) holds 160 bytes, expected 96");
+        cuzk_bin_close(&bf);
+        assert_int_equal(cuzk_bin_open(&bf, path, "zkey", 1, &e), CUZK_ERR_FORMAT);
+
         /* written back it is byte for byte what snarkjs wrote */
         assert_int_equal(cuzk_wtns_write(&w, tmp_path("w.wtns"), &e), CUZK_OK);
         assert_files_equal(tmp_path("w.wtns"), path);

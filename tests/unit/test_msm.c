@@ -215,10 +215,13 @@ static void case_check(msm_case *c, int with_naive)
     }
 }
 
+/* Sizes: up to 1000 points an MSM uses Jacobian buckets, from 2500 up
+ * batch-affine ones (msm.c: MSM_AFFINE_MIN = 2048 points per task). */
+#define AFFINE_N 2500
 #ifdef CUZK_VERIFY
-#define LARGE_N 2000 /* sanitizer build: keep the binary quick */
+#define LARGE_N AFFINE_N /* sanitizer build: keep the binary quick */
 #else
-#define LARGE_N 5000
+#define LARGE_N 6000
 #endif
 
 static void test_small_vs_naive(void **state)
@@ -234,7 +237,7 @@ static void test_small_vs_naive(void **state)
         }
 }
 
-/* Sizes that take the batch-affine path, and a few thousand points. */
+/* 1000 points, and a few thousand (the batch-affine path). */
 static void test_large(void **state)
 {
     (void)state;
@@ -254,7 +257,7 @@ static void test_one_base(void **state)
     (void)state;
     for (size_t gi = 0; gi < NGROUPS; gi++) {
         msm_case c;
-        case_init(&c, groups[gi], 1500, 5);
+        case_init(&c, groups[gi], AFFINE_N, 5);
         for (size_t i = 1; i < c.n; i++) {
             memcpy(base_at(&c, i), base_at(&c, 0), c.g->affine_size);
             c.t[i] = c.t[0];
@@ -270,7 +273,7 @@ static void test_uniform_scalars(void **state)
     (void)state;
     for (size_t gi = 0; gi < NGROUPS; gi++) {
         msm_case c;
-        case_init(&c, groups[gi], 1200, 9);
+        case_init(&c, groups[gi], AFFINE_N, 9);
         for (size_t i = 0; i < c.n; i++) {
             memset(&c.k[i], 0, sizeof c.k[i]);
             c.k[i].l[0] = 1;
@@ -291,7 +294,7 @@ static void test_all_zero(void **state)
     (void)state;
     for (size_t gi = 0; gi < NGROUPS; gi++) {
         const group_ops *g = groups[gi];
-        const size_t sizes[] = {0, 5, 700};
+        const size_t sizes[] = {0, 5, 700, AFFINE_N};
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             msm_case c;
             case_init(&c, g, sizes[s], 3);

@@ -1,0 +1,251 @@
+#include "engine/budget.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Invariant checks of the checked build (-DCUZK_VERIFY): a broken ledger
+ * stops the test run where it breaks instead of showing up later as a
+ * silent overcommit. */
+#ifdef CUZK_VERIFY
+#define BUDGET_VERIFY(cond)                                                                        \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: budget invariant failed: %s\n", __FILE__, __LINE__, #cond);    \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+#else
+#define BUDGET_VERIFY(cond) ((void)0)
+#endif
+
+/* One blocked budget_acquire: a ticket in the FIFO queue, on its caller's stack. */
+typedef struct budget_waiter {
+    uint64_t bytes;
+    struct budget_waiter *next;
+} budget_waiter;
+
+struct cuzk_budget {
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* broadcast when bytes are released, the queue head changes, or on wake_all */
+    uint64_t limit, used, high_water;
+    uint64_t by_category[BUDGET_N_CATEGORIES];
+    budget_waiter *head, *tail; /* served strictly in arrival order */
+    uint32_t waiters;
+    budget_evict_fn evict;
+    void *evict_ctx;
+    void (*listener)(void *ctx); /* told of every release and wake_all */
+    void *listener_ctx;
+};
+
+static const char *const budget_category_names[BUDGET_N_CATEGORIES] = {"keys", "pce", "pinned", "partitions"};
+
+const char *budget_category_name(budget_category c)
+{
+    return (unsigned)c < BUDGET_N_CATEGORIES ? budget_category_names[c] : "unknown";
+}
+
+cuzk_budget *budget_create(uint64_t limit_bytes)
+{
+    cuzk_budget *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    if (pthread_mutex_init(&b->mu, NULL) != 0) {
+        free(b);
+        return NULL;
+    }
+    if (pthread_cond_init(&b->cv, NULL) != 0) {
+        pthread_mutex_destroy(&b->mu);
+        free(b);
+        return NULL;
+    }
+    b->limit = limit_bytes;
+    return b;
+}
+
+void budget_destroy(cuzk_budget *b)
+{
+    if (!b)
+        return;
+    BUDGET_VERIFY(b->waiters == 0);
+    pthread_cond_destroy(&b->cv);
+    pthread_mutex_destroy(&b->mu);
+    free(b);
+}
+
+void budget_set_evictor(cuzk_budget *b, budget_evict_fn fn, void *ctx)
+{
+    pthread_mutex_lock(&b->mu);
+    b->evict = fn;
+    b->evict_ctx = ctx;
+    pthread_mutex_unlock(&b->mu);
+}
+
+static int budget_fits_locked(const cuzk_budget *b, uint64_t bytes)
+{
+    return bytes <= b->limit - b->used;
+}
+
+static void budget_take_locked(cuzk_budget *b, budget_category c, uint64_t bytes)
+{
+    b->by_category[c] += bytes;
+    b->used += bytes;
+    if (b->used > b->high_water)
+        b->high_water = b->used;
+    BUDGET_VERIFY(b->used <= b->limit);
+#ifdef CUZK_VERIFY
+    uint64_t sum = 0;
+    for (int i = 0; i < BUDGET_N_CATEGORIES; i++)
+        sum += b->by_category[i];
+    BUDGET_VERIFY(sum == b->used);
+#endif
+}
+
+static void budget_enqueue_locked(cuzk_budget *b, budget_waiter *w)
+{
+    w->next = NULL;
+    if (b->tail)
+        b->tail->next = w;
+    else
+        b->head = w;
+    b->tail = w;
+    b->waiters++;
+}
+
+/* Removes w wherever it is (a cancelled waiter may leave from the middle)
+ * and wakes the others: the head may have changed. */
+static void budget_dequeue_locked(cuzk_budget *b, budget_waiter *w)
+{
+    budget_waiter **pp = &b->head, *prev = NULL;
+    while (*pp && *pp != w) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    BUDGET_VERIFY(*pp == w);
+    if (!*pp)
+        return;
+    *pp = w->next;
+    if (b->tail == w)
+        b->tail = prev;
+    b->waiters--;
+    pthread_cond_broadcast(&b->cv);
+}
+
+int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const volatile int *cancel)
+{
+    if (!b || (unsigned)c >= BUDGET_N_CATEGORIES)
+        return -1;
+    pthread_mutex_lock(&b->mu);
+    if (bytes > b->limit || (cancel && *cancel)) {
+        pthread_mutex_unlock(&b->mu);
+        return -1;
+    }
+    if (bytes == 0 || (!b->head && budget_fits_locked(b, bytes))) {
+        budget_take_locked(b, c, bytes);
+        pthread_mutex_unlock(&b->mu);
+        return 0;
+    }
+
+    budget_waiter self = {.bytes = bytes};
+    budget_enqueue_locked(b, &self);
+    int evict_tried = 0;
+    int rc;
+    for (;;) {
+        if (cancel && *cancel) {
+            rc = -1;
+            break;
+        }
+        if (b->head == &self && budget_fits_locked(b, bytes)) {
+            budget_take_locked(b, c, bytes);
+            rc = 0;
+            break;
+        }
+        /* Only the head can be served, so only the head asks the evictor,
+         * again while it makes progress, then once per wake-up. It runs
+         * without the lock (it releases through budget_release); the loop
+         * checks again before sleeping, so a release made meanwhile is not
+         * missed, and nobody else can take what it frees: the queue is not
+         * empty, so newcomers queue up behind us and try_acquire fails. */
+        if (b->head == &self && b->evict && !evict_tried) {
+            budget_evict_fn fn = b->evict;
+            void *ctx = b->evict_ctx;
+            uint64_t need = bytes - (b->limit - b->used);
+            pthread_mutex_unlock(&b->mu);
+            uint64_t freed = fn(ctx, need);
+            pthread_mutex_lock(&b->mu);
+            evict_tried = freed == 0;
+            continue;
+        }
+        pthread_cond_wait(&b->cv, &b->mu);
+        evict_tried = 0;
+    }
+    budget_dequeue_locked(b, &self);
+    pthread_mutex_unlock(&b->mu);
+    return rc;
+}
+
+int budget_try_acquire(cuzk_budget *b, budget_category c, uint64_t bytes)
+{
+    if (!b || (unsigned)c >= BUDGET_N_CATEGORIES)
+        return -1;
+    pthread_mutex_lock(&b->mu);
+    int ok = bytes == 0 || (!b->head && budget_fits_locked(b, bytes));
+    if (ok)
+        budget_take_locked(b, c, bytes);
+    pthread_mutex_unlock(&b->mu);
+    return ok ? 0 : -1;
+}
+
+void budget_release(cuzk_budget *b, budget_category c, uint64_t bytes)
+{
+    if (!b || (unsigned)c >= BUDGET_N_CATEGORIES || bytes == 0)
+        return;
+    pthread_mutex_lock(&b->mu);
+    /* Releasing more than was acquired is a caller bug; the checked build
+     * stops on it, the release build clamps so the ledger cannot wrap. */
+    BUDGET_VERIFY(bytes <= b->by_category[c]);
+    if (bytes > b->by_category[c])
+        bytes = b->by_category[c];
+    b->by_category[c] -= bytes;
+    b->used -= bytes;
+    if (b->head)
+        pthread_cond_broadcast(&b->cv);
+    void (*listener)(void *) = b->listener;
+    void *ctx = b->listener_ctx;
+    pthread_mutex_unlock(&b->mu);
+    if (listener)
+        listener(ctx);
+}
+
+void budget_wake_all(cuzk_budget *b)
+{
+    if (!b)
+        return;
+    pthread_mutex_lock(&b->mu);
+    pthread_cond_broadcast(&b->cv);
+    void (*listener)(void *) = b->listener;
+    void *ctx = b->listener_ctx;
+    pthread_mutex_unlock(&b->mu);
+    if (listener)
+        listener(ctx);
+}
+
+void budget_set_release_listener(cuzk_budget *b, void (*fn)(void *ctx), void *ctx)
+{
+    pthread_mutex_lock(&b->mu);
+    b->listener = fn;
+    b->listener_ctx = ctx;
+    pthread_mutex_unlock(&b->mu);
+}
+
+void budget_get_stats(cuzk_budget *b, budget_stats *out)
+{
+    pthread_mutex_lock(&b->mu);
+    out->limit = b->limit;
+    out->used = b->used;
+    for (int i = 0; i < BUDGET_N_CATEGORIES; i++)
+        out->by_category[i] = b->by_category[i];
+    out->high_water = b->high_water;
+    out->waiters = b->waiters;
+    pthread_mutex_unlock(&b->mu);
+}

@@ -1,0 +1,57 @@
+/* The memory budget: one ledger for every byte the engine holds, by
+ * category, never exceeded. Each byte is counted exactly once: whoever
+ * allocates acquires, whoever frees releases (the pinned pool acquires for
+ * its buffers; a partition's working set is what it holds beyond them).
+ *
+ * Waiters are served in arrival order (a ticket queue): a large request at
+ * the head is not starved by small ones behind it. An evictor callback
+ * (the key cache's LRU) is asked to free memory before a waiter sleeps. */
+#ifndef CUZK_ENGINE_BUDGET_H
+#define CUZK_ENGINE_BUDGET_H
+
+#include <stdint.h>
+
+typedef enum {
+    BUDGET_KEYS = 0,       /* proving keys resident in host memory */
+    BUDGET_PCE = 1,        /* compiled constraint matrices */
+    BUDGET_PINNED = 2,     /* pinned pool buffers, idle or checked out */
+    BUDGET_PARTITIONS = 3, /* per-partition working set outside the pool */
+    BUDGET_N_CATEGORIES
+} budget_category;
+
+const char *budget_category_name(budget_category c); /* "keys", "pce", "pinned", "partitions" */
+
+typedef struct {
+    uint64_t limit;
+    uint64_t used;                         /* sum of by_category */
+    uint64_t by_category[BUDGET_N_CATEGORIES];
+    uint64_t high_water;                   /* max of used over the budget's life */
+    uint32_t waiters;                      /* callers blocked in budget_acquire now */
+} budget_stats;
+
+typedef struct cuzk_budget cuzk_budget;
+
+/* Asked, without the budget's lock held, to free at least `need` bytes
+ * (by calling budget_release); returns the bytes it freed (0: nothing). */
+typedef uint64_t (*budget_evict_fn)(void *ctx, uint64_t need);
+
+cuzk_budget *budget_create(uint64_t limit_bytes);
+void budget_destroy(cuzk_budget *b);
+void budget_set_evictor(cuzk_budget *b, budget_evict_fn fn, void *ctx);
+
+/* Blocks until `bytes` fit, in FIFO order with other waiters; returns 0,
+ * or -1 at once when bytes > limit (it could never fit) or when *cancel
+ * becomes non-zero while waiting (cancel may be NULL; wake waiters with
+ * budget_wake_all after setting it). */
+int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const volatile int *cancel);
+/* Takes the bytes only if they fit now and nobody is waiting; 0 or -1. */
+int budget_try_acquire(cuzk_budget *b, budget_category c, uint64_t bytes);
+void budget_release(cuzk_budget *b, budget_category c, uint64_t bytes);
+void budget_wake_all(cuzk_budget *b);
+/* fn(ctx) is called, without the budget's lock, after every release and
+ * every wake_all: how a pool waiting for either a buffer or budget room
+ * learns that room appeared. One listener; NULL removes it. */
+void budget_set_release_listener(cuzk_budget *b, void (*fn)(void *ctx), void *ctx);
+void budget_get_stats(cuzk_budget *b, budget_stats *out);
+
+#endif

@@ -1,0 +1,142 @@
+/* The pipelined proving engine (see docs/ARCHITECTURE.md, "The engine").
+ *
+ *   submit(job: circuit, N partitions, priority)
+ *     -> scheduler: CRITICAL > HIGH > NORMAL > LOW, FIFO within a level
+ *     -> dispatcher: the policy decides when the next partition may start
+ *          semaphore  max_gpu_queue_depth permits: one is taken before a
+ *                     partition goes to synthesis and given back when the
+ *                     device finishes it (one completion starts one synthesis)
+ *          pacer      PI control of the dispatch interval on the measured
+ *                     device service time, holding the device queue near its
+ *                     target, with the permits as a hard cap
+ *          poll       the legacy throttle: every poll_ms, if the device
+ *                     queue is below max_gpu_queue_depth, release everything
+ *                     pending (kept to reproduce the original's failure)
+ *     -> synthesis workers: pinned buffer from the pool, witness read,
+ *          a = A.w, b = B.w, c = a o b by the circuit's PCE into the buffer
+ *     -> device workers (per device x gpu_workers_per_device): backend
+ *          prove_start, buffer checked back in, permit returned
+ *     -> finalizers: backend prove_finish, proof verified (configurable)
+ *     -> the job is done when all its partitions are.
+ * One memory budget (engine/budget.h) covers keys, PCEs, the pinned pool
+ * and partition working sets. */
+#ifndef CUZK_ENGINE_ENGINE_H
+#define CUZK_ENGINE_ENGINE_H
+
+#include "engine/backend.h"
+#include "engine/budget.h"
+#include "engine/pinned_pool.h"
+#include "util/log.h"
+
+typedef enum { CUZK_DISPATCH_SEMAPHORE = 0, CUZK_DISPATCH_PACER = 1, CUZK_DISPATCH_POLL = 2 } cuzk_dispatch_policy;
+typedef enum { CUZK_PRIORITY_CRITICAL = 0, CUZK_PRIORITY_HIGH, CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_LOW } cuzk_priority;
+enum { CUZK_N_PRIORITIES = 4 };
+
+const char *cuzk_dispatch_policy_name(cuzk_dispatch_policy p);
+int cuzk_dispatch_policy_parse(const char *s, cuzk_dispatch_policy *out);
+const char *cuzk_priority_name(cuzk_priority p);
+int cuzk_priority_parse(const char *s, cuzk_priority *out);
+
+typedef struct {
+    uint64_t budget_bytes;      /* the one memory budget (default 16 GiB) */
+    int synthesis_workers;      /* default: CPU count */
+    int synthesis_threads;      /* threads inside one synthesis (default 1) */
+    int gpu_workers_per_device; /* default 1 */
+    int max_gpu_queue_depth;    /* permits (default 2) */
+    cuzk_dispatch_policy policy;
+    double poll_ms;               /* poll policy period (default 250) */
+    double pacer_kp, pacer_ki;    /* pacer gains (default 0.5, 0.1) */
+    double pacer_target_depth;    /* device queue depth the pacer holds (default 1) */
+    double pool_idle_timeout_s;   /* idle pinned buffers freed after this (default 30) */
+    int prewarm_buffers;          /* per circuit at registration (default: max_gpu_queue_depth) */
+    int verify_proofs;            /* verify each proof before a job completes (default 1) */
+    const char *pce_cache_dir;    /* on-disk PCE cache (NULL: memory only) */
+    const char *timeline_path;    /* JSONL timeline of partition events (NULL: off) */
+    uint32_t results_max;         /* finished jobs kept (default 1000) */
+    double results_ttl_s;         /* and for how long (default 600) */
+    double sim_synth_ms;          /* synthesis time of simulated circuits */
+    cuzk_logger *log;             /* NULL: no log */
+} cuzk_engine_config;
+
+void cuzk_engine_config_default(cuzk_engine_config *c);
+
+typedef struct cuzk_engine cuzk_engine;
+
+/* The engine takes ownership of backend. */
+cuzk_engine *cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_backend *backend, cuzk_error *err);
+/* Cancels what is pending, waits for what is on a device, frees everything. */
+void cuzk_engine_destroy(cuzk_engine *e);
+
+/* A circuit from its proving key (and optionally its r1cs, used to check
+ * witnesses). The key is loaded, its PCE compiled or read from the cache,
+ * and prewarm_buffers pinned buffers allocated, before this returns. */
+int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
+                                 cuzk_error *err);
+/* A simulated circuit: only its domain size matters (buffer sizes). */
+int cuzk_engine_register_sim_circuit(cuzk_engine *e, const char *id, uint32_t domain_size, cuzk_error *err);
+
+typedef struct {
+    const char *witness_path;  /* a .wtns file, or */
+    const cuzk_wtns *witness;  /* one in memory (copied) */
+} cuzk_partition_input;
+
+typedef struct {
+    const char *circuit;
+    cuzk_priority priority;
+    const char *request_id; /* NULL, or an idempotency key */
+    uint32_t n_partitions;
+    const cuzk_partition_input *partitions; /* NULL for simulated circuits */
+} cuzk_job_request;
+
+/* Queues a job. With a request_id seen before: the same payload returns the
+ * same job id, another payload fails with CUZK_ERR_ARG. */
+int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err);
+
+typedef enum { CUZK_JOB_QUEUED, CUZK_JOB_RUNNING, CUZK_JOB_DONE, CUZK_JOB_FAILED, CUZK_JOB_CANCELLED } cuzk_job_state;
+const char *cuzk_job_state_name(cuzk_job_state s);
+
+typedef struct {
+    uint64_t id;
+    cuzk_job_state state;
+    uint32_t n_partitions, partitions_done;
+    uint32_t n_public;
+    cuzk_proof *proofs;        /* n_partitions, when done */
+    uint64_t (*publics)[4];    /* n_partitions x n_public, when done */
+    int verified;              /* every proof verified (0 for simulated) */
+    double queue_s, synth_s, gpu_s, total_s; /* waiting before the first synthesis, sums, submit to done */
+    char error[512];
+} cuzk_job_result;
+
+/* Waits up to timeout_s (< 0: forever) for the job to end; fills *out with a
+ * copy either way (free with cuzk_job_result_free). CUZK_ERR_ARG for an
+ * unknown (or pruned) job id. */
+int cuzk_engine_wait(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *out);
+void cuzk_job_result_free(cuzk_job_result *r);
+/* Cancels a job: partitions not yet on a device are dropped, their buffers
+ * and permits returned. 0, or CUZK_ERR_ARG for an unknown job. Idempotent. */
+int cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id);
+
+enum { CUZK_MAX_DEVICES = 16 };
+typedef enum { STAGE_QUEUE, STAGE_SYNTH, STAGE_GPU_QUEUE, STAGE_GPU, STAGE_FINALIZE, STAGE_TOTAL, N_STAGES } engine_stage;
+const char *engine_stage_name(engine_stage s);
+
+typedef struct {
+    double elapsed_s;
+    uint64_t partitions_done, proofs_verified, jobs_done, jobs_failed, jobs_cancelled;
+    uint32_t queued, synthesizing, gpu_queued, on_gpu; /* partitions in each place now */
+    int n_devices;
+    double gpu_busy_s[CUZK_MAX_DEVICES];
+    pool_stats pool;
+    budget_stats budget;
+    uint64_t dispatched;
+    size_t n_samples;          /* per-stage latency samples, one per partition done */
+    double *samples[N_STAGES]; /* owned by the caller after cuzk_engine_get_stats: free with cuzk_engine_stats_free */
+} cuzk_engine_stats;
+
+void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s);
+void cuzk_engine_stats_free(cuzk_engine_stats *s);
+
+/* The q-quantile (0..1) of n samples (sorted in place); 0 when n = 0. */
+double cuzk_engine_percentile(double *samples, size_t n, double q);
+
+#endif

@@ -1,0 +1,236 @@
+#include "engine/keycache.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/err.h"
+#include "util/timer.h"
+
+struct key_entry {
+    char *path;
+    key_tier tier;
+    int refs;
+    int loading;       /* one thread loads; others wait */
+    uint64_t bytes;    /* the file's size: what a hot key holds */
+    double last_used;
+    cuzk_zkey zkey;    /* valid while hot */
+    void *map;         /* valid while warm or hot */
+    size_t map_len;
+    uint64_t loads, evictions;
+    key_entry *next;
+};
+
+struct keycache {
+    cuzk_budget *budget;
+    cuzk_logger *log;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    key_entry *entries;
+};
+
+const char *key_tier_name(key_tier t)
+{
+    static const char *const names[] = {"cold", "warm", "hot"};
+    return names[t];
+}
+
+keycache *keycache_create(cuzk_budget *budget, cuzk_logger *log)
+{
+    keycache *kc = calloc(1, sizeof *kc);
+    if (!kc)
+        return NULL;
+    kc->budget = budget;
+    kc->log = log;
+    pthread_mutex_init(&kc->lock, NULL);
+    pthread_cond_init(&kc->changed, NULL);
+    return kc;
+}
+
+static void unmap(key_entry *k)
+{
+    if (k->map)
+        munmap(k->map, k->map_len);
+    k->map = NULL;
+}
+
+/* Maps the file so its pages stay cached (the warm tier). Best effort. */
+static void map_warm(key_entry *k)
+{
+    if (k->map)
+        return;
+    int fd = open(k->path, O_RDONLY);
+    if (fd < 0)
+        return;
+    void *m = k->map_len ? mmap(NULL, k->map_len, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (m == MAP_FAILED)
+        return;
+    madvise(m, k->map_len, MADV_WILLNEED);
+    k->map = m;
+}
+
+void keycache_destroy(keycache *kc)
+{
+    if (!kc)
+        return;
+    for (key_entry *k = kc->entries, *next; k; k = next) {
+        next = k->next;
+        if (k->tier == KEY_HOT) {
+            cuzk_zkey_free(&k->zkey);
+            budget_release(kc->budget, BUDGET_KEYS, k->bytes);
+        }
+        unmap(k);
+        free(k->path);
+        free(k);
+    }
+    pthread_mutex_destroy(&kc->lock);
+    pthread_cond_destroy(&kc->changed);
+    free(kc);
+}
+
+key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) || access(path, R_OK))
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot read the proving key", path), NULL;
+    key_entry *k = calloc(1, sizeof *k);
+    if (!k || !(k->path = strdup(path))) {
+        free(k);
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
+    }
+    k->bytes = (uint64_t)st.st_size;
+    k->map_len = (size_t)st.st_size;
+    pthread_mutex_lock(&kc->lock);
+    k->next = kc->entries;
+    kc->entries = k;
+    pthread_mutex_unlock(&kc->lock);
+    return k;
+}
+
+/* Loads k outside the lock (k->loading set by the caller). */
+static int load_hot(keycache *kc, key_entry *k, cuzk_error *err)
+{
+    if (budget_acquire(kc->budget, BUDGET_KEYS, k->bytes, NULL))
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: the key (%llu bytes) does not fit in the memory budget", k->path,
+                         (unsigned long long)k->bytes);
+    double t0 = cuzk_now_s();
+    int rc = cuzk_zkey_read(&k->zkey, k->path, err);
+    if (rc) {
+        budget_release(kc->budget, BUDGET_KEYS, k->bytes);
+        return rc;
+    }
+    CUZK_LOG(kc->log, CUZK_LOG_INFO, "key cache: loaded key", "path=%s size_gib=%.3f seconds=%.3f", k->path,
+             (double)k->bytes / (1 << 30), cuzk_now_s() - t0);
+    return CUZK_OK;
+}
+
+int keycache_acquire(keycache *kc, key_entry *k, const cuzk_zkey **z, cuzk_error *err)
+{
+    pthread_mutex_lock(&kc->lock);
+    while (k->loading)
+        pthread_cond_wait(&kc->changed, &kc->lock);
+    k->refs++; /* pins it against eviction from here on */
+    if (k->tier != KEY_HOT) {
+        k->loading = 1;
+        pthread_mutex_unlock(&kc->lock);
+        int rc = load_hot(kc, k, err);
+        pthread_mutex_lock(&kc->lock);
+        k->loading = 0;
+        if (rc) {
+            k->refs--;
+            pthread_cond_broadcast(&kc->changed);
+            pthread_mutex_unlock(&kc->lock);
+            return rc;
+        }
+        map_warm(k);
+        k->tier = KEY_HOT;
+        k->loads++;
+        pthread_cond_broadcast(&kc->changed);
+    }
+    k->last_used = cuzk_now_s();
+    *z = &k->zkey;
+    pthread_mutex_unlock(&kc->lock);
+    return CUZK_OK;
+}
+
+void keycache_release(keycache *kc, key_entry *k)
+{
+    pthread_mutex_lock(&kc->lock);
+    k->refs--;
+    k->last_used = cuzk_now_s();
+    pthread_mutex_unlock(&kc->lock);
+}
+
+int keycache_preload(keycache *kc, key_entry *k, cuzk_error *err)
+{
+    const cuzk_zkey *z;
+    int rc = keycache_acquire(kc, k, &z, err);
+    if (!rc)
+        keycache_release(kc, k);
+    return rc;
+}
+
+/* Under the lock: hot -> warm (or cold); returns the bytes given back. */
+static uint64_t demote(keycache *kc, key_entry *k, int drop)
+{
+    uint64_t freed = 0;
+    if (k->tier == KEY_HOT) {
+        cuzk_zkey_free(&k->zkey);
+        freed = k->bytes;
+        k->evictions++;
+        k->tier = KEY_WARM;
+    }
+    if (drop) {
+        unmap(k);
+        k->tier = KEY_COLD;
+    }
+    CUZK_LOG(kc->log, CUZK_LOG_INFO, "key cache: evicted key", "path=%s tier=%s size_gib=%.3f", k->path,
+             key_tier_name(k->tier), (double)k->bytes / (1 << 30));
+    return freed;
+}
+
+int keycache_evict(keycache *kc, key_entry *k, int drop)
+{
+    pthread_mutex_lock(&kc->lock);
+    if (k->refs > 0 || k->loading) {
+        pthread_mutex_unlock(&kc->lock);
+        return CUZK_ERR_ARG;
+    }
+    uint64_t freed = demote(kc, k, drop);
+    pthread_mutex_unlock(&kc->lock);
+    if (freed)
+        budget_release(kc->budget, BUDGET_KEYS, freed);
+    return CUZK_OK;
+}
+
+uint64_t keycache_evict_lru(void *vkc, uint64_t need)
+{
+    keycache *kc = vkc;
+    uint64_t freed = 0;
+    while (freed < need) {
+        pthread_mutex_lock(&kc->lock);
+        key_entry *victim = NULL;
+        for (key_entry *k = kc->entries; k; k = k->next)
+            if (k->tier == KEY_HOT && k->refs == 0 && !k->loading && (!victim || k->last_used < victim->last_used))
+                victim = k;
+        uint64_t got = victim ? demote(kc, victim, 0) : 0;
+        pthread_mutex_unlock(&kc->lock);
+        if (!victim)
+            break;
+        budget_release(kc->budget, BUDGET_KEYS, got);
+        freed += got;
+    }
+    return freed;
+}
+
+void keycache_info(keycache *kc, const key_entry *k, key_info *out)
+{
+    pthread_mutex_lock(&kc->lock);
+    *out = (key_info){k->path, k->tier, k->refs, k->bytes, k->last_used, k->loads, k->evictions};
+    pthread_mutex_unlock(&kc->lock);
+}

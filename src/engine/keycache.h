@@ -1,0 +1,52 @@
+/* The key cache: proving keys by tier, reference counted, evicted LRU
+ * under the memory budget.
+ *   hot   parsed in host memory (and, for a GPU backend, resident on the
+ *         device), counted under BUDGET_KEYS
+ *   warm  the file mapped (mmap + MADV_WILLNEED): its pages stay in the page
+ *         cache, so the next load reads memory, not disk; not counted
+ *   cold  on disk only
+ * A key with references (jobs using it) is never evicted. The budget's
+ * evictor calls keycache_evict_lru, which demotes idle hot keys to warm,
+ * least recently used first. */
+#ifndef CUZK_ENGINE_KEYCACHE_H
+#define CUZK_ENGINE_KEYCACHE_H
+
+#include "engine/budget.h"
+#include "groth16/zkey.h"
+#include "util/log.h"
+
+typedef enum { KEY_COLD = 0, KEY_WARM = 1, KEY_HOT = 2 } key_tier;
+const char *key_tier_name(key_tier t);
+
+typedef struct keycache keycache;
+typedef struct key_entry key_entry;
+
+typedef struct {
+    const char *path;
+    key_tier tier;
+    int refs;
+    uint64_t bytes; /* counted under BUDGET_KEYS while hot */
+    double last_used;
+    uint64_t loads, evictions;
+} key_info;
+
+keycache *keycache_create(cuzk_budget *budget, cuzk_logger *log);
+void keycache_destroy(keycache *kc);
+
+/* A cold entry for path (checked to exist and be readable). */
+key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err);
+/* Makes the key hot (loading it, waiting for budget, evicting idle keys)
+ * and takes a reference; *z stays valid until keycache_release. */
+int keycache_acquire(keycache *kc, key_entry *k, const cuzk_zkey **z, cuzk_error *err);
+void keycache_release(keycache *kc, key_entry *k);
+/* Preload: acquire then release (the key stays hot until evicted). */
+int keycache_preload(keycache *kc, key_entry *k, cuzk_error *err);
+/* Demotes an idle key to warm (drop == 0) or cold (drop == 1); CUZK_ERR_ARG
+ * while it has references. */
+int keycache_evict(keycache *kc, key_entry *k, int drop);
+/* The budget evictor: demotes idle hot keys, LRU first, until `need` bytes
+ * are freed; returns the bytes freed. */
+uint64_t keycache_evict_lru(void *kc, uint64_t need);
+void keycache_info(keycache *kc, const key_entry *k, key_info *out);
+
+#endif

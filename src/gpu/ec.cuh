@@ -1,0 +1,147 @@
+/* Device points of y^2 = x^3 + b (a = 0) over a coordinate field F (fp or
+ * fp2 of ff.cuh): G1 and G2 of both curves.
+ *
+ * affine<F>: (x, y) with the CPU layout of G_affine (src/ec/ec.inc); all-zero
+ *   bytes are infinity, as in the zkey ((0, 0) is on neither curve, b != 0).
+ * xyzz<F>: extended Jacobian (X, Y, ZZ, ZZZ) for (X/ZZ, Y/ZZZ), with
+ *   ZZ^3 = ZZZ^2; ZZ = 0 is infinity, and all-zero bytes are infinity, so a
+ *   memset bucket array starts empty. Formulas: hyperelliptic.org EFD,
+ *   "g1p/auto/shortw/xyzz" (madd-2008-s, add-2008-s, dbl-2008-s-1,
+ *   mdbl-2008-s-1), each beside the code.
+ *
+ * Code size is compile time here (a 381-bit multiplication is ~700
+ * instructions, unrolled): only the MSM's hot loop inlines an addition
+ * (xyzz_add_affine, accumulator in registers); doublings and the
+ * XYZZ + XYZZ additions of the shorter passes are out-of-line functions on
+ * operands in memory. A rare path of the hot loop calls out by value: a
+ * pointer to the accumulator would pin it to local memory. */
+#ifndef CUZK_GPU_EC_CUH
+#define CUZK_GPU_EC_CUH
+
+#include "gpu/ff.cuh"
+
+namespace gpu {
+
+template <class F> struct alignas(16) affine {
+    F x, y;
+    FF_INLINE bool is_inf() const { return x.is_zero() && y.is_zero(); }
+};
+
+template <class F> struct alignas(16) xyzz {
+    F x, y, zz, zzz;
+    static FF_INLINE xyzz inf() { return {F::zero(), F::zero(), F::zero(), F::zero()}; }
+    FF_INLINE bool is_inf() const { return zz.is_zero(); }
+};
+
+/* mdbl-2008-s-1 (Z = 1): U = 2Y, V = U^2, W = U V, S = X V, M = 3 X^2,
+ * X3 = M^2 - 2S, Y3 = M (S - X3) - W Y, ZZ3 = V, ZZZ3 = W.
+ * Out of line, by value: the rare doubling inside the hot loop's addition. */
+template <class F> __device__ __noinline__ xyzz<F> xyzz_dbl_affine(const affine<F> p)
+{
+    const F u = p.y.dbl(), v = u.sqr(), w = u * v, s = p.x * v;
+    const F x2 = p.x.sqr(), m = x2.dbl() + x2;
+    const F x3 = m.sqr() - s.dbl();
+    return {x3, m * (s - x3) - w * p.y, v, w};
+}
+
+/* *p <- 2 *p (dbl-2008-s-1, a = 0): U = 2Y1, V = U^2, W = U V, S = X1 V,
+ * M = 3 X1^2, X3 = M^2 - 2S, Y3 = M (S - X3) - W Y1, ZZ3 = V ZZ1,
+ * ZZZ3 = W ZZZ1. Infinity (ZZ1 = 0) stays infinity; so does a point with
+ * Y1 = 0. */
+template <class F> __device__ __noinline__ void xyzz_dbl_to(xyzz<F> *p)
+{
+    const F u = p->y.dbl(), v = u.sqr(), w = u * v, s = p->x * v;
+    const F x2 = p->x.sqr(), m = x2.dbl() + x2;
+    const F x3 = m.sqr() - s.dbl();
+    p->y = m * (s - x3) - w * p->y;
+    p->x = x3;
+    p->zz = v * p->zz;
+    p->zzz = w * p->zzz;
+}
+
+/* acc <- acc + q for q affine and not infinity (madd-2008-s), inlined in
+ * the MSM's hot loop: U2 = X2 ZZ1, S2 = Y2 ZZZ1, P = U2 - X1, R = S2 - Y1,
+ * PP = P^2, PPP = P PP, Q = X1 PP, X3 = R^2 - PPP - 2Q,
+ * Y3 = R (Q - X3) - Y1 PPP, ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP.
+ * P = 0 means acc = +-q. */
+template <class F> FF_INLINE void xyzz_add_affine(xyzz<F> &acc, const affine<F> &q)
+{
+    if (acc.is_inf()) {
+        acc = {q.x, q.y, F::one(), F::one()};
+        return;
+    }
+    const F p = q.x * acc.zz - acc.x, r = q.y * acc.zzz - acc.y;
+    if (p.is_zero()) {
+        if (r.is_zero())
+            acc = xyzz_dbl_affine(q);
+        else
+            acc = xyzz<F>::inf();
+        return;
+    }
+    const F pp = p.sqr(), ppp = p * pp, qq = acc.x * pp;
+    const F x3 = r.sqr() - ppp - qq.dbl();
+    acc.y = r * (qq - x3) - acc.y * ppp;
+    acc.x = x3;
+    acc.zz = acc.zz * pp;
+    acc.zzz = acc.zzz * ppp;
+}
+
+/* *acc <- *acc + *q (add-2008-s), out of line, operands in memory (acc
+ * must not alias q): U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2, S2 = Y2 ZZZ1,
+ * P = U2 - U1, R = S2 - S1, PP = P^2, PPP = P PP, Q = U1 PP,
+ * X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - S1 PPP, ZZ3 = ZZ1 ZZ2 PP,
+ * ZZZ3 = ZZZ1 ZZZ2 PPP. Either side may be infinity. */
+template <class F> __device__ __noinline__ void xyzz_add_to(xyzz<F> *acc, const xyzz<F> *q)
+{
+    if (q->is_inf())
+        return;
+    if (acc->is_inf()) {
+        *acc = *q;
+        return;
+    }
+    const F u1 = acc->x * q->zz, s1 = acc->y * q->zzz;
+    const F p = q->x * acc->zz - u1, r = q->y * acc->zzz - s1;
+    if (p.is_zero()) {
+        if (r.is_zero())
+            xyzz_dbl_to(acc);
+        else
+            *acc = xyzz<F>::inf();
+        return;
+    }
+    const F pp = p.sqr(), ppp = p * pp, qq = u1 * pp;
+    const F x3 = r.sqr() - ppp - qq.dbl();
+    acc->y = r * (qq - x3) - s1 * ppp;
+    acc->x = x3;
+    acc->zz = acc->zz * q->zz * pp;
+    acc->zzz = acc->zzz * q->zzz * ppp;
+}
+
+/* *r <- k p by double-and-add from the top bit (k public: variable time) */
+template <class F> FF_INLINE void xyzz_mul_small(xyzz<F> *r, const xyzz<F> *p, uint32_t k)
+{
+    *r = xyzz<F>::inf();
+    for (int bit = 31; bit >= 0; bit--) {
+        if (!r->is_inf())
+            xyzz_dbl_to(r);
+        if ((k >> bit) & 1)
+            xyzz_add_to(r, p);
+    }
+}
+
+/* The four groups: coordinate fields. */
+struct bn254_g1_dev {
+    using F = bn254_fp_t;
+};
+struct bn254_g2_dev {
+    using F = bn254_fp2_t;
+};
+struct bls12_381_g1_dev {
+    using F = bls12_381_fp_t;
+};
+struct bls12_381_g2_dev {
+    using F = bls12_381_fp2_t;
+};
+
+} /* namespace gpu */
+
+#endif

@@ -1,0 +1,377 @@
+/* Device prime fields and Fp2, the GPU twins of src/ff/field.h and tower.inc.
+ *
+ * fp<P> is an element of the field described by P (constants.cuh):
+ *   bn254_fp, bn254_fr, bls12_381_fr   8 limbs of 32 bits (R = 2^256)
+ *   bls12_381_fp                       12 limbs           (R = 2^384)
+ * Limbs are little-endian, so an element has exactly the bytes of the CPU
+ * element (4 or 6 little-endian 64-bit words) of the same value. Values are
+ * in Montgomery form (x R mod m) unless a function says otherwise, and
+ * every operation takes and returns fully reduced values (< m): results
+ * are canonical, so they equal the CPU's bit for bit whatever formula
+ * computed them.
+ *
+ * Multiplication is CIOS on 32-bit limbs with PTX carry chains: per limb of
+ * b, t += a b_i (a mad.lo chain, then a mad.hi chain one limb up), then
+ * q = t_0 (-m^-1) mod 2^32, t += q m, t >>= 32. With a, b < m the running
+ * t stays below 2m (t' = (t + a b_i + q m) / 2^32 < (2m + 2 (2^32 - 1) m) /
+ * 2^32 < 2m), so one conditional subtraction ends it; 4 N^2 + O(N) integer
+ * multiply-adds in all. Every modulus leaves its top limb's top bit clear
+ * (2m < 2^(32N)), so sums never carry out of N limbs.
+ *
+ * The carry flag lives between separate asm statements of one chain; no
+ * compiler-generated PTX in between uses it (only explicit .cc/.c PTX
+ * instructions read or write it), the usual practice of CUDA big-integer
+ * code. */
+#ifndef CUZK_GPU_FF_CUH
+#define CUZK_GPU_FF_CUH
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gpu/constants.cuh"
+
+#define FF_INLINE __device__ __forceinline__
+
+namespace gpu {
+
+/* ---- PTX carry-chain primitives ---- */
+namespace ptx {
+
+FF_INLINE uint32_t add_cc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+FF_INLINE uint32_t addc_cc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+FF_INLINE uint32_t addc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+FF_INLINE uint32_t sub_cc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+FF_INLINE uint32_t subc_cc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+FF_INLINE uint32_t subc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+/* low / high half of a b, plus c, with carry out (and in, for madc) */
+FF_INLINE uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+FF_INLINE uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+FF_INLINE uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+FF_INLINE uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+
+} /* namespace ptx */
+
+/* ---- Fp ---- */
+
+template <class P> struct alignas(16) fp {
+    static constexpr int N = P::N;
+    static_assert(N * 4 % 16 == 0, "elements are moved as 16-byte vectors");
+    uint32_t v[N];
+
+    static FF_INLINE fp zero()
+    {
+        fp r;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.v[i] = 0;
+        return r;
+    }
+    /* one in Montgomery form (R mod m) */
+    static FF_INLINE fp one()
+    {
+        fp r;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.v[i] = P::one(i);
+        return r;
+    }
+    FF_INLINE bool is_zero() const
+    {
+        uint32_t acc = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            acc |= v[i];
+        return acc == 0;
+    }
+    FF_INLINE bool operator==(const fp &b) const
+    {
+        uint32_t acc = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            acc |= v[i] ^ b.v[i];
+        return acc == 0;
+    }
+
+    /* v < 2m -> v mod m: subtract m, keep the difference unless it borrowed */
+    FF_INLINE fp reduce_once() const
+    {
+        fp s, r;
+        s.v[0] = ptx::sub_cc(v[0], P::mod(0));
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            s.v[i] = ptx::subc_cc(v[i], P::mod(i));
+        const uint32_t keep = ptx::subc(0, 0); /* all ones when v < m */
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.v[i] = (v[i] & keep) | (s.v[i] & ~keep);
+        return r;
+    }
+
+    friend FF_INLINE fp operator+(const fp &a, const fp &b)
+    {
+        fp r;
+        r.v[0] = ptx::add_cc(a.v[0], b.v[0]);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++)
+            r.v[i] = ptx::addc_cc(a.v[i], b.v[i]);
+        r.v[N - 1] = ptx::addc(a.v[N - 1], b.v[N - 1]);
+        return r.reduce_once();
+    }
+
+    /* a - b, plus m when it borrowed */
+    friend FF_INLINE fp operator-(const fp &a, const fp &b)
+    {
+        fp r;
+        r.v[0] = ptx::sub_cc(a.v[0], b.v[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            r.v[i] = ptx::subc_cc(a.v[i], b.v[i]);
+        const uint32_t mask = ptx::subc(0, 0);
+        r.v[0] = ptx::add_cc(r.v[0], P::mod(0) & mask);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++)
+            r.v[i] = ptx::addc_cc(r.v[i], P::mod(i) & mask);
+        r.v[N - 1] = ptx::addc(r.v[N - 1], P::mod(N - 1) & mask);
+        return r;
+    }
+
+    /* m - a, or 0 for a = 0 */
+    FF_INLINE fp neg() const
+    {
+        fp r;
+        const uint32_t nz = is_zero() ? 0u : ~0u;
+        r.v[0] = ptx::sub_cc(P::mod(0), v[0]);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++)
+            r.v[i] = ptx::subc_cc(P::mod(i), v[i]);
+        r.v[N - 1] = ptx::subc(P::mod(N - 1), v[N - 1]);
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.v[i] &= nz;
+        return r;
+    }
+
+    FF_INLINE fp dbl() const { return *this + *this; }
+
+    /* a b R^-1 mod m (CIOS, see the top of this file) */
+    friend FF_INLINE fp operator*(const fp &a, const fp &b)
+    {
+        uint32_t t[N + 2];
+#pragma unroll
+        for (int j = 0; j < N + 2; j++)
+            t[j] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            const uint32_t bi = b.v[i];
+            /* t += a b_i */
+            t[0] = ptx::mad_lo_cc(a.v[0], bi, t[0]);
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                t[j] = ptx::madc_lo_cc(a.v[j], bi, t[j]);
+            t[N] = ptx::addc_cc(t[N], 0);
+            t[N + 1] = ptx::addc(t[N + 1], 0);
+            t[1] = ptx::mad_hi_cc(a.v[0], bi, t[1]);
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                t[j + 1] = ptx::madc_hi_cc(a.v[j], bi, t[j + 1]);
+            t[N + 1] = ptx::addc(t[N + 1], 0);
+            /* t += q m, making t_0 zero */
+            const uint32_t q = t[0] * P::INV;
+            t[0] = ptx::mad_lo_cc(q, P::mod(0), t[0]);
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                t[j] = ptx::madc_lo_cc(q, P::mod(j), t[j]);
+            t[N] = ptx::addc_cc(t[N], 0);
+            t[N + 1] = ptx::addc(t[N + 1], 0);
+            t[1] = ptx::mad_hi_cc(q, P::mod(0), t[1]);
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                t[j + 1] = ptx::madc_hi_cc(q, P::mod(j), t[j + 1]);
+            t[N + 1] = ptx::addc(t[N + 1], 0);
+            /* t >>= 32 */
+#pragma unroll
+            for (int j = 0; j < N + 1; j++)
+                t[j] = t[j + 1];
+            t[N + 1] = 0;
+        }
+        fp r;
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            r.v[j] = t[j];
+        return r.reduce_once(); /* t < 2m, so t_N = 0 here */
+    }
+
+    FF_INLINE fp sqr() const { return *this * *this; }
+
+    /* Montgomery -> normal form: a 1 R^-1 */
+    FF_INLINE fp from_mont() const
+    {
+        fp one_raw = zero();
+        one_raw.v[0] = 1;
+        return *this * one_raw;
+    }
+
+    /* this^e, e a plain integer (square and multiply, variable time) */
+    FF_INLINE fp pow(uint64_t e) const
+    {
+        fp r = one(), b = *this;
+        while (e) {
+            if (e & 1)
+                r = r * b;
+            b = b.sqr();
+            e >>= 1;
+        }
+        return r;
+    }
+};
+
+/* ---- Fp2 = Fp[u] / (u^2 + 1) ---- */
+
+template <class P> struct fp2 {
+    using base = fp<P>;
+    base c0, c1;
+
+    static FF_INLINE fp2 zero() { return {base::zero(), base::zero()}; }
+    static FF_INLINE fp2 one() { return {base::one(), base::zero()}; }
+    FF_INLINE bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+    FF_INLINE bool operator==(const fp2 &b) const { return c0 == b.c0 && c1 == b.c1; }
+
+    friend FF_INLINE fp2 operator+(const fp2 &a, const fp2 &b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+    friend FF_INLINE fp2 operator-(const fp2 &a, const fp2 &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+    FF_INLINE fp2 neg() const { return {c0.neg(), c1.neg()}; }
+    FF_INLINE fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+
+    /* (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u.
+     * The three products share one inlined multiplication in a rolled loop
+     * (operands picked by selects, products folded into the result as they
+     * come): a third of the code, which keeps G2 kernels compilable in
+     * reasonable time, and few values live at once. */
+    friend FF_INLINE fp2 operator*(const fp2 &a, const fp2 &b)
+    {
+        fp2 r = zero();
+#pragma unroll 1
+        for (int k = 0; k < 3; k++) {
+            const base x = k == 0 ? a.c0 : k == 1 ? a.c1 : a.c0 + a.c1;
+            const base y = k == 0 ? b.c0 : k == 1 ? b.c1 : b.c0 + b.c1;
+            const base p = x * y;
+            /* k = 0: r = (p, -p); k = 1: r -= (p, p); k = 2: r.c1 += p */
+            r.c0 = k == 0 ? p : k == 1 ? r.c0 - p : r.c0;
+            r.c1 = k == 2 ? r.c1 + p : r.c1 - p;
+        }
+        return r;
+    }
+    /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, two products likewise */
+    FF_INLINE fp2 sqr() const
+    {
+        const base s = c0 + c1, d = c0 - c1;
+        base t0, t1;
+#pragma unroll 1
+        for (int k = 0; k < 2; k++) {
+            const base p = (k == 0 ? s : c0) * (k == 0 ? d : c1);
+            if (k == 0)
+                t0 = p;
+            else
+                t1 = p;
+        }
+        return {t0, t1.dbl()};
+    }
+};
+
+/* ---- moving elements through global memory in 16-byte vectors ---- */
+
+template <class T> FF_INLINE T load(const T *p)
+{
+    static_assert(sizeof(T) % 16 == 0 && alignof(T) >= 16, "16-byte vectors");
+    T r;
+    const uint4 *s = reinterpret_cast<const uint4 *>(p);
+    uint4 *d = reinterpret_cast<uint4 *>(&r);
+#pragma unroll
+    for (size_t i = 0; i < sizeof(T) / 16; i++)
+        d[i] = s[i];
+    return r;
+}
+
+/* read-only path (data no kernel writes during the launch) */
+template <class T> FF_INLINE T load_ro(const T *p)
+{
+    static_assert(sizeof(T) % 16 == 0 && alignof(T) >= 16, "16-byte vectors");
+    T r;
+    const uint4 *s = reinterpret_cast<const uint4 *>(p);
+    uint4 *d = reinterpret_cast<uint4 *>(&r);
+#pragma unroll
+    for (size_t i = 0; i < sizeof(T) / 16; i++)
+        d[i] = __ldg(s + i);
+    return r;
+}
+
+template <class T> FF_INLINE void store(T *p, const T &x)
+{
+    static_assert(sizeof(T) % 16 == 0 && alignof(T) >= 16, "16-byte vectors");
+    uint4 *d = reinterpret_cast<uint4 *>(p);
+    const uint4 *s = reinterpret_cast<const uint4 *>(&x);
+#pragma unroll
+    for (size_t i = 0; i < sizeof(T) / 16; i++)
+        d[i] = s[i];
+}
+
+/* The four fields, and their bytes, checked against the CPU types in gpu.cu. */
+using bn254_fp_t = fp<bn254_fp_params>;
+using bn254_fr_t = fp<bn254_fr_params>;
+using bls12_381_fp_t = fp<bls12_381_fp_params>;
+using bls12_381_fr_t = fp<bls12_381_fr_params>;
+using bn254_fp2_t = fp2<bn254_fp_params>;
+using bls12_381_fp2_t = fp2<bls12_381_fp_params>;
+
+} /* namespace gpu */
+
+#endif

@@ -1,0 +1,183 @@
+/* The CUDA backend's contexts, device memory and error reporting (gpu.h).
+ * The transforms are in ntt.cu, the MSMs in msm.cu. */
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "gpu/ec.cuh"
+#include "gpu/gpu_internal.cuh"
+
+/* the CPU headers, as C; nvcc does not know their GCC loop pragmas */
+#pragma nv_diag_suppress 1675
+extern "C" {
+#include "ec/ec.h"
+}
+#pragma nv_diag_default 1675
+
+/* Device elements and points have the CPU types' bytes. */
+static_assert(sizeof(gpu::bn254_fr_t) == sizeof(bn254_fr), "bn254 Fr layout");
+static_assert(sizeof(gpu::bls12_381_fr_t) == sizeof(bls12_381_fr), "bls12-381 Fr layout");
+static_assert(sizeof(gpu::affine<gpu::bn254_fp_t>) == sizeof(bn254_g1_affine), "bn254 G1 layout");
+static_assert(sizeof(gpu::affine<gpu::bn254_fp2_t>) == sizeof(bn254_g2_affine), "bn254 G2 layout");
+static_assert(sizeof(gpu::affine<gpu::bls12_381_fp_t>) == sizeof(bls12_381_g1_affine), "bls12-381 G1 layout");
+static_assert(sizeof(gpu::affine<gpu::bls12_381_fp2_t>) == sizeof(bls12_381_g2_affine), "bls12-381 G2 layout");
+
+namespace gpu {
+
+int cuda_fail(cuzk_error *err, cudaError_t e, const char *expr, const char *file, int line)
+{
+    cudaGetLastError(); /* clear a non-sticky error so later calls start clean */
+    int code = e == cudaErrorMemoryAllocation ? CUZK_ERR_NOMEM : CUZK_GPU_ERR_DEVICE;
+    return cuzk_fail(err, code, "CUDA error %s (%s) in `%s` at %s:%d", cudaGetErrorName(e), cudaGetErrorString(e),
+                     expr, file, line);
+}
+
+/* constants.cuh against src/ff/constants.h, word for word */
+template <class P>
+static int params_match(const uint64_t *mod, const uint64_t *one, uint64_t inv64, const char *name, cuzk_error *err)
+{
+    for (int i = 0; i < P::N; i++) {
+        uint32_t m = (uint32_t)(mod[i / 2] >> (32 * (i % 2))), r = (uint32_t)(one[i / 2] >> (32 * (i % 2)));
+        if (P::mod(i) != m || P::one(i) != r)
+            return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "src/gpu/constants.cuh disagrees with src/ff/constants.h for "
+                             "%s: run src/gpu/gen_constants.py", name);
+    }
+    if (P::INV != (uint32_t)inv64)
+        return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "src/gpu/constants.cuh: wrong INV for %s", name);
+    return 0;
+}
+
+static int check_constants(cuzk_error *err)
+{
+    GPU_TRY(params_match<bn254_fp_params>(bn254_fp_MODULUS, bn254_fp_R, BN254_FP_INV, "bn254_fp", err));
+    GPU_TRY(params_match<bn254_fr_params>(bn254_fr_MODULUS, bn254_fr_R, BN254_FR_INV, "bn254_fr", err));
+    GPU_TRY(params_match<bls12_381_fp_params>(bls12_381_fp_MODULUS, bls12_381_fp_R, BLS12_381_FP_INV, "bls12_381_fp",
+                                              err));
+    GPU_TRY(params_match<bls12_381_fr_params>(bls12_381_fr_MODULUS, bls12_381_fr_R, BLS12_381_FR_INV, "bls12_381_fr",
+                                              err));
+    return 0;
+}
+
+static int open_on(cuzk_gpu *g, int device, cuzk_error *err)
+{
+    g->device = device;
+    GPU_CHECK(cudaSetDevice(device));
+    GPU_CHECK(cudaDeviceGetAttribute(&g->sm_count, cudaDevAttrMultiProcessorCount, device));
+    int pools = 0;
+    GPU_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
+    if (!pools)
+        return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "CUDA device %d has no stream-ordered memory pools", device);
+    GPU_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    GPU_CHECK(cudaMemPoolCreate(&g->pool, &props));
+    uint64_t keep = UINT64_MAX; /* hold freed memory for the next call */
+    GPU_CHECK(cudaMemPoolSetAttribute(g->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    return 0;
+}
+
+} /* namespace gpu */
+
+extern "C" int cuzk_gpu_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+extern "C" int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err)
+{
+    if (!out)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_open: no output pointer");
+    *out = NULL;
+    int count = cuzk_gpu_device_count();
+    if (device < 0 || device >= count)
+        return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "no CUDA device %d (%d found)", device, count);
+    GPU_TRY(gpu::check_constants(err));
+    cuzk_gpu *g = static_cast<cuzk_gpu *>(calloc(1, sizeof *g));
+    if (!g)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for a GPU context");
+    int rc = gpu::open_on(g, device, err);
+    if (rc) {
+        cuzk_gpu_close(g);
+        return rc;
+    }
+    *out = g;
+    return 0;
+}
+
+extern "C" void cuzk_gpu_close(cuzk_gpu *g)
+{
+    if (!g)
+        return;
+    cudaSetDevice(g->device);
+    if (g->stream)
+        cudaStreamSynchronize(g->stream);
+    for (auto &curve : g->tw)
+        for (auto &t : curve)
+            if (t.ptr)
+                cudaFree(t.ptr);
+    for (cudaEvent_t ev : g->prof.ev)
+        if (ev)
+            cudaEventDestroy(ev);
+    if (g->stream)
+        cudaStreamDestroy(g->stream);
+    if (g->pool)
+        cudaMemPoolDestroy(g->pool);
+    cudaGetLastError();
+    free(g);
+}
+
+extern "C" int cuzk_gpu_alloc(cuzk_gpu *g, void **dev, size_t bytes, cuzk_error *err)
+{
+    if (!g || !dev)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_alloc: no context or output pointer");
+    *dev = NULL;
+    GPU_CHECK(cudaSetDevice(g->device));
+    GPU_CHECK(cudaMalloc(dev, bytes ? bytes : 1));
+    return 0;
+}
+
+extern "C" void cuzk_gpu_free(cuzk_gpu *g, void *dev)
+{
+    if (!g || !dev)
+        return;
+    cudaSetDevice(g->device);
+    cudaFree(dev);
+    cudaGetLastError();
+}
+
+extern "C" int cuzk_gpu_upload(cuzk_gpu *g, void *dev, const void *host, size_t bytes, cuzk_error *err)
+{
+    if (!g || (bytes && (!dev || !host)))
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_upload: missing context or buffer");
+    GPU_CHECK(cudaSetDevice(g->device));
+    GPU_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, g->stream));
+    GPU_CHECK(cudaStreamSynchronize(g->stream));
+    return 0;
+}
+
+extern "C" int cuzk_gpu_download(cuzk_gpu *g, void *host, const void *dev, size_t bytes, cuzk_error *err)
+{
+    if (!g || (bytes && (!dev || !host)))
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_download: missing context or buffer");
+    GPU_CHECK(cudaSetDevice(g->device));
+    GPU_CHECK(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, g->stream));
+    GPU_CHECK(cudaStreamSynchronize(g->stream));
+    return 0;
+}
+
+extern "C" int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err)
+{
+    if (!g || (c != 0 && (c < 2 || c > CUZK_GPU_MSM_WINDOW_MAX)))
+        return cuzk_fail(err, CUZK_ERR_ARG, "MSM window %u: 0 (automatic) or 2..%d, and a context", c,
+                         CUZK_GPU_MSM_WINDOW_MAX);
+    g->msm_c = c;
+    return 0;
+}

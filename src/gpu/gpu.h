@@ -1,0 +1,105 @@
+/* The CUDA backend's one door: plain C, no CUDA types.
+ *
+ * Built from the .cu files of src/gpu when nvcc is found (mk/cuda.mk), else from
+ * src/gpu/gpu_none.c, where cuzk_gpu_device_count() is 0 and every other
+ * call fails with "built without CUDA". The data layouts are the CPU
+ * backend's, byte for byte:
+ *   Fr elements     F = bn254_fr / bls12_381_fr (src/ff/field.h), Montgomery
+ *   MSM scalars     the same 4 little-endian words in NORMAL form, each < r
+ *   MSM bases       G_affine (src/ec/ec.inc), Montgomery, all-zero = infinity
+ *   MSM result      G_jac (X, Y, Z), Montgomery; any Jacobian representative
+ *                   of the sum (compare points, not bytes)
+ * with G = bn254_g1 / bls12_381_g1 for _g1 and the _g2 twins over Fp2.
+ *
+ * Contexts. A cuzk_gpu owns one device, one CUDA stream and the caches that
+ * make repeated calls cheap (NTT twiddle tables, kept at the largest size
+ * asked for). It is used by one thread at a time. Every call below that
+ * takes a context also accepts g == NULL for host-pointer calls: then a
+ * temporary context on device 0 serves that call alone (simplest, slower:
+ * twiddles are rebuilt each time).
+ *
+ * Errors: 0 (CUZK_OK), or a CUZK_ERR_* code with a message in *err (when err
+ * is not NULL): CUZK_ERR_ARG for bad arguments (nothing is touched),
+ * CUZK_ERR_NOMEM when device or pinned memory runs out, CUZK_GPU_ERR_DEVICE
+ * when a CUDA call or kernel fails (the message names the CUDA error, the
+ * call, file and line) or when there is no CUDA at all. After a failed call,
+ * output buffers hold unspecified values. Nothing here aborts or prints.
+ *
+ * Host-pointer calls copy their inputs to the device and results back and
+ * return when the results are in host memory. _dev calls take device
+ * pointers from cuzk_gpu_alloc (of the same context) and leave data there;
+ * they too return when the device work is done. */
+#ifndef CUZK_GPU_GPU_H
+#define CUZK_GPU_GPU_H
+
+#include <stddef.h>
+
+#include "cuzk/cuzk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A CUDA call or kernel failed, or CUDA is missing. cuzk.h has no device
+ * status yet; until it has one this is CUZK_ERR_IO. */
+#define CUZK_GPU_ERR_DEVICE CUZK_ERR_IO
+
+typedef struct cuzk_gpu cuzk_gpu;
+
+/* Usable CUDA devices; 0 without a GPU, a driver, or CUDA in the build.
+ * Never fails loudly. */
+int cuzk_gpu_device_count(void);
+
+/* *out <- a context on device `device` (0-based). */
+int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err);
+
+/* Frees the context and everything it cached; NULL is a no-op. */
+void cuzk_gpu_close(cuzk_gpu *g);
+
+/* data[0..n) <- its NTT (inverse: iNTT, scaled by 1/n), natural order in and
+ * out, root F_ntt_root(log2 n): the output of F_ntt / F_intt (src/poly/ntt.h)
+ * exactly. n must be a power of two 2^k, k <= the field's two-adicity. */
+int cuzk_gpu_ntt(cuzk_gpu *g, cuzk_curve_id curve, void *data, size_t n, int inverse, cuzk_error *err);
+
+/* The prover's quotient step (src/groth16/prove.inc, compute_h): for each of
+ * a, b, c (evaluations on the size-n domain, Montgomery): iNTT, times
+ * w_2n^i, NTT; then a[i] <- a[i] b[i] - c[i] in NORMAL form, the H MSM's
+ * scalars. b and c are not modified. n = 2^k with k + 1 <= two-adicity. */
+int cuzk_gpu_coset_h(cuzk_gpu *g, cuzk_curve_id curve, void *a, const void *b, const void *c, size_t n,
+                     cuzk_error *err);
+
+/* *result_jac <- sum_{i<n} scalars[i] bases[i] (infinity for n = 0) on G1
+ * (_g1) or G2 (_g2) of the curve; layouts above. Zero scalars and infinity
+ * bases are ordinary inputs. n < 2^31. */
+int cuzk_gpu_msm_g1(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
+                    size_t n, cuzk_error *err);
+int cuzk_gpu_msm_g2(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
+                    size_t n, cuzk_error *err);
+
+/* Tuning: MSMs on g use c-bit windows (2 <= c <= CUZK_GPU_MSM_WINDOW_MAX;
+ * more bits: fewer windows, 2^(c-1) buckets each), or the cost model's
+ * choice for c = 0 (the default). The result does not depend on c. */
+#define CUZK_GPU_MSM_WINDOW_MAX 24
+int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err);
+
+/* ---- device-resident data (g must not be NULL) ---- */
+
+/* *dev <- bytes of device memory of g's device; free with cuzk_gpu_free. */
+int cuzk_gpu_alloc(cuzk_gpu *g, void **dev, size_t bytes, cuzk_error *err);
+void cuzk_gpu_free(cuzk_gpu *g, void *dev);
+int cuzk_gpu_upload(cuzk_gpu *g, void *dev, const void *host, size_t bytes, cuzk_error *err);
+int cuzk_gpu_download(cuzk_gpu *g, void *host, const void *dev, size_t bytes, cuzk_error *err);
+
+/* As above, on device memory. coset_h_dev also overwrites b and c. */
+int cuzk_gpu_ntt_dev(cuzk_gpu *g, cuzk_curve_id curve, void *data, size_t n, int inverse, cuzk_error *err);
+int cuzk_gpu_coset_h_dev(cuzk_gpu *g, cuzk_curve_id curve, void *a, void *b, void *c, size_t n, cuzk_error *err);
+int cuzk_gpu_msm_g1_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
+                        size_t n, cuzk_error *err);
+int cuzk_gpu_msm_g2_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
+                        size_t n, cuzk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,159 @@
+/* What the CUDA translation units of the backend share behind gpu.h: the
+ * context, error checking, and device buffers.
+ *
+ * Error convention: a function that can fail returns 0 or a CUZK_ERR_*
+ * code and has `cuzk_error *err` in scope; GPU_CHECK(call) returns from it
+ * with the CUDA error's name, the call's text, file and line when the call
+ * fails, GPU_LAUNCHED() does the same for the launch just made, GPU_TRY(rc)
+ * passes a nonzero code up. Buffers are released by destructors on every
+ * path out. */
+#ifndef CUZK_GPU_GPU_INTERNAL_CUH
+#define CUZK_GPU_GPU_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+#include "util/err.h"
+}
+#include "gpu/gpu.h"
+
+#define GPU_PROF_MARKS 16
+
+/* Transient buffers come from the context's own memory pool (stream
+ * ordered, kept between calls: no cudaMalloc on the hot path); twiddle
+ * tables and cuzk_gpu_alloc memory are plain cudaMalloc. */
+struct cuzk_gpu {
+    int device;
+    int sm_count;
+    cudaStream_t stream;
+    cudaMemPool_t pool;
+    /* NTT twiddles per curve and direction (see ntt.cu): 2^lg elements */
+    struct {
+        void *ptr;
+        unsigned lg;
+    } tw[2][2];
+    unsigned msm_c; /* MSM window bits, 0: chosen by the cost model */
+    /* Optional step timing of the last MSM (the benchmark turns it on):
+     * events recorded on the stream at named points. */
+    struct {
+        int on, n;
+        const char *name[GPU_PROF_MARKS];
+        cudaEvent_t ev[GPU_PROF_MARKS];
+    } prof;
+};
+
+namespace gpu {
+
+/* Fills err for CUDA error e raised by `expr` at file:line; returns
+ * CUZK_ERR_NOMEM for allocation failures, else CUZK_GPU_ERR_DEVICE. */
+int cuda_fail(cuzk_error *err, cudaError_t e, const char *expr, const char *file, int line);
+
+} /* namespace gpu */
+
+#define GPU_CHECK(expr)                                                                        \
+    do {                                                                                       \
+        cudaError_t gpu_e_ = (expr);                                                           \
+        if (gpu_e_ != cudaSuccess)                                                             \
+            return gpu::cuda_fail(err, gpu_e_, #expr, __FILE__, __LINE__);                     \
+    } while (0)
+
+#define GPU_LAUNCHED() GPU_CHECK(cudaGetLastError())
+
+#define GPU_TRY(expr)                                                                          \
+    do {                                                                                       \
+        int gpu_rc_ = (expr);                                                                  \
+        if (gpu_rc_)                                                                           \
+            return gpu_rc_;                                                                    \
+    } while (0)
+
+namespace gpu {
+
+/* count elements of T in g's pool, freed (stream ordered) on destruction */
+template <class T> class dev_buf {
+  public:
+    dev_buf() = default;
+    dev_buf(const dev_buf &) = delete;
+    dev_buf &operator=(const dev_buf &) = delete;
+    ~dev_buf() { release(); }
+
+    int alloc(cuzk_gpu *g, size_t count, cuzk_error *err)
+    {
+        release();
+        void *p = nullptr;
+        GPU_CHECK(cudaMallocFromPoolAsync(&p, (count ? count : 1) * sizeof(T), g->pool, g->stream));
+        p_ = static_cast<T *>(p);
+        stream_ = g->stream;
+        return 0;
+    }
+    void release()
+    {
+        if (p_)
+            cudaFreeAsync(p_, stream_);
+        p_ = nullptr;
+    }
+    T *get() const { return p_; }
+    operator T *() const { return p_; }
+
+  private:
+    T *p_ = nullptr;
+    cudaStream_t stream_ = nullptr;
+};
+
+/* The context a call runs in: the caller's, made current on this thread, or
+ * (g == NULL) a temporary one on device 0, closed on destruction. */
+class ctx_scope {
+  public:
+    ctx_scope() = default;
+    ctx_scope(const ctx_scope &) = delete;
+    ctx_scope &operator=(const ctx_scope &) = delete;
+    ~ctx_scope()
+    {
+        if (owned_)
+            cuzk_gpu_close(g_);
+    }
+    int enter(cuzk_gpu *given, cuzk_error *err)
+    {
+        if (!given) {
+            GPU_TRY(cuzk_gpu_open(&g_, 0, err));
+            owned_ = true;
+            return 0;
+        }
+        g_ = given;
+        GPU_CHECK(cudaSetDevice(g_->device));
+        return 0;
+    }
+    cuzk_gpu *get() const { return g_; }
+
+  private:
+    cuzk_gpu *g_ = nullptr;
+    bool owned_ = false;
+};
+
+/* Records a profiling event named `name` when g->prof.on (names are static
+ * strings); events are created on first use and kept until the context
+ * closes. */
+static inline int prof_mark(cuzk_gpu *g, const char *name, cuzk_error *err)
+{
+    if (!g->prof.on || g->prof.n >= GPU_PROF_MARKS)
+        return 0;
+    const int i = g->prof.n;
+    if (!g->prof.ev[i])
+        GPU_CHECK(cudaEventCreate(&g->prof.ev[i]));
+    GPU_CHECK(cudaEventRecord(g->prof.ev[i], g->stream));
+    g->prof.name[i] = name;
+    g->prof.n = i + 1;
+    return 0;
+}
+
+/* blocks of `threads` covering `count` items */
+static inline unsigned grid_for(size_t count, unsigned threads)
+{
+    return (unsigned)((count + threads - 1) / threads);
+}
+
+} /* namespace gpu */
+
+#endif

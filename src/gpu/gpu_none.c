@@ -1,0 +1,104 @@
+/* The door of src/gpu/gpu.h for builds without nvcc (mk/cuda.mk picks this
+ * file or the .cu files): no devices, and every call that would need one
+ * fails with "built without CUDA". */
+#include "gpu/gpu.h"
+
+#include "util/err.h"
+
+static int no_cuda(cuzk_error *err)
+{
+    return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "cuzk was built without CUDA (no nvcc at build time)");
+}
+
+int cuzk_gpu_device_count(void) { return 0; }
+
+int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err)
+{
+    (void)device;
+    if (out)
+        *out = NULL;
+    return no_cuda(err);
+}
+
+void cuzk_gpu_close(cuzk_gpu *g) { (void)g; }
+
+int cuzk_gpu_ntt(cuzk_gpu *g, cuzk_curve_id curve, void *data, size_t n, int inverse, cuzk_error *err)
+{
+    (void)g, (void)curve, (void)data, (void)n, (void)inverse;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_coset_h(cuzk_gpu *g, cuzk_curve_id curve, void *a, const void *b, const void *c, size_t n,
+                     cuzk_error *err)
+{
+    (void)g, (void)curve, (void)a, (void)b, (void)c, (void)n;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_msm_g1(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
+                    size_t n, cuzk_error *err)
+{
+    (void)g, (void)curve, (void)result_jac, (void)bases, (void)scalars, (void)n;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_msm_g2(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
+                    size_t n, cuzk_error *err)
+{
+    (void)g, (void)curve, (void)result_jac, (void)bases, (void)scalars, (void)n;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_alloc(cuzk_gpu *g, void **dev, size_t bytes, cuzk_error *err)
+{
+    (void)g, (void)bytes;
+    if (dev)
+        *dev = NULL;
+    return no_cuda(err);
+}
+
+void cuzk_gpu_free(cuzk_gpu *g, void *dev) { (void)g, (void)dev; }
+
+int cuzk_gpu_upload(cuzk_gpu *g, void *dev, const void *host, size_t bytes, cuzk_error *err)
+{
+    (void)g, (void)dev, (void)host, (void)bytes;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_download(cuzk_gpu *g, void *host, const void *dev, size_t bytes, cuzk_error *err)
+{
+    (void)g, (void)host, (void)dev, (void)bytes;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_ntt_dev(cuzk_gpu *g, cuzk_curve_id curve, void *data, size_t n, int inverse, cuzk_error *err)
+{
+    (void)g, (void)curve, (void)data, (void)n, (void)inverse;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_coset_h_dev(cuzk_gpu *g, cuzk_curve_id curve, void *a, void *b, void *c, size_t n, cuzk_error *err)
+{
+    (void)g, (void)curve, (void)a, (void)b, (void)c, (void)n;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_msm_g1_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
+                        size_t n, cuzk_error *err)
+{
+    (void)g, (void)curve, (void)result_jac, (void)bases, (void)scalars, (void)n;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_msm_g2_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
+                        size_t n, cuzk_error *err)
+{
+    (void)g, (void)curve, (void)result_jac, (void)bases, (void)scalars, (void)n;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err)
+{
+    (void)g, (void)c;
+    return no_cuda(err);
+}

@@ -1,0 +1,195 @@
+/* The MSM's group-independent steps (digits, CUB sorts and scans,
+ * compaction) and its door (gpu.h). The method is described in msm.cuh; the
+ * groups' own kernels are in msm_<group>.cu. */
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "gpu/msm.cuh"
+
+namespace gpu {
+
+static constexpr unsigned SMALL_THREADS = 256;
+
+/* word i of an 8-word scalar held in registers (0 past the end) */
+static __device__ __forceinline__ uint32_t scalar_word(const uint32_t k[8], unsigned i)
+{
+    uint32_t r = 0;
+#pragma unroll
+    for (unsigned j = 0; j < 8; j++)
+        r = i == j ? k[j] : r;
+    return r;
+}
+
+/* Signed digits as src/msm/msm.c's msm_recode: a window value above 2^(c-1)
+ * becomes value - 2^c and carries one into the next window. Infinity bases
+ * (all-zero bytes) get zero keys. */
+static __global__ void msm_digits_kernel(const uint4 *bases, unsigned base_vecs, const uint4 *scalars, size_t n,
+                                         unsigned c, unsigned nwin, uint32_t *keys, uint32_t *vals)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const uint4 lo = __ldg(scalars + 2 * i), hi = __ldg(scalars + 2 * i + 1);
+    const uint32_t k[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+    uint32_t any = 0;
+    for (unsigned j = 0; j < base_vecs; j++) {
+        const uint4 v = __ldg(bases + i * base_vecs + j);
+        any |= v.x | v.y | v.z | v.w;
+    }
+    const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
+    uint32_t carry = 0;
+    for (unsigned w = 0; w < nwin; w++) {
+        const unsigned off = w * c;
+        const uint64_t win = (uint64_t)scalar_word(k, off / 32) | (uint64_t)scalar_word(k, off / 32 + 1) << 32;
+        const uint32_t v = (uint32_t)(win >> (off % 32) & mask) + carry;
+        carry = v > half;
+        const uint32_t mag = carry ? (1u << c) - v : v; /* v = 2^c: digit 0, carry 1 */
+        keys[w * n + i] = any ? mag : 0;
+        vals[w * n + i] = (uint32_t)i | (carry && mag ? 0x80000000u : 0);
+    }
+}
+
+int msm_digits(cuzk_gpu *g, const void *bases, size_t base_bytes, const uint32_t *scalars, size_t n, unsigned c,
+               unsigned nwin, uint32_t *keys, uint32_t *vals, cuzk_error *err)
+{
+    msm_digits_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(
+        static_cast<const uint4 *>(bases), (unsigned)(base_bytes / 16), reinterpret_cast<const uint4 *>(scalars), n,
+        c, nwin, keys, vals);
+    GPU_LAUNCHED();
+    return 0;
+}
+
+int msm_sort_windows(cuzk_gpu *g, const uint32_t *keys, const uint32_t *vals, uint32_t *skeys, uint32_t *svals,
+                     size_t n, unsigned nwin, unsigned c, cuzk_error *err)
+{
+    size_t bytes = 0;
+    GPU_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, skeys, vals, svals, n, 0, (int)c, g->stream));
+    dev_buf<uint8_t> tmp;
+    GPU_TRY(tmp.alloc(g, bytes, err));
+    for (unsigned w = 0; w < nwin; w++) {
+        const size_t off = (size_t)w * n;
+        size_t b = bytes;
+        GPU_CHECK(cub::DeviceRadixSort::SortPairs(tmp.get(), b, keys + off, skeys + off, vals + off, svals + off, n,
+                                                  0, (int)c, g->stream));
+    }
+    return 0;
+}
+
+int msm_seq_alloc(cuzk_gpu *g, msm_seq &s, size_t cap, size_t slots, cuzk_error *err)
+{
+    const size_t m = cap > slots ? cap : slots;
+    s.cap = cap;
+    s.slots = slots;
+    GPU_TRY(s.gids.alloc(g, cap, err));
+    GPU_TRY(s.refs.alloc(g, cap, err));
+    GPU_TRY(s.flags.alloc(g, m, err));
+    GPU_TRY(s.pos.alloc(g, m, err));
+    GPU_TRY(s.part_gid.alloc(g, m, err));
+    GPU_TRY(s.count.alloc(g, 1, err));
+    s.scan_bytes = 0;
+    GPU_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, s.scan_bytes, s.flags.get(), s.pos.get(), m, g->stream));
+    GPU_TRY(s.scan_tmp.alloc(g, s.scan_bytes, err));
+    return 0;
+}
+
+/* flags[i] = slot i holds a partial */
+static __global__ void msm_flags_kernel(const uint32_t *part_gid, size_t m, uint32_t *flags)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < m)
+        flags[i] = part_gid[i] != MSM_NO_GID;
+}
+
+/* kept slot i -> entry pos[i]; *count <- the number kept */
+static __global__ void msm_scatter_kernel(const uint32_t *part_gid, const uint32_t *pos, size_t m, uint32_t *gids,
+                                          uint32_t *refs, uint32_t *count)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= m)
+        return;
+    const uint32_t gid = part_gid[i];
+    if (gid != MSM_NO_GID) {
+        gids[pos[i]] = gid;
+        refs[pos[i]] = (uint32_t)i;
+    }
+    if (i == m - 1)
+        *count = pos[i] + (gid != MSM_NO_GID);
+}
+
+int msm_compact(cuzk_gpu *g, msm_seq &s, const uint32_t *part_gid, size_t m, size_t *len, cuzk_error *err)
+{
+    if (m > s.cap && m > s.slots)
+        return cuzk_fail(err, CUZK_ERR_ARG, "MSM: %zu slots exceed the compaction scratch", m);
+    msm_flags_kernel<<<grid_for(m, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(part_gid, m, s.flags);
+    GPU_LAUNCHED();
+    size_t bytes = s.scan_bytes;
+    GPU_CHECK(cub::DeviceScan::ExclusiveSum(s.scan_tmp.get(), bytes, s.flags.get(), s.pos.get(), m, g->stream));
+    msm_scatter_kernel<<<grid_for(m, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(part_gid, s.pos, m, s.gids,
+                                                                                      s.refs, s.count);
+    GPU_LAUNCHED();
+    uint32_t host_len = 0;
+    GPU_CHECK(cudaMemcpyAsync(&host_len, s.count, sizeof host_len, cudaMemcpyDeviceToHost, g->stream));
+    GPU_CHECK(cudaStreamSynchronize(g->stream));
+    if (host_len > s.cap)
+        return cuzk_fail(err, CUZK_ERR_ARG, "MSM: %u partial sums exceed the sequence (%zu)", host_len, s.cap);
+    *len = host_len;
+    return 0;
+}
+
+static __global__ void msm_iota_kernel(uint32_t *gids, uint32_t *refs, size_t count, uint32_t per)
+{
+    const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < count) {
+        gids[k] = (uint32_t)(k / per);
+        refs[k] = (uint32_t)k;
+    }
+}
+
+int msm_iota(cuzk_gpu *g, msm_seq &s, size_t count, uint32_t per, cuzk_error *err)
+{
+    msm_iota_kernel<<<grid_for(count, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(s.gids, s.refs, count, per);
+    GPU_LAUNCHED();
+    return 0;
+}
+
+} /* namespace gpu */
+
+/* ---- the door ---- */
+
+typedef int (*msm_fn)(cuzk_gpu *, void *, const void *, const void *, size_t, bool, cuzk_error *);
+
+static int msm_door(msm_fn bn254, msm_fn bls12_381, cuzk_gpu *g, cuzk_curve_id curve, void *result,
+                    const void *bases, const void *scalars, size_t n, bool on_device, cuzk_error *err)
+{
+    if (on_device && !g)
+        return cuzk_fail(err, CUZK_ERR_ARG, "an MSM on device memory needs a context");
+    switch (curve) {
+    case CUZK_CURVE_BN254: return bn254(g, result, bases, scalars, n, on_device, err);
+    case CUZK_CURVE_BLS12_381: return bls12_381(g, result, bases, scalars, n, on_device, err);
+    }
+    return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", (int)curve);
+}
+
+extern "C" int cuzk_gpu_msm_g1(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases,
+                               const void *scalars, size_t n, cuzk_error *err)
+{
+    return msm_door(gpu::msm_bn254_g1, gpu::msm_bls12_381_g1, g, curve, result_jac, bases, scalars, n, false, err);
+}
+
+extern "C" int cuzk_gpu_msm_g2(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases,
+                               const void *scalars, size_t n, cuzk_error *err)
+{
+    return msm_door(gpu::msm_bn254_g2, gpu::msm_bls12_381_g2, g, curve, result_jac, bases, scalars, n, false, err);
+}
+
+extern "C" int cuzk_gpu_msm_g1_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases,
+                                   const void *scalars, size_t n, cuzk_error *err)
+{
+    return msm_door(gpu::msm_bn254_g1, gpu::msm_bls12_381_g1, g, curve, result_jac, bases, scalars, n, true, err);
+}
+
+extern "C" int cuzk_gpu_msm_g2_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases,
+                                   const void *scalars, size_t n, cuzk_error *err)
+{
+    return msm_door(gpu::msm_bn254_g2, gpu::msm_bls12_381_g2, g, curve, result_jac, bases, scalars, n, true, err);
+}

@@ -1,0 +1,518 @@
+/* Pippenger MSM on the device, one template for the four groups (gpu.h).
+ * Each group is compiled in its own translation unit (msm_<group>.cu, which
+ * stamps MSM_INSTANCE below); the group-independent steps (digits, CUB
+ * sorts and scans, compaction) and the door are in msm.cu.
+ *
+ * With c-bit signed window digits (the CPU's recoding, src/msm/msm.c),
+ * k_i = sum_w d_iw 2^(cw), d_iw in [-2^(c-1), 2^(c-1)], nwin = bits/c + 1:
+ *   sum_i k_i P_i = sum_w 2^(cw) W_w,  W_w = sum_b b B_wb,
+ * bucket B_wb summing the P_i with d_iw = b and the -P_i with d_iw = -b.
+ *
+ *  1. digits: one thread per scalar writes, per window, key = |d| (0 for a
+ *     zero digit or an infinity base) and value = i | sign << 31.
+ *  2. sort: each window's (key, value) pairs by key (CUB radix sort, c
+ *     bits), so a bucket's points are contiguous. Bucket id of an entry:
+ *     gid = w 2^(c-1) + key - 1; along the sorted windows gids never
+ *     decrease, and zero keys (no gid) sit only at each window's start.
+ *  3. buckets: a segmented sum of that sorted sequence into XYZZ buckets.
+ *     Each thread walks a fixed-length chunk (so a bucket holding half of
+ *     all points costs no more than an even spread), adding runs of one gid
+ *     with mixed additions. A run whose neighbours outside the chunk hold
+ *     other gids is a whole bucket and is stored; the (at most two) runs of a
+ *     chunk that continue into the previous or next chunk are partial sums,
+ *     kept in two slots per chunk. Kept partials, compacted in order (a
+ *     scan), form a shorter sorted sequence that the same walk reduces
+ *     again, now with XYZZ additions, until nothing is partial.
+ *  4. window sums: each thread takes a segment [lo, lo + len) of one
+ *     window's buckets and forms by running sums S = sum B_b and
+ *     T = sum (b - lo + 1) B_b (from the top down: S += B_b, T += S); the
+ *     segment's share of W is T + lo S, since bucket index b holds digit
+ *     b + 1. The segments of each window are then added by the segmented
+ *     sum of step 3 (gid = window).
+ *  5. host: Horner's rule over the windows (c doublings each) with the CPU's
+ *     Jacobian code, from XYZZ: (X ZZ ZZZ^2, Y ZZ^3 ZZZ^2, ZZ ZZZ).
+ * The window size c minimises a cost model (knobs below). */
+#ifndef CUZK_GPU_MSM_CUH
+#define CUZK_GPU_MSM_CUH
+
+#include <cstdlib>
+#include <cstring>
+
+#include "gpu/ec.cuh"
+#include "gpu/gpu_internal.cuh"
+
+/* the CPU headers, as C; nvcc does not know their GCC loop pragmas */
+#pragma nv_diag_suppress 1675
+extern "C" {
+#include "ec/ec.h"
+}
+#pragma nv_diag_default 1675
+
+/* Tuning knobs.
+ * MSM_COST_ADD      a point into a bucket (XYZZ mixed addition), in field
+ *                   multiplications
+ * MSM_COST_BUCKET   a bucket in the running sums (two XYZZ additions)
+ * MSM_COST_SORT     an entry's share of a window's sort, same unit (of G1
+ *                   over the 254-bit field)
+ * MSM_COST_WINDOW   fixed cost of a window (launches, sort passes)
+ * MSM_C_MAX         largest window (buckets: 2^(c-1) per window)
+ * MSM_BUCKET_BYTES  most bytes of buckets a plan may use
+ * MSM_CHUNK_MIN     fewest entries per thread in the first bucket pass
+ * MSM_WAVES         chunks of the first bucket pass, in multiples of the
+ *                   threads the GPU holds at once (its occupancy): whole
+ *                   waves, no tail
+ * MSM_LEVEL_CHUNK   entries per thread in later passes of the segmented sum
+ * MSM_THREADS       threads per block of the point-adding kernels */
+#ifndef MSM_COST_ADD
+#define MSM_COST_ADD 10.0
+#endif
+#ifndef MSM_COST_BUCKET
+#define MSM_COST_BUCKET 28.0
+#endif
+#ifndef MSM_COST_SORT
+#define MSM_COST_SORT 2.0
+#endif
+#ifndef MSM_COST_WINDOW
+#define MSM_COST_WINDOW 2.0e5
+#endif
+#ifndef MSM_C_MAX
+#define MSM_C_MAX 22
+#endif
+#ifndef MSM_BUCKET_BYTES
+#define MSM_BUCKET_BYTES (4ull << 30)
+#endif
+#ifndef MSM_CHUNK_MIN
+#define MSM_CHUNK_MIN 8
+#endif
+#ifndef MSM_WAVES
+#define MSM_WAVES 2
+#endif
+#ifndef MSM_LEVEL_CHUNK
+#define MSM_LEVEL_CHUNK 16
+#endif
+#ifndef MSM_THREADS
+#define MSM_THREADS 128
+#endif
+static_assert(MSM_C_MAX >= 2 && MSM_C_MAX <= CUZK_GPU_MSM_WINDOW_MAX, "windows of up to 24 bits: digit magnitudes and bucket ids fit 32 bits");
+static_assert(MSM_LEVEL_CHUNK >= 3, "a later pass must shrink the sequence (two partials per chunk)");
+
+namespace gpu {
+
+static constexpr uint32_t MSM_NO_GID = 0xffffffffu;
+
+/* ---- group-independent steps (msm.cu) ---- */
+
+/* keys[w n + i], vals[w n + i] <- digit of scalar i in window w (step 1);
+ * bases of base_bytes each, scalars 8 words each */
+int msm_digits(cuzk_gpu *g, const void *bases, size_t base_bytes, const uint32_t *scalars, size_t n, unsigned c,
+               unsigned nwin, uint32_t *keys, uint32_t *vals, cuzk_error *err);
+
+/* skeys/svals <- each window's pairs sorted by key (step 2) */
+int msm_sort_windows(cuzk_gpu *g, const uint32_t *keys, const uint32_t *vals, uint32_t *skeys, uint32_t *svals,
+                     size_t n, unsigned nwin, unsigned c, cuzk_error *err);
+
+/* A sorted sequence of (gid, ref), at most `cap` entries, and the scratch
+ * to compact partials into it: part_gid, flags and pos hold max(cap, slots)
+ * entries (a first pass may write cap slots; a later pass over cap entries
+ * writes at most `slots`). */
+struct msm_seq {
+    size_t cap = 0, slots = 0, scan_bytes = 0;
+    dev_buf<uint32_t> gids, refs, flags, pos, count, part_gid;
+    dev_buf<uint8_t> scan_tmp;
+};
+int msm_seq_alloc(cuzk_gpu *g, msm_seq &s, size_t cap, size_t slots, cuzk_error *err);
+
+/* s.gids/s.refs <- the kept slots among part_gid[0..m) in order (ref = slot
+ * index); *len <- their number */
+int msm_compact(cuzk_gpu *g, msm_seq &s, const uint32_t *part_gid, size_t m, size_t *len, cuzk_error *err);
+
+/* s.gids[k] = k / per, s.refs[k] = k for k < count */
+int msm_iota(cuzk_gpu *g, msm_seq &s, size_t count, uint32_t per, cuzk_error *err);
+
+/* ---- step 3: segmented sums of sorted sequences ---- */
+
+/* Sources of a sorted sequence: gid(p) (MSM_NO_GID: skip), add(acc, p). */
+template <class F> struct seq_bases {
+    const uint32_t *keys, *vals;
+    size_t n;
+    uint32_t nbuckets;
+    const affine<F> *bases;
+
+    FF_INLINE uint32_t gid(size_t p) const
+    {
+        const uint32_t k = keys[p];
+        return k ? (uint32_t)(p / n) * nbuckets + k - 1 : MSM_NO_GID;
+    }
+    FF_INLINE void add(xyzz<F> &acc, size_t p) const
+    {
+        const uint32_t v = vals[p];
+        affine<F> q = load_ro(bases + (v & 0x7fffffffu));
+        if (v >> 31)
+            q.y = q.y.neg();
+        xyzz_add_affine(acc, q);
+    }
+};
+
+template <class F> struct seq_points {
+    const uint32_t *gids, *refs;
+    const xyzz<F> *pts;
+
+    FF_INLINE uint32_t gid(size_t p) const { return gids[p]; }
+    FF_INLINE void add(xyzz<F> &acc, size_t p) const { xyzz_add_to(&acc, pts + refs[p]); }
+};
+
+/* A finished run of chunk t: a whole bucket to out[gid], else (open: it
+ * continues into a neighbouring chunk) to slot 2t (first run) or 2t+1. */
+template <class F>
+FF_INLINE void chunk_flush(const xyzz<F> &acc, uint32_t gid, bool open, bool first, size_t t, xyzz<F> *out,
+                           xyzz<F> *part, uint32_t *part_gid)
+{
+    if (!open) {
+        store(out + gid, acc);
+        return;
+    }
+    const size_t slot = 2 * t + (first ? 0 : 1);
+    store(part + slot, acc);
+    part_gid[slot] = gid;
+}
+
+/* Chunk t = [t K, t K + K) of a sorted sequence of `total` entries: whole
+ * runs to out[gid], partial runs to part (see chunk_flush), part_gid of an
+ * unused slot MSM_NO_GID. A run continues outside the chunk only through
+ * its first or last entry. */
+template <class F, class Src>
+__global__ void __launch_bounds__(MSM_THREADS, 1)
+    msm_chunk_kernel(Src src, size_t total, size_t K, size_t nchunks, xyzz<F> *out, xyzz<F> *part,
+                     uint32_t *part_gid)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nchunks)
+        return;
+    const size_t p0 = t * K, p1 = p0 + K < total ? p0 + K : total;
+    const uint32_t before = p0 > 0 ? src.gid(p0 - 1) : MSM_NO_GID;
+    const uint32_t after = p1 < total ? src.gid(p1) : MSM_NO_GID;
+    part_gid[2 * t] = MSM_NO_GID;
+    part_gid[2 * t + 1] = MSM_NO_GID;
+
+    uint32_t cur = MSM_NO_GID;
+    bool first = true;
+    xyzz<F> acc = xyzz<F>::inf();
+    for (size_t p = p0; p < p1; p++) {
+        const uint32_t gid = src.gid(p);
+        if (gid == MSM_NO_GID)
+            continue;
+        if (gid != cur) {
+            if (cur != MSM_NO_GID) {
+                chunk_flush(acc, cur, first && cur == before, first, t, out, part, part_gid);
+                first = false;
+            }
+            cur = gid;
+            acc = xyzz<F>::inf();
+        }
+        src.add(acc, p);
+    }
+    if (cur != MSM_NO_GID)
+        chunk_flush(acc, cur, (first && cur == before) || cur == after, first, t, out, part, part_gid);
+}
+
+/* ---- step 4: window sums ---- */
+
+/* segment t = (window t / nseg, buckets [lo, lo + seglen)): S and T */
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS, 1)
+    msm_running_sums_kernel(const xyzz<F> *buckets, uint32_t nbuckets, uint32_t seglen, uint32_t nseg,
+                            size_t count, xyzz<F> *sum_s, xyzz<F> *sum_t)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= count)
+        return;
+    const uint32_t lo = (uint32_t)(t % nseg) * seglen;
+    const xyzz<F> *bw = buckets + (t / nseg) * nbuckets;
+    xyzz<F> s = xyzz<F>::inf(), tsum = xyzz<F>::inf();
+    for (uint32_t b = lo + seglen; b-- > lo;) {
+        xyzz_add_to(&s, bw + b);
+        xyzz_add_to(&tsum, &s);
+    }
+    store(sum_s + t, s);
+    store(sum_t + t, tsum);
+}
+
+/* sum_t[t] <- T + lo S, the segment's share of its window */
+template <class F>
+__global__ void __launch_bounds__(MSM_THREADS, 1)
+    msm_segment_share_kernel(const xyzz<F> *sum_s, xyzz<F> *sum_t, uint32_t seglen, uint32_t nseg, size_t count)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= count)
+        return;
+    const xyzz<F> s = load(sum_s + t);
+    xyzz<F> r;
+    xyzz_mul_small(&r, &s, (uint32_t)(t % nseg) * seglen);
+    xyzz_add_to(sum_t + t, &r);
+}
+
+/* ---- host side ---- */
+
+struct msm_plan {
+    unsigned c, nwin;
+    uint32_t nbuckets; /* per window: 2^(c-1) */
+};
+
+/* The window minimising the cost model for n points, or c = forced. */
+template <class T> static msm_plan msm_choose(size_t n, unsigned forced)
+{
+    if (forced)
+        return {forced, T::bits / forced + 1, 1u << (forced - 1)};
+    msm_plan best = {0, 0, 0};
+    double best_cost = 0;
+    for (unsigned c = 2; c <= MSM_C_MAX; c++) {
+        const unsigned nwin = T::bits / c + 1;
+        const double nb = (double)(1u << (c - 1));
+        if (nb * nwin * sizeof(xyzz<typename T::F>) > (double)MSM_BUCKET_BYTES)
+            break;
+        const double cost = nwin * ((double)n * (MSM_COST_ADD * T::mul_cost + MSM_COST_SORT) +
+                                    nb * MSM_COST_BUCKET * T::mul_cost + MSM_COST_WINDOW);
+        if (!best.c || cost < best_cost) {
+            best = {c, nwin, 1u << (c - 1)};
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+/* Sums the sorted sequence in s (len entries; refs index pts) into
+ * out[gid], pass after pass. */
+template <class F>
+static int reduce_sorted(cuzk_gpu *g, msm_seq &s, size_t len, const xyzz<F> *pts, xyzz<F> *out, cuzk_error *err)
+{
+    dev_buf<xyzz<F>> part[2];
+    GPU_TRY(part[0].alloc(g, s.slots, err));
+    GPU_TRY(part[1].alloc(g, s.slots, err));
+    for (int side = 0; len > 0; side ^= 1) {
+        const size_t K = MSM_LEVEL_CHUNK, nchunks = (len + K - 1) / K;
+        if (2 * nchunks > s.slots)
+            return cuzk_fail(err, CUZK_ERR_ARG, "MSM: %zu partial sums exceed the scratch (%zu)", 2 * nchunks,
+                             s.slots);
+        seq_points<F> src = {s.gids, s.refs, pts};
+        msm_chunk_kernel<F, seq_points<F>><<<grid_for(nchunks, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(
+            src, len, K, nchunks, out, part[side], s.part_gid);
+        GPU_LAUNCHED();
+        GPU_TRY(msm_compact(g, s, s.part_gid, 2 * nchunks, &len, err));
+        pts = part[side];
+    }
+    return 0;
+}
+
+/* slots of a later pass over at most `entries` entries */
+static inline size_t msm_level_slots(size_t entries)
+{
+    return 2 * ((entries + MSM_LEVEL_CHUNK - 1) / MSM_LEVEL_CHUNK);
+}
+
+/* Steps 1-3: buckets[w 2^(c-1) + |d| - 1] <- bucket sums (buckets zeroed
+ * first). */
+template <class T>
+static int msm_fill_buckets(cuzk_gpu *g, const msm_plan &plan, const affine<typename T::F> *bases,
+                            const uint32_t *scalars, size_t n, xyzz<typename T::F> *buckets, cuzk_error *err)
+{
+    using F = typename T::F;
+    const size_t E0 = (size_t)plan.nwin * n;
+    dev_buf<uint32_t> skeys, svals;
+    GPU_TRY(skeys.alloc(g, E0, err));
+    GPU_TRY(svals.alloc(g, E0, err));
+    {
+        dev_buf<uint32_t> keys, vals;
+        GPU_TRY(keys.alloc(g, E0, err));
+        GPU_TRY(vals.alloc(g, E0, err));
+        GPU_TRY(msm_digits(g, bases, sizeof(affine<F>), scalars, n, plan.c, plan.nwin, keys, vals, err));
+        GPU_TRY(prof_mark(g, "digits", err));
+        GPU_TRY(msm_sort_windows(g, keys, vals, skeys, svals, n, plan.nwin, plan.c, err));
+        GPU_TRY(prof_mark(g, "sort", err));
+    }
+    GPU_CHECK(cudaMemsetAsync(buckets, 0, (size_t)plan.nwin * plan.nbuckets * sizeof(xyzz<F>), g->stream));
+
+    int resident = 0; /* blocks per multiprocessor */
+    GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, msm_chunk_kernel<F, seq_bases<F>>,
+                                                            MSM_THREADS, 0));
+    const size_t want = (size_t)g->sm_count * (resident > 0 ? resident : 1) * MSM_THREADS * MSM_WAVES;
+    size_t K0 = (E0 + want - 1) / want;
+    if (K0 < MSM_CHUNK_MIN)
+        K0 = MSM_CHUNK_MIN;
+    const size_t nchunks0 = (E0 + K0 - 1) / K0;
+    msm_seq s;
+    GPU_TRY(msm_seq_alloc(g, s, 2 * nchunks0, msm_level_slots(2 * nchunks0), err));
+    dev_buf<xyzz<F>> part0;
+    GPU_TRY(part0.alloc(g, 2 * nchunks0, err));
+    seq_bases<F> src0 = {skeys, svals, n, plan.nbuckets, bases};
+    msm_chunk_kernel<F, seq_bases<F>><<<grid_for(nchunks0, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(
+        src0, E0, K0, nchunks0, buckets, part0, s.part_gid);
+    GPU_LAUNCHED();
+    GPU_TRY(prof_mark(g, "buckets", err));
+    size_t len = 0;
+    GPU_TRY(msm_compact(g, s, s.part_gid, 2 * nchunks0, &len, err));
+    GPU_TRY(reduce_sorted(g, s, len, part0.get(), buckets, err));
+    return prof_mark(g, "partials", err);
+}
+
+/* Step 4: windows[w] <- W_w (zeroed first). */
+template <class T>
+static int msm_window_sums(cuzk_gpu *g, const msm_plan &plan, const xyzz<typename T::F> *buckets,
+                           xyzz<typename T::F> *windows, cuzk_error *err)
+{
+    using F = typename T::F;
+    const size_t want = (size_t)g->sm_count * 2 * MSM_THREADS;
+    uint32_t nseg = 1;
+    while (nseg < plan.nbuckets && (size_t)nseg * plan.nwin < want)
+        nseg *= 2;
+    const uint32_t seglen = plan.nbuckets / nseg;
+    const size_t count = (size_t)plan.nwin * nseg;
+    dev_buf<xyzz<F>> sum_s, sum_t;
+    GPU_TRY(sum_s.alloc(g, count, err));
+    GPU_TRY(sum_t.alloc(g, count, err));
+    msm_running_sums_kernel<F><<<grid_for(count, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(
+        buckets, plan.nbuckets, seglen, nseg, count, sum_s, sum_t);
+    GPU_LAUNCHED();
+    msm_segment_share_kernel<F><<<grid_for(count, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(sum_s, sum_t, seglen,
+                                                                                              nseg, count);
+    GPU_LAUNCHED();
+    GPU_TRY(prof_mark(g, "running_sums", err));
+    GPU_CHECK(cudaMemsetAsync(windows, 0, plan.nwin * sizeof(xyzz<F>), g->stream));
+    msm_seq s;
+    GPU_TRY(msm_seq_alloc(g, s, count, msm_level_slots(count), err));
+    GPU_TRY(msm_iota(g, s, count, nseg, err));
+    GPU_TRY(reduce_sorted(g, s, count, sum_t.get(), windows, err));
+    return prof_mark(g, "window_sums", err);
+}
+
+/* XYZZ -> CPU Jacobian: (X ZZ ZZZ^2, Y ZZ^3 ZZZ^2, ZZ ZZZ); ZZ = 0 is infinity */
+template <class T> static void xyzz_to_jac(typename T::jac *r, const xyzz<typename T::F> &p)
+{
+    using fq = typename T::fq;
+    fq x, y, zz, zzz, t, u, v;
+    memcpy(&x, &p.x, sizeof x);
+    memcpy(&y, &p.y, sizeof y);
+    memcpy(&zz, &p.zz, sizeof zz);
+    memcpy(&zzz, &p.zzz, sizeof zzz);
+    if (T::is_zero(&zz)) {
+        T::set_inf(r);
+        return;
+    }
+    T::mul(&t, &zzz, &zzz); /* ZZZ^2 */
+    T::mul(&u, &zz, &t);    /* ZZ ZZZ^2 */
+    T::mul(&r->x, &x, &u);
+    T::mul(&v, &zz, &zz);   /* ZZ^2 */
+    T::mul(&t, &y, &u);
+    T::mul(&r->y, &t, &v);
+    T::mul(&r->z, &zz, &zzz);
+}
+
+/* *result = sum scalars[i] bases[i], bases and scalars in device memory */
+template <class T>
+static int msm_device(cuzk_gpu *g, typename T::jac *result, const affine<typename T::F> *bases,
+                      const uint32_t *scalars, size_t n, cuzk_error *err)
+{
+    using F = typename T::F;
+    T::set_inf(result);
+    g->prof.n = 0;
+    if (n == 0)
+        return 0;
+    const msm_plan plan = msm_choose<T>(n, g->msm_c);
+    GPU_TRY(prof_mark(g, "start", err));
+    dev_buf<xyzz<F>> windows;
+    GPU_TRY(windows.alloc(g, plan.nwin, err));
+    {
+        dev_buf<xyzz<F>> buckets;
+        GPU_TRY(buckets.alloc(g, (size_t)plan.nwin * plan.nbuckets, err));
+        GPU_TRY(msm_fill_buckets<T>(g, plan, bases, scalars, n, buckets, err));
+        GPU_TRY(msm_window_sums<T>(g, plan, buckets, windows, err));
+    }
+    /* step 5 */
+    xyzz<F> *host = static_cast<xyzz<F> *>(malloc(plan.nwin * sizeof(xyzz<F>)));
+    if (!host)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for %u window sums", plan.nwin);
+    cudaError_t e = cudaMemcpyAsync(host, windows, plan.nwin * sizeof(xyzz<F>), cudaMemcpyDeviceToHost, g->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(g->stream);
+    if (e != cudaSuccess) {
+        free(host);
+        return cuda_fail(err, e, "copying the window sums back", __FILE__, __LINE__);
+    }
+    typename T::jac acc, wj;
+    xyzz_to_jac<T>(&acc, host[plan.nwin - 1]);
+    for (unsigned w = plan.nwin - 1; w-- > 0;) {
+        for (unsigned i = 0; i < plan.c; i++)
+            T::dbl(&acc, &acc);
+        xyzz_to_jac<T>(&wj, host[w]);
+        T::add(&acc, &acc, &wj);
+    }
+    free(host);
+    *result = acc;
+    return prof_mark(g, "host", err);
+}
+
+/* The door's work for one group: host or device inputs. */
+template <class T>
+static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void *scalars, size_t n, bool on_device,
+                    cuzk_error *err)
+{
+    using A = affine<typename T::F>;
+    if (!result || (n && (!bases || !scalars)))
+        return cuzk_fail(err, CUZK_ERR_ARG, "MSM: missing result, bases or scalars");
+    if (n >= ((size_t)1 << 31))
+        return cuzk_fail(err, CUZK_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
+    ctx_scope cs;
+    GPU_TRY(cs.enter(given, err));
+    cuzk_gpu *g = cs.get();
+    typename T::jac *res = static_cast<typename T::jac *>(result);
+    if (on_device)
+        return msm_device<T>(g, res, static_cast<const A *>(bases), static_cast<const uint32_t *>(scalars), n, err);
+    dev_buf<A> db;
+    dev_buf<uint32_t> ds;
+    GPU_TRY(db.alloc(g, n, err));
+    GPU_TRY(ds.alloc(g, 8 * n, err));
+    GPU_CHECK(cudaMemcpyAsync(db, bases, n * sizeof(A), cudaMemcpyHostToDevice, g->stream));
+    GPU_CHECK(cudaMemcpyAsync(ds, scalars, n * 32, cudaMemcpyHostToDevice, g->stream));
+    return msm_device<T>(g, res, db, ds, n, err);
+}
+
+/* The entry point of one group, msm_<G>(g, result, bases, scalars, n,
+ * on_device, err), defined in msm_<G>.cu: the CPU group G (its Jacobian
+ * type and the operations that finish the sum on the host), coordinate
+ * field FQ, device group DEV, scalar bits, and the cost of one coordinate
+ * multiplication relative to one over the 254-bit field. */
+#define MSM_INSTANCE(G, FQ, DEV, BITS, MUL_COST)                                               \
+    namespace gpu {                                                                            \
+    struct G##_msm {                                                                           \
+        using F = DEV::F;                                                                      \
+        using jac = G##_jac;                                                                   \
+        using fq = FQ;                                                                         \
+        static constexpr unsigned bits = BITS;                                                 \
+        static constexpr double mul_cost = MUL_COST;                                           \
+        static void mul(fq *r, const fq *a, const fq *b) { FQ##_mul(r, a, b); }                \
+        static int is_zero(const fq *a) { return FQ##_is_zero(a); }                            \
+        static void dbl(jac *r, const jac *p) { G##_jac_dbl(r, p); }                           \
+        static void add(jac *r, const jac *p, const jac *q) { G##_jac_add(r, p, q); }          \
+        static void set_inf(jac *r) { G##_jac_set_inf(r); }                                    \
+    };                                                                                         \
+    static_assert(sizeof(affine<DEV::F>) == sizeof(G##_affine), "device and CPU points differ"); \
+    static_assert(sizeof(DEV::F) == sizeof(FQ), "device and CPU coordinates differ");         \
+    int msm_##G(cuzk_gpu *g, void *result, const void *bases, const void *scalars, size_t n, bool on_device, \
+                cuzk_error *err)                                                               \
+    {                                                                                          \
+        return msm_call<G##_msm>(g, result, bases, scalars, n, on_device, err);                \
+    }                                                                                          \
+    }
+
+/* the four instances */
+#define MSM_DECLARE(G)                                                                         \
+    int msm_##G(cuzk_gpu *g, void *result, const void *bases, const void *scalars, size_t n, bool on_device, \
+                cuzk_error *err);
+MSM_DECLARE(bn254_g1)
+MSM_DECLARE(bn254_g2)
+MSM_DECLARE(bls12_381_g1)
+MSM_DECLARE(bls12_381_g2)
+#undef MSM_DECLARE
+
+} /* namespace gpu */
+
+#endif

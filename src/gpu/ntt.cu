@@ -1,0 +1,503 @@
+/* NTTs on the device, and the prover's fused coset chain (gpu.h).
+ *
+ * Transforms. n = 2^lg, radix-2 butterflies grouped into passes: a pass runs
+ * S consecutive stages [s0, s0 + S) in shared memory. An index splits as
+ * i = high 2^(s0+S) + mid 2^s0 + low with low < 2^s0; the pass's stages mix
+ * only elements that differ in mid. One block takes one high and a group of
+ * 2^L consecutive low (a "column group", L <= NTT_COLS_LOG, so global loads
+ * are 2^L x 32 contiguous bytes): a tile of 2^(S+L) <= 2^NTT_TILE_LOG
+ * elements, stored limb-major in shared memory. Each thread does one
+ * butterfly per stage.
+ *   DIT (Cooley-Tukey), stages s = 0, 1, ..: (x, y) <- (x + w y, x - w y),
+ *     bit-reversed input, natural output.
+ *   DIF (Gentleman-Sande), stages s = lg-1, .., 0: (x, y) <- (x + y, (x - y) w),
+ *     natural input, bit-reversed output.
+ * with m = 2^s, pairs (i, i + m) for i mod 2m < m, w = w_2m^(i mod m).
+ * Twiddles: tw[m + j] = w_2m^j for m = 2^s < n, j < m (tw[0] unused), one
+ * table per direction (w or w^-1). These entries do not depend on n, so the
+ * table of the largest n seen serves every smaller one: the context keeps
+ * it. It is built on the device: tw[n/2 + e] = w_n^e as hi[e >> K] lo[e mod
+ * 2^K] from two small power tables, then the lower stages are gathered from
+ * it, tw[m + j] = tw[n/2 + j n/(2m)].
+ *
+ * cuzk_gpu_ntt = bit reversal (times 1/n for the inverse) + DIT passes, the
+ * CPU's structure. The coset chain needs no bit reversal at all:
+ *   DIF with w^-1 (natural -> bit-reversed coefficients, times n),
+ *   multiply position p by n^-1 g^rev(p) (g = w_2n; powers from two small
+ *   tables, g^k = hi[k >> K] lo[k mod 2^K]),
+ *   DIT with w (bit-reversed -> natural evaluations on the coset),
+ * and finally a <- from_mont(a b - c). All values are canonical, so every
+ * output equals the CPU's bit for bit. */
+#include <cstring>
+
+#include "gpu/ff.cuh"
+#include "gpu/gpu_internal.cuh"
+
+/* the CPU headers, as C; nvcc does not know their GCC loop pragmas */
+#pragma nv_diag_suppress 1675
+extern "C" {
+#include "ff/field.h"
+#include "poly/ntt.h"
+}
+#pragma nv_diag_default 1675
+
+/* Tuning knobs: the tile (elements per block, 32 bytes each, limb-major in
+ * shared memory: 2^10 is 32 KiB) and the column group of later passes. */
+#ifndef NTT_TILE_LOG
+#define NTT_TILE_LOG 10
+#endif
+#ifndef NTT_COLS_LOG
+#define NTT_COLS_LOG 3
+#endif
+static_assert(NTT_TILE_LOG >= 2 && NTT_TILE_LOG <= 10, "a tile of 8-limb elements fits 32 KiB of shared memory");
+static_assert(NTT_COLS_LOG >= 0 && NTT_COLS_LOG < NTT_TILE_LOG, "a pass needs at least one stage");
+
+namespace gpu {
+
+static constexpr unsigned ELEMENT_THREADS = 256;
+
+/* ---- kernels ---- */
+
+/* One pass (see the top of the file). blockDim.x = 2^(S+L-1). */
+template <class F, bool DIF>
+__global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 1))
+    ntt_pass_kernel(F *a, const F *tw, unsigned s0, unsigned S, unsigned L)
+{
+    __shared__ uint32_t sh[F::N][1 << NTT_TILE_LOG];
+    const unsigned half = 1u << (S + L - 1), tid = threadIdx.x;
+    const size_t cg = blockIdx.x & ((1u << (s0 - L)) - 1), high = blockIdx.x >> (s0 - L);
+    const size_t base = (high << (s0 + S)) | (cg << L);
+    const unsigned lmask = (1u << L) - 1;
+
+#pragma unroll
+    for (unsigned k = 0; k < 2; k++) {
+        const unsigned t = tid + k * half;
+        const F x = load(a + base + ((size_t)(t >> L) << s0) + (t & lmask));
+#pragma unroll
+        for (int i = 0; i < F::N; i++)
+            sh[i][t] = x.v[i];
+    }
+    __syncthreads();
+
+    const unsigned lc = tid & lmask, r = tid >> L;
+    for (unsigned k = 0; k < S; k++) {
+        const unsigned st = DIF ? S - 1 - k : k; /* stage s0 + st */
+        const unsigned h = 1u << st;
+        const unsigned mx = ((r >> st) << (st + 1)) | (r & (h - 1));
+        const unsigned px = (mx << L) | lc, py = px + (h << L);
+        const size_t j = ((size_t)(r & (h - 1)) << s0) | (cg << L) | lc;
+        const F w = load_ro(tw + ((size_t)1 << (s0 + st)) + j);
+        F x, y;
+#pragma unroll
+        for (int i = 0; i < F::N; i++) {
+            x.v[i] = sh[i][px];
+            y.v[i] = sh[i][py];
+        }
+        if (DIF) {
+            const F s = x + y;
+            y = (x - y) * w;
+            x = s;
+        } else {
+            const F t = y * w;
+            y = x - t;
+            x = x + t;
+        }
+#pragma unroll
+        for (int i = 0; i < F::N; i++) {
+            sh[i][px] = x.v[i];
+            sh[i][py] = y.v[i];
+        }
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (unsigned k = 0; k < 2; k++) {
+        const unsigned t = tid + k * half;
+        F x;
+#pragma unroll
+        for (int i = 0; i < F::N; i++)
+            x.v[i] = sh[i][t];
+        store(a + base + ((size_t)(t >> L) << s0) + (t & lmask), x);
+    }
+}
+
+static __device__ __forceinline__ size_t bit_reverse(size_t i, unsigned lg)
+{
+    return (size_t)(__brevll((unsigned long long)i) >> (64 - lg));
+}
+
+/* a <- a in bit-reversed order (lg >= 1), every element times *scale when
+ * scale is set. */
+template <class F> __global__ void ntt_bitrev_kernel(F *a, unsigned lg, size_t n, bool scaled, F scale)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const size_t j = bit_reverse(i, lg);
+    if (i < j) {
+        F x = load(a + i), y = load(a + j);
+        if (scaled) {
+            x = x * scale;
+            y = y * scale;
+        }
+        store(a + i, y);
+        store(a + j, x);
+    } else if (i == j && scaled) {
+        store(a + i, load(a + i) * scale);
+    }
+}
+
+/* out[i] = mult base^i for i < count */
+template <class F> __global__ void pow_table_kernel(F *out, size_t count, F base, F mult)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count)
+        store(out + i, mult * base.pow(i));
+}
+
+/* top[e] = hi[e >> K] lo[e mod 2^K] for e < count */
+template <class F> __global__ void twiddle_top_kernel(F *top, size_t count, const F *lo, const F *hi, unsigned K)
+{
+    const size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e < count)
+        store(top + e, load_ro(hi + (e >> K)) * load_ro(lo + (e & (((size_t)1 << K) - 1))));
+}
+
+/* tw[m + j] = tw[half + j half/m] for 1 <= m + j < half; tw[0] = 1 */
+template <class F> __global__ void twiddle_lower_kernel(F *tw, unsigned lg, size_t half)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= half)
+        return;
+    if (i == 0) {
+        store(tw, F::one());
+        return;
+    }
+    const unsigned s = 63 - __clzll((long long)i);
+    const size_t j = i - ((size_t)1 << s);
+    store(tw + i, load(tw + half + (j << (lg - 1 - s))));
+}
+
+/* a[p] <- a[p] hi[k >> K] lo[k mod 2^K], k = rev(p): the coset shift (with
+ * 1/n folded into hi) on bit-reversed coefficients */
+template <class F>
+__global__ void coset_scale_kernel(F *a, size_t n, unsigned lg, const F *lo, const F *hi, unsigned K)
+{
+    const size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= n)
+        return;
+    const size_t k = bit_reverse(p, lg);
+    const F f = load_ro(hi + (k >> K)) * load_ro(lo + (k & (((size_t)1 << K) - 1)));
+    store(a + p, load(a + p) * f);
+}
+
+/* a <- from_mont(a b - c) */
+template <class F> __global__ void coset_h_kernel(F *a, const F *b, const F *c, size_t n)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        store(a + i, (load(a + i) * load_ro(b + i) - load_ro(c + i)).from_mont());
+}
+
+/* ---- the CPU field of each curve, for constants computed on the host ---- */
+
+#define NTT_FIELD(NAME, CPU, DEV, IDX, ADICITY)                                                \
+    struct NAME {                                                                              \
+        using dev = DEV;                                                                       \
+        using host = CPU;                                                                      \
+        static constexpr int curve = IDX;                                                      \
+        static constexpr unsigned two_adicity = ADICITY;                                       \
+        static void root(host *w, unsigned lg) { CPU##_ntt_root(w, lg); }                      \
+        static void inv(host *r, const host *a) { CPU##_inv(r, a); }                           \
+        static void mul(host *r, const host *a, const host *b) { CPU##_mul(r, a, b); }         \
+        static void from_u64(host *r, uint64_t v) { CPU##_from_u64(r, v); }                    \
+    };                                                                                         \
+    static_assert(sizeof(DEV) == sizeof(CPU), "device and CPU elements are the same bytes");
+
+NTT_FIELD(bn254_ntt, bn254_fr, bn254_fr_t, CUZK_CURVE_BN254, BN254_FR_TWO_ADICITY)
+NTT_FIELD(bls12_381_ntt, bls12_381_fr, bls12_381_fr_t, CUZK_CURVE_BLS12_381, BLS12_381_FR_TWO_ADICITY)
+#undef NTT_FIELD
+
+template <class T> static typename T::dev to_dev(const typename T::host &h)
+{
+    typename T::dev d;
+    memcpy(&d, &h, sizeof d);
+    return d;
+}
+
+/* h^(2^k) */
+template <class T> static typename T::host host_pow2k(typename T::host h, unsigned k)
+{
+    for (unsigned i = 0; i < k; i++)
+        T::mul(&h, &h, &h);
+    return h;
+}
+
+/* ---- host orchestration ---- */
+
+struct ntt_pass {
+    unsigned s0, S, L;
+};
+
+/* The passes of a size-2^lg transform, in DIT order (DIF runs them
+ * backwards); returns their number. */
+static int ntt_plan(unsigned lg, ntt_pass *p)
+{
+    int count = 0;
+    for (unsigned s0 = 0; s0 < lg;) {
+        unsigned L = s0 < NTT_COLS_LOG ? s0 : NTT_COLS_LOG;
+        unsigned S = lg - s0 < NTT_TILE_LOG - L ? lg - s0 : NTT_TILE_LOG - L;
+        p[count++] = {s0, S, L};
+        s0 += S;
+    }
+    return count;
+}
+
+/* out[i] = mult base^i, i < count, in a fresh pool buffer */
+template <class F>
+static int pow_table(cuzk_gpu *g, dev_buf<F> &out, size_t count, const F &base, const F &mult, cuzk_error *err)
+{
+    GPU_TRY(out.alloc(g, count, err));
+    pow_table_kernel<F><<<grid_for(count, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(out, count, base, mult);
+    GPU_LAUNCHED();
+    return 0;
+}
+
+/* *out <- the context's twiddle table for 2^lg (lg >= 1), built or grown as
+ * needed. */
+template <class T>
+static int twiddles(cuzk_gpu *g, unsigned lg, bool inverse, const typename T::dev **out, cuzk_error *err)
+{
+    using F = typename T::dev;
+    auto &slot = g->tw[T::curve][inverse];
+    if (slot.ptr && slot.lg >= lg) {
+        *out = static_cast<const F *>(slot.ptr);
+        return 0;
+    }
+    if (slot.ptr) {
+        GPU_CHECK(cudaStreamSynchronize(g->stream)); /* earlier work may still read it */
+        GPU_CHECK(cudaFree(slot.ptr));
+        slot.ptr = nullptr;
+    }
+    const size_t half = (size_t)1 << (lg - 1);
+    void *p = nullptr;
+    GPU_CHECK(cudaMalloc(&p, 2 * half * sizeof(F)));
+    slot.ptr = p;
+    slot.lg = lg;
+
+    typename T::host w, one;
+    T::root(&w, lg);
+    if (inverse)
+        T::inv(&w, &w);
+    T::from_u64(&one, 1);
+    const unsigned K = (lg - 1) / 2; /* e = hi 2^K + lo */
+    dev_buf<F> lo, hi;
+    GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(w), to_dev<T>(one), err));
+    GPU_TRY(pow_table(g, hi, half >> K, to_dev<T>(host_pow2k<T>(w, K)), to_dev<T>(one), err));
+    F *tw = static_cast<F *>(p);
+    twiddle_top_kernel<F><<<grid_for(half, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(tw + half, half, lo, hi,
+                                                                                            K);
+    GPU_LAUNCHED();
+    twiddle_lower_kernel<F><<<grid_for(half, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(tw, lg, half);
+    GPU_LAUNCHED();
+    *out = tw;
+    return 0;
+}
+
+/* The passes of a DIT (dif = false) or DIF transform of a[0..2^lg). */
+template <class F> static int run_passes(cuzk_gpu *g, F *a, unsigned lg, const F *tw, bool dif, cuzk_error *err)
+{
+    ntt_pass plan[64];
+    int count = ntt_plan(lg, plan);
+    for (int q = 0; q < count; q++) {
+        const ntt_pass &p = plan[dif ? count - 1 - q : q];
+        const unsigned threads = 1u << (p.S + p.L - 1);
+        const unsigned blocks = (unsigned)(((size_t)1 << lg) >> (p.S + p.L));
+        if (dif)
+            ntt_pass_kernel<F, true><<<blocks, threads, 0, g->stream>>>(a, tw, p.s0, p.S, p.L);
+        else
+            ntt_pass_kernel<F, false><<<blocks, threads, 0, g->stream>>>(a, tw, p.s0, p.S, p.L);
+        GPU_LAUNCHED();
+    }
+    return 0;
+}
+
+/* a[0..2^lg) <- NTT or iNTT, natural order in and out (queued on g's stream) */
+template <class T> static int ntt_queue(cuzk_gpu *g, typename T::dev *a, unsigned lg, bool inverse, cuzk_error *err)
+{
+    using F = typename T::dev;
+    if (lg == 0)
+        return 0; /* one point: the identity, and 1/n = 1 */
+    const F *tw;
+    GPU_TRY(twiddles<T>(g, lg, inverse, &tw, err));
+    typename T::host ninv;
+    T::from_u64(&ninv, (uint64_t)1 << lg);
+    T::inv(&ninv, &ninv);
+    const size_t n = (size_t)1 << lg;
+    ntt_bitrev_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, lg, n, inverse,
+                                                                                         to_dev<T>(ninv));
+    GPU_LAUNCHED();
+    return run_passes(g, a, lg, tw, false, err);
+}
+
+/* v <- evaluations on the coset w_2n <w_n> of the polynomial whose
+ * evaluations on <w_n> v holds (queued on g's stream) */
+template <class T>
+static int to_coset_queue(cuzk_gpu *g, typename T::dev *v, unsigned lg, const typename T::dev *tw_fwd,
+                          const typename T::dev *tw_inv, const typename T::dev *lo, const typename T::dev *hi,
+                          unsigned K, cuzk_error *err)
+{
+    using F = typename T::dev;
+    const size_t n = (size_t)1 << lg;
+    GPU_TRY(run_passes(g, v, lg, tw_inv, true, err));
+    coset_scale_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(v, n, lg, lo, hi, K);
+    GPU_LAUNCHED();
+    return run_passes(g, v, lg, tw_fwd, false, err);
+}
+
+template <class T>
+static int coset_h_queue(cuzk_gpu *g, typename T::dev *a, typename T::dev *b, typename T::dev *c, unsigned lg,
+                         cuzk_error *err)
+{
+    using F = typename T::dev;
+    const size_t n = (size_t)1 << lg;
+    typename T::host shift, ninv, one;
+    T::root(&shift, lg + 1);
+    T::from_u64(&ninv, n);
+    T::inv(&ninv, &ninv);
+    T::from_u64(&one, 1);
+    if (lg > 0) {
+        const F *tw_fwd, *tw_inv;
+        GPU_TRY(twiddles<T>(g, lg, false, &tw_fwd, err));
+        GPU_TRY(twiddles<T>(g, lg, true, &tw_inv, err));
+        const unsigned K = lg / 2; /* k = hi 2^K + lo */
+        dev_buf<F> lo, hi;
+        GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift), to_dev<T>(one), err));
+        GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift, K)), to_dev<T>(ninv), err));
+        F *polys[3] = {a, b, c};
+        for (F *v : polys)
+            GPU_TRY(to_coset_queue<T>(g, v, lg, tw_fwd, tw_inv, lo, hi, K, err));
+    } else {
+        /* n = 1: the constant polynomial v, evaluated anywhere: v */
+    }
+    coset_h_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, b, c, n);
+    GPU_LAUNCHED();
+    return 0;
+}
+
+/* log2 n when n = 2^k with k <= max_lg, else -1 */
+static int log2_exact(size_t n, unsigned max_lg)
+{
+    if (n == 0 || (n & (n - 1)))
+        return -1;
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < n)
+        lg++;
+    return lg <= max_lg ? (int)lg : -1;
+}
+
+template <class T> static unsigned max_lg_for(bool coset) { return T::two_adicity - (coset ? 1 : 0); }
+
+/* ---- the door's NTT calls, per curve ---- */
+
+template <class T>
+static int ntt_call(cuzk_gpu *given, void *data, size_t n, int inverse, bool on_device, cuzk_error *err)
+{
+    using F = typename T::dev;
+    int lg = log2_exact(n, max_lg_for<T>(false));
+    if (!data || lg < 0)
+        return cuzk_fail(err, CUZK_ERR_ARG, "NTT size %zu is not a power of two up to 2^%u (or no data)", n,
+                         max_lg_for<T>(false));
+    ctx_scope cs;
+    GPU_TRY(cs.enter(given, err));
+    cuzk_gpu *g = cs.get();
+    if (on_device) {
+        GPU_TRY(ntt_queue<T>(g, static_cast<F *>(data), (unsigned)lg, inverse != 0, err));
+    } else {
+        dev_buf<F> d;
+        GPU_TRY(d.alloc(g, n, err));
+        GPU_CHECK(cudaMemcpyAsync(d, data, n * sizeof(F), cudaMemcpyHostToDevice, g->stream));
+        GPU_TRY(ntt_queue<T>(g, d, (unsigned)lg, inverse != 0, err));
+        GPU_CHECK(cudaMemcpyAsync(data, d, n * sizeof(F), cudaMemcpyDeviceToHost, g->stream));
+    }
+    GPU_CHECK(cudaStreamSynchronize(g->stream));
+    return 0;
+}
+
+template <class T>
+static int coset_h_call(cuzk_gpu *given, void *a, const void *b, const void *c, size_t n, bool on_device,
+                        cuzk_error *err)
+{
+    using F = typename T::dev;
+    int lg = log2_exact(n, max_lg_for<T>(true));
+    if (!a || !b || !c || lg < 0)
+        return cuzk_fail(err, CUZK_ERR_ARG, "coset size %zu is not a power of two up to 2^%u (or no data)", n,
+                         max_lg_for<T>(true));
+    ctx_scope cs;
+    GPU_TRY(cs.enter(given, err));
+    cuzk_gpu *g = cs.get();
+    if (on_device) {
+        GPU_TRY(coset_h_queue<T>(g, static_cast<F *>(a), static_cast<F *>(const_cast<void *>(b)),
+                                 static_cast<F *>(const_cast<void *>(c)), (unsigned)lg, err));
+    } else {
+        dev_buf<F> d;
+        GPU_TRY(d.alloc(g, 3 * n, err));
+        const size_t bytes = n * sizeof(F);
+        GPU_CHECK(cudaMemcpyAsync(d, a, bytes, cudaMemcpyHostToDevice, g->stream));
+        GPU_CHECK(cudaMemcpyAsync(d + n, b, bytes, cudaMemcpyHostToDevice, g->stream));
+        GPU_CHECK(cudaMemcpyAsync(d + 2 * n, c, bytes, cudaMemcpyHostToDevice, g->stream));
+        GPU_TRY(coset_h_queue<T>(g, d, d + n, d + 2 * n, (unsigned)lg, err));
+        GPU_CHECK(cudaMemcpyAsync(a, d, bytes, cudaMemcpyDeviceToHost, g->stream));
+    }
+    GPU_CHECK(cudaStreamSynchronize(g->stream));
+    return 0;
+}
+
+static int bad_curve(cuzk_error *err, int curve)
+{
+    return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", curve);
+}
+
+} /* namespace gpu */
+
+extern "C" int cuzk_gpu_ntt(cuzk_gpu *g, cuzk_curve_id curve, void *data, size_t n, int inverse, cuzk_error *err)
+{
+    switch (curve) {
+    case CUZK_CURVE_BN254: return gpu::ntt_call<gpu::bn254_ntt>(g, data, n, inverse, false, err);
+    case CUZK_CURVE_BLS12_381: return gpu::ntt_call<gpu::bls12_381_ntt>(g, data, n, inverse, false, err);
+    }
+    return gpu::bad_curve(err, curve);
+}
+
+extern "C" int cuzk_gpu_ntt_dev(cuzk_gpu *g, cuzk_curve_id curve, void *data, size_t n, int inverse, cuzk_error *err)
+{
+    if (!g)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_ntt_dev needs a context");
+    switch (curve) {
+    case CUZK_CURVE_BN254: return gpu::ntt_call<gpu::bn254_ntt>(g, data, n, inverse, true, err);
+    case CUZK_CURVE_BLS12_381: return gpu::ntt_call<gpu::bls12_381_ntt>(g, data, n, inverse, true, err);
+    }
+    return gpu::bad_curve(err, curve);
+}
+
+extern "C" int cuzk_gpu_coset_h(cuzk_gpu *g, cuzk_curve_id curve, void *a, const void *b, const void *c, size_t n,
+                                cuzk_error *err)
+{
+    switch (curve) {
+    case CUZK_CURVE_BN254: return gpu::coset_h_call<gpu::bn254_ntt>(g, a, b, c, n, false, err);
+    case CUZK_CURVE_BLS12_381: return gpu::coset_h_call<gpu::bls12_381_ntt>(g, a, b, c, n, false, err);
+    }
+    return gpu::bad_curve(err, curve);
+}
+
+extern "C" int cuzk_gpu_coset_h_dev(cuzk_gpu *g, cuzk_curve_id curve, void *a, void *b, void *c, size_t n,
+                                    cuzk_error *err)
+{
+    if (!g)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_coset_h_dev needs a context");
+    switch (curve) {
+    case CUZK_CURVE_BN254: return gpu::coset_h_call<gpu::bn254_ntt>(g, a, b, c, n, true, err);
+    case CUZK_CURVE_BLS12_381: return gpu::coset_h_call<gpu::bls12_381_ntt>(g, a, b, c, n, true, err);
+    }
+    return gpu::bad_curve(err, curve);
+}
