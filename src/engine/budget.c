@@ -36,6 +36,8 @@ struct cuzk_budget {
     void *evict_ctx;
     void (*listener)(void *ctx); /* told of every release and wake_all */
     void *listener_ctx;
+    uint32_t listener_calls;     /* calls of it running now, without the lock */
+    pthread_cond_t listener_cv;  /* broadcast when listener_calls drops to 0 */
 };
 
 static const char *const budget_category_names[BUDGET_N_CATEGORIES] = {"keys", "pce", "pinned", "partitions"};
@@ -59,6 +61,12 @@ cuzk_budget *budget_create(uint64_t limit_bytes)
         free(b);
         return NULL;
     }
+    if (pthread_cond_init(&b->listener_cv, NULL) != 0) {
+        pthread_cond_destroy(&b->cv);
+        pthread_mutex_destroy(&b->mu);
+        free(b);
+        return NULL;
+    }
     b->limit = limit_bytes;
     return b;
 }
@@ -68,6 +76,7 @@ void budget_destroy(cuzk_budget *b)
     if (!b)
         return;
     BUDGET_VERIFY(b->waiters == 0);
+    pthread_cond_destroy(&b->listener_cv);
     pthread_cond_destroy(&b->cv);
     pthread_mutex_destroy(&b->mu);
     free(b);
@@ -79,6 +88,12 @@ void budget_set_evictor(cuzk_budget *b, budget_evict_fn fn, void *ctx)
     b->evict = fn;
     b->evict_ctx = ctx;
     pthread_mutex_unlock(&b->mu);
+}
+
+/* The flag is set by other threads without our lock: read it atomically. */
+static int budget_cancelled(const volatile int *cancel)
+{
+    return cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE) != 0;
 }
 
 static int budget_fits_locked(const cuzk_budget *b, uint64_t bytes)
@@ -136,7 +151,7 @@ int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const vola
     if (!b || (unsigned)c >= BUDGET_N_CATEGORIES)
         return -1;
     pthread_mutex_lock(&b->mu);
-    if (bytes > b->limit || (cancel && *cancel)) {
+    if (bytes > b->limit || budget_cancelled(cancel)) {
         pthread_mutex_unlock(&b->mu);
         return -1;
     }
@@ -151,7 +166,7 @@ int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const vola
     int evict_tried = 0;
     int rc;
     for (;;) {
-        if (cancel && *cancel) {
+        if (budget_cancelled(cancel)) {
             rc = -1;
             break;
         }
@@ -196,6 +211,24 @@ int budget_try_acquire(cuzk_budget *b, budget_category c, uint64_t bytes)
     return ok ? 0 : -1;
 }
 
+/* Drops the lock (held on entry), then tells the listener, if any. */
+static void budget_notify_unlock(cuzk_budget *b)
+{
+    void (*fn)(void *) = b->listener;
+    void *ctx = b->listener_ctx;
+    if (!fn) {
+        pthread_mutex_unlock(&b->mu);
+        return;
+    }
+    b->listener_calls++;
+    pthread_mutex_unlock(&b->mu);
+    fn(ctx);
+    pthread_mutex_lock(&b->mu);
+    if (--b->listener_calls == 0)
+        pthread_cond_broadcast(&b->listener_cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
 void budget_release(cuzk_budget *b, budget_category c, uint64_t bytes)
 {
     if (!b || (unsigned)c >= BUDGET_N_CATEGORIES || bytes == 0)
@@ -210,11 +243,7 @@ void budget_release(cuzk_budget *b, budget_category c, uint64_t bytes)
     b->used -= bytes;
     if (b->head)
         pthread_cond_broadcast(&b->cv);
-    void (*listener)(void *) = b->listener;
-    void *ctx = b->listener_ctx;
-    pthread_mutex_unlock(&b->mu);
-    if (listener)
-        listener(ctx);
+    budget_notify_unlock(b);
 }
 
 void budget_wake_all(cuzk_budget *b)
@@ -223,11 +252,7 @@ void budget_wake_all(cuzk_budget *b)
         return;
     pthread_mutex_lock(&b->mu);
     pthread_cond_broadcast(&b->cv);
-    void (*listener)(void *) = b->listener;
-    void *ctx = b->listener_ctx;
-    pthread_mutex_unlock(&b->mu);
-    if (listener)
-        listener(ctx);
+    budget_notify_unlock(b);
 }
 
 void budget_set_release_listener(cuzk_budget *b, void (*fn)(void *ctx), void *ctx)
@@ -235,6 +260,10 @@ void budget_set_release_listener(cuzk_budget *b, void (*fn)(void *ctx), void *ct
     pthread_mutex_lock(&b->mu);
     b->listener = fn;
     b->listener_ctx = ctx;
+    /* After this returns the old ctx may be freed: wait out calls that
+     * started before the change and may still be running on it. */
+    while (b->listener_calls)
+        pthread_cond_wait(&b->listener_cv, &b->mu);
     pthread_mutex_unlock(&b->mu);
 }
 

@@ -49,8 +49,10 @@ int budget_try_acquire(cuzk_budget *b, budget_category c, uint64_t bytes);
 void budget_release(cuzk_budget *b, budget_category c, uint64_t bytes);
 void budget_wake_all(cuzk_budget *b);
 /* fn(ctx) is called, without the budget's lock, after every release and
- * every wake_all: how a pool waiting for either a buffer or budget room
- * learns that room appeared. One listener; NULL removes it. */
+ * every wake_all: how the pinned pool learns that a caller cancelled while
+ * its checkout waits in budget_acquire on a flag of the pool's own. One
+ * listener; NULL removes it. Returns once calls already running have
+ * finished, so the old ctx may be freed then (never call it from fn). */
 void budget_set_release_listener(cuzk_budget *b, void (*fn)(void *ctx), void *ctx);
 void budget_get_stats(cuzk_budget *b, budget_stats *out);
 

@@ -33,6 +33,18 @@ typedef struct {
     size_t bytes;
 } pool_out;
 
+/* A checkout blocked in budget_acquire for a new buffer. budget_acquire
+ * watches `stop`, which the pool sets when a buffer of this size is checked
+ * in (take it instead: otherwise the checkout would sleep next to an idle
+ * twin until something unrelated freed memory) or when the caller's cancel
+ * flag is found set after a budget_wake_all. */
+typedef struct pool_waiter {
+    size_t bytes;
+    const volatile int *cancel;
+    volatile int stop;
+    struct pool_waiter *next;
+} pool_waiter;
+
 struct pinned_pool {
     pthread_mutex_t mu; /* guards what follows; never held across a buffer's allocation or free, nor a budget wait */
     cuzk_budget *budget;
@@ -41,8 +53,7 @@ struct pinned_pool {
     cuzk_logger *log;
     pool_class *classes;
     size_t n_classes, cap_classes;
-    pthread_cond_t changed; /* a checkin or a budget release: checkouts waiting for either look again */
-    uint64_t generation;    /* bumped with each broadcast of changed */
+    struct pool_waiter *waiters; /* checkouts blocked in budget_acquire, oldest first */
     pool_out *out; /* cap_out >= st.buffers_total, so a reuse never needs memory */
     size_t n_out, cap_out;
     pool_stats st;
@@ -145,37 +156,51 @@ static int pool_register_locked(pinned_pool *p, void *ptr, size_t bytes, int che
     return 0;
 }
 
-/* Takes the longest-idle buffer (the bottom of a class's stack) if it has
- * been idle longer than the timeout; it leaves the pool's books here and is
- * freed by the caller without the lock. */
-static int pool_take_expired_locked(pinned_pool *p, double now, void **ptr, size_t *bytes)
+/* Takes, among classes other than `except_bytes` (0: any), the buffer idle
+ * the longest (the bottom of its class's stack), if it has been idle for
+ * more than min_idle_s at `now`. It leaves the pool's books here; the caller
+ * frees it without the lock. */
+static int pool_take_oldest_idle_locked(pinned_pool *p, size_t except_bytes, double now, double min_idle_s,
+                                        void **ptr, size_t *bytes)
 {
+    pool_class *oldest = NULL;
     for (size_t i = 0; i < p->n_classes; i++) {
         pool_class *c = &p->classes[i];
-        if (c->n_idle == 0 || !(now - c->idle[0].last_used > p->idle_timeout_s))
+        if (c->n_idle == 0 || c->bytes == except_bytes || !(now - c->idle[0].last_used > min_idle_s))
             continue;
-        *ptr = c->idle[0].ptr;
-        *bytes = c->bytes;
-        memmove(c->idle, c->idle + 1, (c->n_idle - 1) * sizeof *c->idle);
-        c->n_idle--;
-        c->n_total--;
-        p->st.buffers_idle--;
-        p->st.buffers_total--;
-        p->st.bytes_total -= c->bytes;
-        p->st.frees++;
-        return 1;
+        if (!oldest || c->idle[0].last_used < oldest->idle[0].last_used)
+            oldest = c;
     }
-    return 0;
+    if (!oldest)
+        return 0;
+    *ptr = oldest->idle[0].ptr;
+    *bytes = oldest->bytes;
+    memmove(oldest->idle, oldest->idle + 1, (oldest->n_idle - 1) * sizeof *oldest->idle);
+    oldest->n_idle--;
+    oldest->n_total--;
+    p->st.buffers_idle--;
+    p->st.buffers_total--;
+    p->st.bytes_total -= oldest->bytes;
+    p->st.frees++;
+    return 1;
+}
+
+/* Pops the most recently used idle buffer of exactly `bytes` into the
+ * checked-out list, if there is one. */
+static void *pool_take_idle_locked(pinned_pool *p, size_t bytes, size_t *free_remaining)
+{
+    pool_class *c = pool_class_find_locked(p, bytes);
+    if (!c || c->n_idle == 0)
+        return NULL;
+    void *ptr = c->idle[--c->n_idle].ptr;
+    p->out[p->n_out++] = (pool_out){ptr, bytes};
+    p->st.buffers_idle--;
+    p->st.reuses++;
+    *free_remaining = c->n_idle;
+    return ptr;
 }
 
 /* ---- events -------------------------------------------------------------- */
-
-static void pool_log_freed(pinned_pool *p, size_t bytes, uint64_t total_buffers, uint64_t total_bytes)
-{
-    CUZK_LOG(p->log, CUZK_LOG_INFO, "pinned pool: freed idle buffer",
-             "size_gib=%.3f total_buffers=%" PRIu64 " total_gib=%.3f",
-             pool_gib(bytes), total_buffers, pool_gib(total_bytes));
-}
 
 /* Every request the pool could not serve is counted and logged: a caller
  * that falls back to pageable memory must never do so silently. job_id is
@@ -192,6 +217,33 @@ static void pool_fail(pinned_pool *p, size_t bytes, const char *reason, const ui
     else
         CUZK_LOG(p->log, CUZK_LOG_WARN, "pinned pool: allocation failed", "size_gib=%.3f reason=%s origin=prewarm",
                  pool_gib(bytes), reason);
+}
+
+static void pool_log_checkout(pinned_pool *p, const char *msg, size_t bytes, uint64_t job_id, uint32_t partition,
+                              size_t free_remaining)
+{
+    CUZK_LOG(p->log, CUZK_LOG_INFO, msg, "size_gib=%.3f job_id=%" PRIu64 " partition=%" PRIu32 " free_remaining=%zu",
+             pool_gib(bytes), job_id, partition, free_remaining);
+}
+
+/* Frees one idle buffer chosen as in pool_take_oldest_idle_locked, then
+ * gives its bytes back to the budget; 1 when one was freed. */
+static int pool_free_oldest_idle(pinned_pool *p, size_t except_bytes, double now, double min_idle_s)
+{
+    void *ptr;
+    size_t bytes;
+    pthread_mutex_lock(&p->mu);
+    int got = pool_take_oldest_idle_locked(p, except_bytes, now, min_idle_s, &ptr, &bytes);
+    uint64_t total_buffers = p->st.buffers_total, total_bytes = p->st.bytes_total;
+    pthread_mutex_unlock(&p->mu);
+    if (!got)
+        return 0;
+    p->alloc.free(p->alloc.ctx, ptr, bytes);
+    budget_release(p->budget, BUDGET_PINNED, bytes);
+    CUZK_LOG(p->log, CUZK_LOG_INFO, "pinned pool: freed idle buffer",
+             "size_gib=%.3f total_buffers=%" PRIu64 " total_gib=%.3f", pool_gib(bytes), total_buffers,
+             pool_gib(total_bytes));
+    return 1;
 }
 
 /* Allocates a buffer whose bytes the caller has already charged to the
@@ -217,71 +269,96 @@ static void *pool_new_charged(pinned_pool *p, size_t bytes, int checked_out, siz
         return NULL;
     }
     CUZK_LOG(p->log, CUZK_LOG_INFO, "pinned pool: allocated new buffer",
-             "size_gib=%.3f total_buffers=%" PRIu64 " total_gib=%.3f",
-             pool_gib(bytes), total_buffers, pool_gib(total_bytes));
+             "size_gib=%.3f total_buffers=%" PRIu64 " total_gib=%.3f", pool_gib(bytes), total_buffers,
+             pool_gib(total_bytes));
     return ptr;
 }
 
-/* Pops the most recently used idle buffer of exactly `bytes`, if any. */
-static void *pool_take_idle(pinned_pool *p, size_t bytes, uint64_t job_id, uint32_t partition)
+/* ---- waiting for the budget ------------------------------------------------ */
+
+/* Cancel and stop flags are shared with the budget and the caller, who
+ * read or write them under other locks (or none): atomic accesses. */
+static int pool_flag(const volatile int *f)
 {
-    pthread_mutex_lock(&p->mu);
-    pool_class *c = pool_class_find_locked(p, bytes);
-    if (!c || c->n_idle == 0) {
-        pthread_mutex_unlock(&p->mu);
-        return NULL;
-    }
-    void *ptr = c->idle[--c->n_idle].ptr;
-    p->out[p->n_out++] = (pool_out){ptr, bytes};
-    p->st.buffers_idle--;
-    p->st.reuses++;
-    size_t free_remaining = c->n_idle;
-    pthread_mutex_unlock(&p->mu);
-    CUZK_LOG(p->log, CUZK_LOG_INFO, "pinned pool: checkout (reuse)",
-             "size_gib=%.3f job_id=%" PRIu64 " partition=%" PRIu32 " free_remaining=%zu", pool_gib(bytes), job_id,
-             partition, free_remaining);
-    return ptr;
+    return f && __atomic_load_n(f, __ATOMIC_ACQUIRE) != 0;
 }
 
-/* Wakes checkouts waiting for a buffer or for budget room. */
-static void pool_wake(void *vp)
+/* The budget's release listener (called after every release and wake_all,
+ * without the budget's lock): a caller that set its cancel flag then called
+ * budget_wake_all has only woken a budget_acquire that watches `stop`, so
+ * carry the flag over and wake once more. The second call finds nothing
+ * new, so the recursion ends there. */
+static void pool_on_budget_event(void *ctx)
 {
-    pinned_pool *p = vp;
+    pinned_pool *p = ctx;
+    int changed = 0;
     pthread_mutex_lock(&p->mu);
-    p->generation++;
-    pthread_cond_broadcast(&p->changed);
+    for (pool_waiter *w = p->waiters; w; w = w->next)
+        if (!w->stop && pool_flag(w->cancel)) {
+            __atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+            changed = 1;
+        }
+    pthread_mutex_unlock(&p->mu);
+    if (changed)
+        budget_wake_all(p->budget);
+}
+
+static void pool_waiter_add_locked(pinned_pool *p, pool_waiter *w)
+{
+    pool_waiter **pp = &p->waiters;
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = w;
+}
+
+static void pool_waiter_remove(pinned_pool *p, pool_waiter *w)
+{
+    pthread_mutex_lock(&p->mu);
+    pool_waiter **pp = &p->waiters;
+    while (*pp && *pp != w)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = w->next;
     pthread_mutex_unlock(&p->mu);
 }
 
-/* Frees one idle buffer of a size other than `bytes` (under budget
- * pressure those cannot serve the waiter); 1 when one was freed. */
-static int pool_free_other_idle(pinned_pool *p, size_t bytes)
+/* Stops the oldest waiter for `bytes`, if any: a buffer of its size is idle.
+ * One buffer, one waiter: the others keep their place in the budget's queue. */
+static int pool_waiter_stop_one_locked(pinned_pool *p, size_t bytes)
 {
+    for (pool_waiter *w = p->waiters; w; w = w->next)
+        if (w->bytes == bytes && !w->stop) {
+            __atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+            return 1;
+        }
+    return 0;
+}
+
+/* Blocks in budget_acquire until `bytes` fit (0), a buffer of this size is
+ * checked in (1: look again), or the caller cancels (-1); -2 if the budget
+ * refused for another reason (it cannot, once bytes <= limit). Registering and
+ * the last look at the idle stack happen under one lock hold, so a checkin
+ * in between cannot be missed; *reused is set when that look found one. */
+static int pool_wait_for_room(pinned_pool *p, size_t bytes, const volatile int *cancel, void **reused,
+                              size_t *free_remaining)
+{
+    pool_waiter w = {.bytes = bytes, .cancel = cancel};
     pthread_mutex_lock(&p->mu);
-    void *ptr = NULL;
-    size_t freed_bytes = 0;
-    for (size_t i = 0; i < p->n_classes && !ptr; i++) {
-        pool_class *c = &p->classes[i];
-        if (c->bytes == bytes || c->n_idle == 0)
-            continue;
-        ptr = c->idle[0].ptr;
-        freed_bytes = c->bytes;
-        memmove(c->idle, c->idle + 1, (c->n_idle - 1) * sizeof *c->idle);
-        c->n_idle--;
-        c->n_total--;
-        p->st.buffers_idle--;
-        p->st.buffers_total--;
-        p->st.bytes_total -= c->bytes;
-        p->st.frees++;
+    *reused = pool_take_idle_locked(p, bytes, free_remaining);
+    if (!*reused) {
+        w.stop = pool_flag(cancel); /* set before we were registered: no listener saw it */
+        pool_waiter_add_locked(p, &w);
     }
-    uint64_t total_buffers = p->st.buffers_total, total_bytes = p->st.bytes_total;
     pthread_mutex_unlock(&p->mu);
-    if (!ptr)
+    if (*reused)
+        return 1;
+    int rc = budget_acquire(p->budget, BUDGET_PINNED, bytes, &w.stop);
+    pool_waiter_remove(p, &w);
+    if (rc == 0)
         return 0;
-    p->alloc.free(p->alloc.ctx, ptr, freed_bytes);
-    pool_log_freed(p, freed_bytes, total_buffers, total_bytes);
-    budget_release(p->budget, BUDGET_PINNED, freed_bytes);
-    return 1;
+    if (pool_flag(cancel))
+        return -1;
+    return pool_flag(&w.stop) ? 1 : -2;
 }
 
 /* ---- API ---------------------------------------------------------------- */
@@ -297,12 +374,11 @@ pinned_pool *pool_create(cuzk_budget *budget, host_allocator alloc, double idle_
         free(p);
         return NULL;
     }
-    pthread_cond_init(&p->changed, NULL);
     p->budget = budget;
     p->alloc = alloc;
     p->idle_timeout_s = idle_timeout_s;
     p->log = log;
-    budget_set_release_listener(budget, pool_wake, p);
+    budget_set_release_listener(budget, pool_on_budget_event, p);
     return p;
 }
 
@@ -310,19 +386,10 @@ void pool_destroy(pinned_pool *p)
 {
     if (!p)
         return;
-    void *ptr;
-    size_t bytes;
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        int got = pool_take_expired_locked(p, INFINITY, &ptr, &bytes); /* every idle buffer */
-        uint64_t total_buffers = p->st.buffers_total, total_bytes = p->st.bytes_total;
-        pthread_mutex_unlock(&p->mu);
-        if (!got)
-            break;
-        p->alloc.free(p->alloc.ctx, ptr, bytes);
-        budget_release(p->budget, BUDGET_PINNED, bytes);
-        pool_log_freed(p, bytes, total_buffers, total_bytes);
-    }
+    /* Returns once no call of the listener is still running: p can go. */
+    budget_set_release_listener(p->budget, NULL, NULL);
+    while (pool_free_oldest_idle(p, 0, INFINITY, 0.0))
+        ;
     if (p->n_out) {
         uint64_t out_bytes = 0;
         for (size_t i = 0; i < p->n_out; i++)
@@ -331,61 +398,79 @@ void pool_destroy(pinned_pool *p)
         CUZK_LOG(p->log, CUZK_LOG_ERROR, "pinned pool: destroyed with buffers checked out",
                  "buffers=%zu total_gib=%.3f", p->n_out, pool_gib(out_bytes));
     }
-    budget_set_release_listener(p->budget, NULL, NULL);
     for (size_t i = 0; i < p->n_classes; i++)
         free(p->classes[i].idle);
     free(p->classes);
     free(p->out);
-    pthread_cond_destroy(&p->changed);
     pthread_mutex_destroy(&p->mu);
     free(p);
+}
+
+/* The bytes are charged: allocate, unless a buffer of this size came back
+ * meanwhile (then reuse it and give the charge back, not allocate a twin). */
+static void *pool_checkout_charged(pinned_pool *p, size_t bytes, uint64_t job_id, uint32_t partition)
+{
+    size_t free_remaining = 0;
+    pthread_mutex_lock(&p->mu);
+    void *ptr = pool_take_idle_locked(p, bytes, &free_remaining);
+    pthread_mutex_unlock(&p->mu);
+    if (ptr) {
+        budget_release(p->budget, BUDGET_PINNED, bytes);
+        pool_log_checkout(p, "pinned pool: checkout (reuse)", bytes, job_id, partition, free_remaining);
+        return ptr;
+    }
+    ptr = pool_new_charged(p, bytes, 1, &free_remaining, &job_id, partition);
+    if (ptr)
+        pool_log_checkout(p, "pinned pool: checkout (alloc)", bytes, job_id, partition, free_remaining);
+    return ptr;
 }
 
 void *pool_checkout(pinned_pool *p, size_t bytes, uint64_t job_id, uint32_t partition, const volatile int *cancel)
 {
     if (!p)
         return NULL;
-    if (bytes == 0) {
-        pool_fail(p, bytes, "zero_size", &job_id, partition);
-        return NULL;
-    }
     budget_stats bs;
     budget_get_stats(p->budget, &bs);
-    if (bytes > bs.limit) {
-        pool_fail(p, bytes, "over_budget_limit", &job_id, partition);
+    if (bytes == 0 || bytes > bs.limit) {
+        pool_fail(p, bytes, bytes ? "over_budget_limit" : "zero_size", &job_id, partition);
         return NULL;
     }
-    /* Either an idle buffer of this size comes back or the budget makes
-     * room: wait for whichever happens first (a checkout that waited only
-     * in the budget would sleep next to an idle twin and deadlock). */
-    void *ptr;
     for (;;) {
+        size_t free_remaining = 0;
+        int rc = 1;
         pthread_mutex_lock(&p->mu);
-        uint64_t seen = p->generation;
+        void *ptr = pool_take_idle_locked(p, bytes, &free_remaining);
         pthread_mutex_unlock(&p->mu);
-        if ((ptr = pool_take_idle(p, bytes, job_id, partition)))
+        if (!ptr) {
+            if (pool_flag(cancel))
+                rc = -1;
+            else if (budget_try_acquire(p->budget, BUDGET_PINNED, bytes) == 0)
+                rc = 0;
+            /* Under pressure, idle buffers of other sizes go first (oldest
+             * first): they cannot serve this request, and waiting for the
+             * idle timeout to free them would stall it. */
+            else if (pool_free_oldest_idle(p, bytes, cuzk_now_s(), -INFINITY))
+                continue;
+            else
+                rc = pool_wait_for_room(p, bytes, cancel, &ptr, &free_remaining);
+        }
+        if (ptr) {
+            pool_log_checkout(p, "pinned pool: checkout (reuse)", bytes, job_id, partition, free_remaining);
             return ptr;
-        if (budget_try_acquire(p->budget, BUDGET_PINNED, bytes) == 0)
-            break;
-        if (cancel && *cancel) {
+        }
+        if (rc == 0)
+            return pool_checkout_charged(p, bytes, job_id, partition);
+        if (rc == -1) {
             CUZK_LOG(p->log, CUZK_LOG_INFO, "pinned pool: checkout cancelled",
                      "size_gib=%.3f job_id=%" PRIu64 " partition=%" PRIu32, pool_gib(bytes), job_id, partition);
             return NULL;
         }
-        if (pool_free_other_idle(p, bytes))
-            continue;
-        pthread_mutex_lock(&p->mu);
-        while (p->generation == seen && !(cancel && *cancel))
-            pthread_cond_wait(&p->changed, &p->mu);
-        pthread_mutex_unlock(&p->mu);
+        if (rc == -2) {
+            pool_fail(p, bytes, "budget_refused", &job_id, partition);
+            return NULL;
+        }
+        /* rc == 1: a buffer of this size was checked in; look again. */
     }
-    size_t free_remaining = 0;
-    ptr = pool_new_charged(p, bytes, 1, &free_remaining, &job_id, partition);
-    if (ptr)
-        CUZK_LOG(p->log, CUZK_LOG_INFO, "pinned pool: checkout (alloc)",
-                 "size_gib=%.3f job_id=%" PRIu64 " partition=%" PRIu32 " free_remaining=%zu", pool_gib(bytes), job_id,
-                 partition, free_remaining);
-    return ptr;
 }
 
 void pool_checkin(pinned_pool *p, void *buf, uint64_t job_id, uint32_t partition)
@@ -408,12 +493,11 @@ void pool_checkin(pinned_pool *p, void *buf, uint64_t job_id, uint32_t partition
     pool_push_idle_locked(p, c, buf, cuzk_now_s());
     p->st.checkins++;
     size_t free_remaining = c->n_idle;
-    p->generation++;
-    pthread_cond_broadcast(&p->changed);
+    int woke = pool_waiter_stop_one_locked(p, bytes);
     pthread_mutex_unlock(&p->mu);
-    CUZK_LOG(p->log, CUZK_LOG_INFO, "pinned pool: checkin",
-             "size_gib=%.3f job_id=%" PRIu64 " partition=%" PRIu32 " free_remaining=%zu", pool_gib(bytes), job_id,
-             partition, free_remaining);
+    pool_log_checkout(p, "pinned pool: checkin", bytes, job_id, partition, free_remaining);
+    if (woke)
+        budget_wake_all(p->budget);
 }
 
 int pool_prewarm(pinned_pool *p, size_t bytes, int count)
@@ -447,23 +531,11 @@ int pool_trim_idle(pinned_pool *p, double now)
 {
     if (!p)
         return 0;
-    int freed = 0;
-    void *ptr;
-    size_t bytes;
     /* One buffer per lock hold: freeing pinned memory is slow, and
-     * checkouts of other buffers must not wait behind it. */
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        int got = pool_take_expired_locked(p, now, &ptr, &bytes);
-        uint64_t total_buffers = p->st.buffers_total, total_bytes = p->st.bytes_total;
-        pthread_mutex_unlock(&p->mu);
-        if (!got)
-            break;
-        p->alloc.free(p->alloc.ctx, ptr, bytes);
-        budget_release(p->budget, BUDGET_PINNED, bytes);
-        pool_log_freed(p, bytes, total_buffers, total_bytes);
+     * checkouts must not wait behind it. */
+    int freed = 0;
+    while (pool_free_oldest_idle(p, 0, now, p->idle_timeout_s))
         freed++;
-    }
     return freed;
 }
 

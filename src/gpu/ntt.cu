@@ -80,13 +80,20 @@ __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 1))
     __syncthreads();
 
     const unsigned lc = tid & lmask, r = tid >> L;
+    /* this thread's twiddle in stage s0 + st: tw[m + j], j = i mod m */
+    auto twiddle = [&](unsigned st) {
+        const size_t j = ((size_t)(r & ((1u << st) - 1)) << s0) | (cg << L) | lc;
+        return load_ro(tw + ((size_t)1 << (s0 + st)) + j);
+    };
+    F w = twiddle(DIF ? S - 1 : 0);
     for (unsigned k = 0; k < S; k++) {
         const unsigned st = DIF ? S - 1 - k : k; /* stage s0 + st */
+        const F w_now = w;
+        if (k + 1 < S) /* the next stage's twiddle loads during this one */
+            w = twiddle(DIF ? st - 1 : st + 1);
         const unsigned h = 1u << st;
         const unsigned mx = ((r >> st) << (st + 1)) | (r & (h - 1));
         const unsigned px = (mx << L) | lc, py = px + (h << L);
-        const size_t j = ((size_t)(r & (h - 1)) << s0) | (cg << L) | lc;
-        const F w = load_ro(tw + ((size_t)1 << (s0 + st)) + j);
         F x, y;
 #pragma unroll
         for (int i = 0; i < F::N; i++) {
@@ -95,10 +102,10 @@ __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 1))
         }
         if (DIF) {
             const F s = x + y;
-            y = (x - y) * w;
+            y = (x - y) * w_now;
             x = s;
         } else {
-            const F t = y * w;
+            const F t = y * w_now;
             y = x - t;
             x = x + t;
         }

@@ -1,7 +1,8 @@
 /* Memory budget tests: accounting per category, high-water mark, requests
  * that can never fit, FIFO service (a small request never overtakes a large
  * one at the head), try_acquire behind waiters, cancellation, the evictor,
- * and a many-thread hammer that must never see the limit exceeded. */
+ * the release listener, and a many-thread hammer that must never see the
+ * limit exceeded. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -368,6 +369,112 @@ static void test_evictor_empty_then_waiter_sleeps(void **state)
     fake_cache_fini(&c);
 }
 
+/* ---- release listener ---------------------------------------------------- */
+
+typedef struct {
+    cuzk_budget *b;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int calls, entered, gate_open, finished;
+    int block; /* hold the first call until the gate opens */
+} listener_probe;
+
+static void listener_probe_fn(void *ctx)
+{
+    listener_probe *l = ctx;
+    budget_stats s;
+    budget_get_stats(l->b, &s); /* called without the budget's lock */
+    pthread_mutex_lock(&l->mu);
+    l->calls++;
+    l->entered = 1;
+    pthread_cond_broadcast(&l->cv);
+    while (l->block && !l->gate_open)
+        pthread_cond_wait(&l->cv, &l->mu);
+    l->finished = l->calls;
+    pthread_mutex_unlock(&l->mu);
+}
+
+static void test_release_listener_calls(void **state)
+{
+    (void)state;
+    cuzk_budget *b = budget_create(100);
+    listener_probe l = {.b = b};
+    pthread_mutex_init(&l.mu, NULL);
+    pthread_cond_init(&l.cv, NULL);
+    budget_set_release_listener(b, listener_probe_fn, &l);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 10, NULL), 0);
+    assert_int_equal(l.calls, 0); /* acquiring tells nobody */
+    budget_release(b, BUDGET_KEYS, 4);
+    budget_release(b, BUDGET_KEYS, 6);
+    assert_int_equal(l.calls, 2);
+    budget_wake_all(b);
+    assert_int_equal(l.calls, 3);
+    budget_set_release_listener(b, NULL, NULL);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 10, NULL), 0);
+    budget_release(b, BUDGET_KEYS, 10);
+    budget_wake_all(b);
+    assert_int_equal(l.calls, 3);
+    budget_destroy(b);
+    pthread_mutex_destroy(&l.mu);
+    pthread_cond_destroy(&l.cv);
+}
+
+typedef struct {
+    cuzk_budget *b;
+    listener_probe *l;
+    int finished_seen;
+} remover_arg;
+
+static void *releaser_run(void *arg)
+{
+    budget_release(arg, BUDGET_KEYS, 10);
+    return NULL;
+}
+
+static void *remover_run(void *arg)
+{
+    remover_arg *r = arg;
+    budget_set_release_listener(r->b, NULL, NULL);
+    pthread_mutex_lock(&r->l->mu);
+    r->finished_seen = r->l->finished;
+    pthread_mutex_unlock(&r->l->mu);
+    return NULL;
+}
+
+/* Removing the listener waits for a call still running on it, so its
+ * context may be freed right after: whatever the interleaving, the
+ * remover returns only after the running call finished. */
+static void test_listener_removal_waits_for_running_call(void **state)
+{
+    (void)state;
+    cuzk_budget *b = budget_create(100);
+    listener_probe l = {.b = b, .block = 1};
+    pthread_mutex_init(&l.mu, NULL);
+    pthread_cond_init(&l.cv, NULL);
+    budget_set_release_listener(b, listener_probe_fn, &l);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 10, NULL), 0);
+
+    pthread_t releaser, remover;
+    assert_int_equal(pthread_create(&releaser, NULL, releaser_run, b), 0);
+    pthread_mutex_lock(&l.mu);
+    while (!l.entered)
+        pthread_cond_wait(&l.cv, &l.mu);
+    pthread_mutex_unlock(&l.mu);
+    remover_arg r = {.b = b, .l = &l};
+    assert_int_equal(pthread_create(&remover, NULL, remover_run, &r), 0);
+    pthread_mutex_lock(&l.mu);
+    l.gate_open = 1;
+    pthread_cond_broadcast(&l.cv);
+    pthread_mutex_unlock(&l.mu);
+    pthread_join(remover, NULL);
+    pthread_join(releaser, NULL);
+    assert_int_equal(r.finished_seen, 1);
+    assert_int_equal(l.calls, 1);
+    budget_destroy(b);
+    pthread_mutex_destroy(&l.mu);
+    pthread_cond_destroy(&l.cv);
+}
+
 /* ---- hammer -------------------------------------------------------------- */
 
 #define HAMMER_THREADS 4
@@ -457,6 +564,8 @@ int main(void)
         cmocka_unit_test(test_evictor_release_satisfies_waiter),
         cmocka_unit_test(test_evictor_called_again_while_it_progresses),
         cmocka_unit_test(test_evictor_empty_then_waiter_sleeps),
+        cmocka_unit_test(test_release_listener_calls),
+        cmocka_unit_test(test_listener_removal_waits_for_running_call),
         cmocka_unit_test(test_hammer_never_exceeds_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -92,15 +92,21 @@ static uint64_t pinned_charged(cuzk_budget *b)
     return s.by_category[BUDGET_PINNED];
 }
 
-/* The budget holds exactly the pool's bytes, idle or out, and nothing else. */
-static void assert_charged_once(cuzk_budget *b, pinned_pool *p, fake_alloc *f)
+/* The budget holds exactly the pool's bytes under BUDGET_PINNED, idle or
+ * out, plus `other` bytes someone else holds under other categories. */
+static void assert_charged_once_plus(cuzk_budget *b, pinned_pool *p, fake_alloc *f, uint64_t other)
 {
     budget_stats bs;
     budget_get_stats(b, &bs);
     pool_stats ps = pstats(p);
     assert_int_equal(bs.by_category[BUDGET_PINNED], ps.bytes_total);
-    assert_int_equal(bs.used, ps.bytes_total);
+    assert_int_equal(bs.used, ps.bytes_total + other);
     assert_int_equal(f->live_bytes, ps.bytes_total);
+}
+
+static void assert_charged_once(cuzk_budget *b, pinned_pool *p, fake_alloc *f)
+{
+    assert_charged_once_plus(b, p, f, 0);
 }
 
 #define FAR_FUTURE 1e12
@@ -386,9 +392,10 @@ static void test_checkout_waits_for_budget(void **state)
     fake_delete(f);
 }
 
-/* A checkout that waited for the budget while a buffer of its size came
- * back takes that buffer instead of allocating a twin. */
-static void test_waiter_reuses_buffer_checked_in_meanwhile(void **state)
+/* A checkout waiting for the budget is woken by a checkin of its size and
+ * takes that buffer: it must not sleep next to an idle twin until
+ * something unrelated frees memory. */
+static void test_waiter_takes_buffer_checked_in_meanwhile(void **state)
 {
     (void)state;
     fake_alloc *f = fake_new();
@@ -403,23 +410,50 @@ static void test_waiter_reuses_buffer_checked_in_meanwhile(void **state)
     void *a = pool_checkout(p, S, 1, 0, NULL); /* budget now full */
     checkout_arg w = {.p = p, .bytes = S};
     assert_int_equal(pthread_create(&w.th, NULL, checkout_run, &w), 0);
-    evict_probe_wait(&probe, 1);
-    pool_checkin(p, a, 1, 0);                     /* idle, but no budget freed: still waiting */
-    budget_release(b, BUDGET_PARTITIONS, S);      /* now the waiter gets its bytes ... */
+    evict_probe_wait(&probe, 1); /* blocked in budget_acquire */
+    pool_checkin(p, a, 1, 0);    /* frees no budget, but is the right size */
     pthread_join(w.th, NULL);
-    assert_ptr_equal(w.result, a);                /* ... and gives them back for the idle buffer */
+    assert_ptr_equal(w.result, a);
+    assert_int_equal(pinned_charged(b), S); /* the budget never moved */
     pool_stats s = pstats(p);
     assert_int_equal(s.allocations, 1);
     assert_int_equal(s.reuses, 1);
     assert_int_equal(f->allocs, 1);
-    assert_charged_once(b, p, f);
+    assert_charged_once_plus(b, p, f, S);
 
     pool_checkin(p, a, 42, 7);
+    budget_release(b, BUDGET_PARTITIONS, S);
     pool_destroy(p);
     budget_set_evictor(b, NULL, NULL);
     budget_destroy(b);
     pthread_mutex_destroy(&probe.mu);
     pthread_cond_destroy(&probe.cv);
+    fake_delete(f);
+}
+
+/* Under budget pressure an idle buffer of another size is freed (it could
+ * not serve the request) rather than left to the idle timeout. */
+static void test_pressure_frees_idle_of_other_size(void **state)
+{
+    (void)state;
+    fake_alloc *f = fake_new();
+    cuzk_budget *b = budget_create(2 * S);
+    pinned_pool *p = pool_create(b, fake_host(f), 60.0, NULL);
+    void *a = pool_checkout(p, S, 1, 0, NULL);
+    void *a2 = pool_checkout(p, S, 1, 1, NULL);
+    pool_checkin(p, a2, 1, 1);
+    void *t = pool_checkout(p, T, 2, 0, NULL); /* no waiting: the idle S goes */
+    assert_non_null(t);
+    pool_stats s = pstats(p);
+    assert_int_equal(s.allocations, 3);
+    assert_int_equal(s.frees, 1);
+    assert_int_equal(s.buffers_total, 2);
+    assert_int_equal(s.buffers_idle, 0);
+    assert_charged_once(b, p, f);
+    pool_checkin(p, a, 1, 0);
+    pool_checkin(p, t, 2, 0);
+    pool_destroy(p);
+    budget_destroy(b);
     fake_delete(f);
 }
 
@@ -717,8 +751,8 @@ static void test_log_texts_and_fields(void **state)
         {"info", "pinned pool: checkout (alloc)", "size_gib=0.250 job_id=9 partition=1 free_remaining=0"},
         {"info", "pinned pool: checkin", "size_gib=0.250 job_id=9 partition=1 free_remaining=1"},
         {"info", "pinned pool: checkin", "size_gib=1.500 job_id=8 partition=0 free_remaining=1"},
-        {"info", "pinned pool: freed idle buffer", "size_gib=1.500 total_buffers=1 total_gib=0.250"},
-        {"info", "pinned pool: freed idle buffer", "size_gib=0.250 total_buffers=0 total_gib=0.000"},
+        {"info", "pinned pool: freed idle buffer", "size_gib=0.250 total_buffers=1 total_gib=1.500"},
+        {"info", "pinned pool: freed idle buffer", "size_gib=1.500 total_buffers=0 total_gib=0.000"},
         {"warn", "pinned pool: allocation failed", "size_gib=1.000 reason=host_alloc job_id=10 partition=3"},
     };
     const size_t n_want = sizeof want / sizeof *want;
@@ -750,7 +784,8 @@ int main(void)
         cmocka_unit_test(test_budget_charged_once),
         cmocka_unit_test(test_failures_counted),
         cmocka_unit_test(test_checkout_waits_for_budget),
-        cmocka_unit_test(test_waiter_reuses_buffer_checked_in_meanwhile),
+        cmocka_unit_test(test_waiter_takes_buffer_checked_in_meanwhile),
+        cmocka_unit_test(test_pressure_frees_idle_of_other_size),
         cmocka_unit_test(test_trim_frees_only_long_idle),
         cmocka_unit_test(test_prewarm),
         cmocka_unit_test(test_pageable_allocator),
