@@ -696,6 +696,8 @@ static void *maintainer_main(void *arg)
 
 /* ---------- life cycle ---------- */
 
+static void free_circuit(cuzk_engine *e, struct circuit *c);
+
 static int start_threads(cuzk_engine *e)
 {
     int n_gpu = e->backend->n_devices * e->cfg.gpu_workers_per_device;
@@ -808,14 +810,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     }
     for (circuit *c = e->circuits, *next; c; c = next) {
         next = c->next;
-        if (c->has_pce) {
-            budget_release(e->budget, BUDGET_PCE, c->pce.bytes);
-            cuzk_pce_free(&c->pce);
-        }
-        if (c->has_r1cs)
-            cuzk_r1cs_free(&c->r1cs);
-        free(c->id);
-        free(c);
+        free_circuit(e, c);
     }
     pool_destroy(e->pool);
     keycache_destroy(e->keys);
