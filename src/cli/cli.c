@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "groth16/curve_id.h"
 #include "util/threads.h"
 
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -20,6 +21,21 @@ int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
         return -1;
     *out = (uint32_t)v;
     return 0;
+}
+
+int cli_synth_opt(cli_synth_opts *o, int opt, const char *arg)
+{
+    switch (opt) {
+    case 'c':
+        o->have_curve = 1;
+        return cuzk_curve_from_name(arg, &o->p.curve);
+    case 'n':
+        o->have_constraints = 1;
+        return cli_parse_u32(arg, 1, 1u << 30, &o->p.n_constraints);
+    case 'p':
+        return cli_parse_u32(arg, 0, 1u << 20, &o->p.n_public);
+    }
+    return 1;
 }
 
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)

@@ -4,6 +4,7 @@
 #define CUZK_CLI_CLI_H
 
 #include "cuzk/cuzk.h"
+#include "groth16/synth.h"
 
 /* Exit codes: 0 success, 1 failure (invalid proof, bad input), 2 usage. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -32,6 +33,16 @@ int cli_parse(int argc, char **argv, const cli_command *cmd, const void *long_op
 /* Prints "cuzk: <what>: <message>" to stderr; returns CLI_FAIL. */
 int cli_report(const char *what, const cuzk_error *err);
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The synthetic-circuit options shared by `circuit synth` and `bench prove`. */
+typedef struct {
+    cuzk_synth_params p;
+    int have_curve, have_constraints;
+} cli_synth_opts;
+
+/* --curve (c), --constraints (n), --public (p): 0 when taken, -1 for a bad
+ * value, 1 when opt is none of these. */
+int cli_synth_opt(cli_synth_opts *o, int opt, const char *arg);
 
 /* Parses a whole positive number within [lo, hi]; -1 on junk. */
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);

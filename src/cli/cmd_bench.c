@@ -16,25 +16,19 @@
 #include "util/timer.h"
 
 typedef struct {
-    cuzk_synth_params p;
+    cli_synth_opts s;
     uint32_t repeat;
     const char *snarkjs; /* NULL: look in the usual places; "" : do not run */
     const char *workdir;
-    int have_curve, have_constraints;
 } bench_opts;
 
 static int bench_opt(int opt, const char *arg, void *ctx)
 {
     bench_opts *o = ctx;
+    int taken = cli_synth_opt(&o->s, opt, arg);
+    if (taken <= 0)
+        return taken;
     switch (opt) {
-    case 'c':
-        o->have_curve = 1;
-        return cuzk_curve_from_name(arg, &o->p.curve);
-    case 'n':
-        o->have_constraints = 1;
-        return cli_parse_u32(arg, 1, 1u << 30, &o->p.n_constraints);
-    case 'p':
-        return cli_parse_u32(arg, 0, 1u << 20, &o->p.n_public);
     case 'r':
         return cli_parse_u32(arg, 1, 1000, &o->repeat);
     case 'S':
@@ -90,8 +84,8 @@ static int prepare_files(const bench_opts *o, int threads, const char *r1cs, con
     cuzk_r1cs r;
     cuzk_wtns w;
     cuzk_zkey z;
-    fprintf(stderr, "bench: synthesizing %u constraints...\n", o->p.n_constraints);
-    if (cuzk_circuit_synth(&o->p, &r, &w, &err))
+    fprintf(stderr, "bench: synthesizing %u constraints...\n", o->s.p.n_constraints);
+    if (cuzk_circuit_synth(&o->s.p, &r, &w, &err))
         return cli_report("synthesizing", &err);
     int rc = cuzk_r1cs_write(&r, r1cs, &err) || cuzk_wtns_write(&w, wtns, &err);
     cuzk_wtns_free(&w);
@@ -146,9 +140,9 @@ static int time_in_process(const bench_opts *o, int threads, const char *wtns_pa
 static void print_report(const bench_opts *o, int threads, const cuzk_prove_timings *t, double load_s,
                          double cli_s, double snark_s)
 {
-    const char *curve = cuzk_curve_snarkjs_name(o->p.curve);
+    const char *curve = cuzk_curve_snarkjs_name(o->s.p.curve);
     printf("cuzk bench prove: %s, %u constraints, %u public, %d threads, best of %u\n\n", curve,
-           o->p.n_constraints, o->p.n_public, threads, o->repeat);
+           o->s.p.n_constraints, o->s.p.n_public, threads, o->repeat);
     printf("| stage | seconds |\n|---|---|\n");
     const struct {
         const char *name;
@@ -177,12 +171,12 @@ static int run_bench_prove(int argc, char **argv)
                                          {"no-snarkjs", no_argument, NULL, 'N'},
                                          {"workdir", required_argument, NULL, 'w'},
                                          {0, 0, 0, 0}};
-    bench_opts o = {.p = {.n_public = 1, .seed = 1}, .repeat = 3};
+    bench_opts o = {.s = {.p = {.n_public = 1, .seed = 1}}, .repeat = 3};
     cli_common common;
     int first, rc = cli_parse(argc, argv, &cli_cmd_bench_prove, opts, bench_opt, &o, &common, &first);
     if (rc)
         return rc > 0 ? CLI_OK : CLI_USAGE;
-    if (!o.have_curve || !o.have_constraints || first != argc)
+    if (!o.s.have_curve || !o.s.have_constraints || first != argc)
         return cli_usage_error(&cli_cmd_bench_prove, "--curve and --constraints are required, nothing else");
     char dir[256], r1cs[300], wtns[300], zkey[300], proof[300], pub[300], threads[16];
     snprintf(dir, sizeof dir, "%s", o.workdir ? o.workdir : "/tmp/cuzk-bench-XXXXXX");

@@ -7,24 +7,15 @@
 #include "groth16/curve_id.h"
 #include "groth16/synth.h"
 
-typedef struct {
-    cuzk_synth_params p;
-    int have_curve, have_constraints;
-} synth_opts;
 
 static int synth_opt(int opt, const char *arg, void *ctx)
 {
-    synth_opts *o = ctx;
+    cli_synth_opts *o = ctx;
     char *end;
+    int taken = cli_synth_opt(o, opt, arg);
+    if (taken <= 0)
+        return taken;
     switch (opt) {
-    case 'c':
-        o->have_curve = 1;
-        return cuzk_curve_from_name(arg, &o->p.curve);
-    case 'n':
-        o->have_constraints = 1;
-        return cli_parse_u32(arg, 1, 1u << 30, &o->p.n_constraints);
-    case 'p':
-        return cli_parse_u32(arg, 0, 1u << 20, &o->p.n_public);
     case 's':
         o->p.seed = strtoull(arg, &end, 0);
         return *arg && !*end ? 0 : -1;
@@ -43,7 +34,7 @@ static int run_synth(int argc, char **argv)
                                          {"seed", required_argument, NULL, 's'},
                                          {"zero-witness", no_argument, NULL, 'z'},
                                          {0, 0, 0, 0}};
-    synth_opts o = {.p = {.n_public = 1, .seed = 1}};
+    cli_synth_opts o = {.p = {.n_public = 1, .seed = 1}};
     cli_common common;
     int first, rc = cli_parse(argc, argv, &cli_cmd_circuit_synth, opts, synth_opt, &o, &common, &first);
     if (rc)
