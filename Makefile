@@ -5,6 +5,17 @@
 CC      ?= cc
 NVCC    ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 JOBS    ?= $(shell nproc)
+# The CUDA backend (src/gpu, mk/cuda.mk): CUDA=auto (default) builds it when
+# nvcc is found and a GPU is present, CUDA=1 whenever nvcc is found (to run
+# the binaries on a GPU machine), CUDA=0 never (src/gpu/gpu_none.c then).
+CUDA    ?= auto
+ifeq ($(CUDA),auto)
+CUDA_ON := $(if $(NVCC),$(shell nvidia-smi -L 2>/dev/null | grep -q GPU && echo 1))
+else ifeq ($(CUDA),1)
+CUDA_ON := $(if $(NVCC),1,$(error CUDA=1 but no nvcc found))
+else
+CUDA_ON :=
+endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-function
 CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc -pthread -MMD -MP
@@ -19,14 +30,22 @@ CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_SUPPORT := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
 
+include mk/cuda.mk
+LIB_SRC := $(filter-out $(GPU_C_SRC_EXCLUDE),$(LIB_SRC))
+LDLIBS  += $(GPU_LDLIBS)
+# Switching CUDA on or off rebuilds the archives (their member lists differ).
+CONFIG_STAMP := build/config-$(if $(CUDA_ON),cuda,nocuda).stamp
+$(CONFIG_STAMP):
+	@mkdir -p build && rm -f build/config-*.stamp && touch $@
+
 define build_tree
 $(1)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) -c $$< -o $$@
 
-$(1)/libcuzk.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIB_SRC))
+$(1)/libcuzk.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIB_SRC)) $$(GPU_OBJ) $$(CONFIG_STAMP)
 	@rm -f $$@
-	ar rcs $$@ $$^
+	ar rcs $$@ $$(filter %.o,$$^)
 
 $(1)/cuzk: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI_SRC)) $(1)/libcuzk.a
 	$$(CC) $(2) $$^ -o $$@ $$(LDLIBS)

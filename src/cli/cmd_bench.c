@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "engine/backend.h"
 #include "groth16/curve_id.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
@@ -20,6 +21,7 @@ typedef struct {
     uint32_t repeat;
     const char *snarkjs; /* NULL: look in the usual places; "" : do not run */
     const char *workdir;
+    const char *backend;
 } bench_opts;
 
 static int bench_opt(int opt, const char *arg, void *ctx)
@@ -39,6 +41,9 @@ static int bench_opt(int opt, const char *arg, void *ctx)
         return 0;
     case 'w':
         o->workdir = arg;
+        return 0;
+    case 'b':
+        o->backend = arg;
         return 0;
     }
     return -1;
@@ -105,9 +110,10 @@ static int prepare_files(const bench_opts *o, int threads, const char *r1cs, con
     return rc ? cli_report("writing the key", &err) : CLI_OK;
 }
 
-/* Best-of-repeat in-process proof; verifies the last one. */
-static int time_in_process(const bench_opts *o, int threads, const char *wtns_path, const char *zkey_path,
-                           cuzk_prove_timings *best, double *load_s)
+/* Best-of-repeat in-process proof on one backend (on a GPU the key stays
+ * resident after the first proof, which is a warm-up); verifies the last. */
+static int time_in_process(cuzk_backend *b, const bench_opts *o, int threads, const char *wtns_path,
+                           const char *zkey_path, cuzk_prove_timings *best, double *load_s)
 {
     cuzk_error err = {0};
     cuzk_zkey z;
@@ -121,10 +127,11 @@ static int time_in_process(const bench_opts *o, int threads, const char *wtns_pa
     cuzk_proof proof;
     int rc = pub ? CUZK_OK : CUZK_ERR_NOMEM;
     best->total = 1e30;
-    for (uint32_t i = 0; i < o->repeat && !rc; i++) {
+    int warmup = b->n_devices > 0 && strcmp(b->name, "cpu") != 0;
+    for (uint32_t i = 0; i < o->repeat + (uint32_t)warmup && !rc; i++) {
         cuzk_prove_timings t;
-        rc = cuzk_groth16_prove(&z, &w, threads, &proof, pub, &t, &err);
-        if (!rc && t.total < best->total)
+        rc = backend_prove(b, &z, &w, threads, &proof, pub, &t, &err);
+        if (!rc && (i > 0 || !warmup) && t.total < best->total)
             *best = t;
     }
     if (!rc && !(rc = cuzk_groth16_export_vk(&z, &vk, &err))) {
@@ -137,20 +144,20 @@ static int time_in_process(const bench_opts *o, int threads, const char *wtns_pa
     return rc ? cli_report("proving", &err) : CLI_OK;
 }
 
-static void print_report(const bench_opts *o, int threads, const cuzk_prove_timings *t, double load_s,
-                         double cli_s, double snark_s)
+static void print_report(const bench_opts *o, const char *backend, int threads, const cuzk_prove_timings *t,
+                         double load_s, double cli_s, double snark_s)
 {
     const char *curve = cuzk_curve_snarkjs_name(o->s.p.curve);
-    printf("cuzk bench prove: %s, %u constraints, %u public, %d threads, best of %u\n\n", curve,
-           o->s.p.n_constraints, o->s.p.n_public, threads, o->repeat);
+    printf("cuzk bench prove: %s, %u constraints, %u public, backend %s, %d threads, best of %u\n\n", curve,
+           o->s.p.n_constraints, o->s.p.n_public, backend, threads, o->repeat);
     printf("| stage | seconds |\n|---|---|\n");
     const struct {
         const char *name;
         double v;
-    } rows[] = {{"load key + witness", load_s}, {"a, b, c", t->abc},   {"NTTs + h", t->ntt},
-                {"MSM A (G1)", t->msm_a},       {"MSM B1 (G1)", t->msm_b1}, {"MSM B2 (G2)", t->msm_b2},
-                {"MSM C (G1)", t->msm_c},       {"MSM H (G1)", t->msm_h},   {"blinding", t->finish},
-                {"prove total", t->total}};
+    } rows[] = {{"load key + witness", load_s}, {"a, b, c", t->abc},       {"copies to the device", t->h2d},
+                {"NTTs + h", t->ntt},           {"MSM A (G1)", t->msm_a},   {"MSM B1 (G1)", t->msm_b1},
+                {"MSM B2 (G2)", t->msm_b2},     {"MSM C (G1)", t->msm_c},   {"MSM H (G1)", t->msm_h},
+                {"blinding", t->finish},        {"prove total", t->total}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         printf("| %s | %.3f |\n", rows[i].name, rows[i].v);
     printf("\n| command (wall, same key and witness) | seconds |\n|---|---|\n");
@@ -170,8 +177,9 @@ static int run_bench_prove(int argc, char **argv)
                                          {"snarkjs", required_argument, NULL, 'S'},
                                          {"no-snarkjs", no_argument, NULL, 'N'},
                                          {"workdir", required_argument, NULL, 'w'},
+                                         {"backend", required_argument, NULL, 'b'},
                                          {0, 0, 0, 0}};
-    bench_opts o = {.s = {.p = {.n_public = 1, .seed = 1}}, .repeat = 3};
+    bench_opts o = {.s = {.p = {.n_public = 1, .seed = 1}}, .repeat = 3, .backend = "auto"};
     cli_common common;
     int first, rc = cli_parse(argc, argv, &cli_cmd_bench_prove, opts, bench_opt, &o, &common, &first);
     if (rc)
@@ -190,10 +198,18 @@ static int run_bench_prove(int argc, char **argv)
     snprintf(threads, sizeof threads, "%d", common.threads);
     if ((rc = prepare_files(&o, common.threads, r1cs, wtns, zkey)))
         return rc;
+    cuzk_error err = {0};
+    cuzk_backend *b = backend_create(o.backend, common.threads, &err);
+    if (!b)
+        return cli_report("choosing the backend", &err);
     cuzk_prove_timings best = {0};
     double load_s = 0;
-    fprintf(stderr, "bench: proving in process (best of %u)...\n", o.repeat);
-    if ((rc = time_in_process(&o, common.threads, wtns, zkey, &best, &load_s)))
+    fprintf(stderr, "bench: proving in process on the %s backend (best of %u)...\n", b->name, o.repeat);
+    rc = time_in_process(b, &o, common.threads, wtns, zkey, &best, &load_s);
+    char backend[16];
+    snprintf(backend, sizeof backend, "%s", b->name);
+    b->destroy(b);
+    if (rc)
         return rc;
 
     char self[4096];
@@ -201,7 +217,8 @@ static int run_bench_prove(int argc, char **argv)
     self[len > 0 ? len : 0] = 0;
     snprintf(proof, sizeof proof, "%s/proof.json", dir);
     snprintf(pub, sizeof pub, "%s/public.json", dir);
-    char *cuzk_argv[] = {self, "groth16", "prove", "--threads", threads, zkey, wtns, proof, pub, NULL};
+    char *cuzk_argv[] = {self, "groth16", "prove", "--threads", threads, "--backend", backend, zkey, wtns, proof, pub,
+                         NULL};
     fprintf(stderr, "bench: cuzk groth16 prove (command)...\n");
     double cli_s = run_timed(cuzk_argv);
     const char *snarkjs = find_snarkjs(o.snarkjs);
@@ -215,7 +232,7 @@ static int run_bench_prove(int argc, char **argv)
         if (snark_s < 0)
             fprintf(stderr, "bench: snarkjs failed on %s\n", zkey);
     }
-    print_report(&o, common.threads, &best, load_s, cli_s, snark_s);
+    print_report(&o, backend, common.threads, &best, load_s, cli_s, snark_s);
     fprintf(stderr, "bench: files kept in %s\n", dir);
     return cli_s > 0 ? CLI_OK : CLI_FAIL;
 }
@@ -223,8 +240,9 @@ static int run_bench_prove(int argc, char **argv)
 const cli_command cli_cmd_bench_prove = {
     "bench prove", NULL,
     "cuzk bench prove --curve bn128|bls12381 --constraints N [--public K] [--repeat R]\n"
-    "                 [--snarkjs PATH | --no-snarkjs] [--workdir DIR] [--threads N]\n"
-    "  Synthesizes a circuit, makes a development key, times each proving stage (best of R, default 3)\n"
-    "  and the cuzk and snarkjs commands on the same key and witness. snarkjs is looked up in\n"
-    "  $CUZK_SNARKJS, then tests/interop/node_modules/.bin/snarkjs.\n",
+    "                 [--backend cpu|gpu|auto] [--snarkjs PATH | --no-snarkjs] [--workdir DIR] [--threads N]\n"
+    "  Synthesizes a circuit, makes a development key, times each proving stage (best of R, default 3;\n"
+    "  on a GPU after one warm-up proof, with the key resident) and the cuzk and snarkjs commands on\n"
+    "  the same key and witness. snarkjs is looked up in $CUZK_SNARKJS, then\n"
+    "  tests/interop/node_modules/.bin/snarkjs.\n",
     run_bench_prove};

@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "engine/backend.h"
 #include "groth16/groth16.h"
 #include "util/err.h"
 
 typedef struct {
     const char *r1cs_path;
+    const char *backend;
     int timings;
 } prove_opts;
 
@@ -20,6 +22,8 @@ static int prove_opt(int opt, const char *arg, void *ctx)
         o->r1cs_path = arg;
     else if (opt == 'T')
         o->timings = 1;
+    else if (opt == 'b')
+        o->backend = arg;
     else
         return -1;
     return 0;
@@ -41,21 +45,39 @@ static int check_against_r1cs(const char *r1cs_path, const char *wtns_path, cons
     return CLI_OK;
 }
 
-static void print_timings(const cuzk_prove_timings *t)
+static void print_timings(const char *backend, const cuzk_prove_timings *t)
 {
     fprintf(stderr,
-            "stage      seconds\n"
-            "abc        %8.3f\nntt        %8.3f\nmsm_a      %8.3f\nmsm_b1     %8.3f\nmsm_b2     %8.3f\n"
-            "msm_c      %8.3f\nmsm_h      %8.3f\nfinish     %8.3f\ntotal      %8.3f\n",
-            t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish, t->total);
+            "stage      seconds (backend %s)\n"
+            "abc        %8.3f\nh2d        %8.3f\nntt        %8.3f\nmsm_a      %8.3f\nmsm_b1     %8.3f\n"
+            "msm_b2     %8.3f\nmsm_c      %8.3f\nmsm_h      %8.3f\nd2h        %8.3f\nfinish     %8.3f\n"
+            "total      %8.3f\n",
+            backend, t->abc, t->h2d, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->d2h, t->finish,
+            t->total);
+}
+
+/* The proof itself, on the chosen backend. */
+static int prove_on(const char *backend_name, int threads, const cuzk_zkey *z, const cuzk_wtns *w,
+                    cuzk_proof *proof, uint64_t (*pub)[4], int timings, cuzk_error *err)
+{
+    cuzk_backend *b = backend_create(backend_name, threads, err);
+    if (!b)
+        return err->code ? err->code : CUZK_ERR_NOMEM;
+    cuzk_prove_timings t;
+    int rc = backend_prove(b, z, w, threads, proof, pub, &t, err);
+    if (!rc && timings)
+        print_timings(b->name, &t);
+    b->destroy(b);
+    return rc;
 }
 
 static int run_prove(int argc, char **argv)
 {
     static const struct option opts[] = {{"r1cs", required_argument, NULL, 'r'},
                                          {"timings", no_argument, NULL, 'T'},
+                                         {"backend", required_argument, NULL, 'b'},
                                          {0, 0, 0, 0}};
-    prove_opts o = {0};
+    prove_opts o = {.backend = "auto"};
     cli_common common;
     int first, rc = cli_parse(argc, argv, &cli_cmd_groth16_prove, opts, prove_opt, &o, &common, &first);
     if (rc)
@@ -79,9 +101,8 @@ static int run_prove(int argc, char **argv)
         return cli_report("reading the proving key", &err);
     }
     cuzk_proof proof;
-    cuzk_prove_timings t;
     uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
-    rc = pub ? cuzk_groth16_prove(&z, &w, common.threads, &proof, pub, &t, &err)
+    rc = pub ? prove_on(o.backend, common.threads, &z, &w, &proof, pub, o.timings, &err)
              : cuzk_fail(&err, CUZK_ERR_NOMEM, "out of memory for %u public signals", z.n_public);
     if (rc) {
         fprintf(stderr, "cuzk: proving %s with %s failed: %s\n", wtns_path, zkey_path, err.msg);
@@ -89,8 +110,6 @@ static int run_prove(int argc, char **argv)
     } else if (cuzk_proof_write_json(&proof, proof_path, &err) ||
                cuzk_public_write_json((const uint64_t(*)[4])pub, z.n_public, public_path, &err)) {
         rc = cli_report("writing the proof", &err);
-    } else if (o.timings) {
-        print_timings(&t);
     }
     free(pub);
     cuzk_zkey_free(&z);
@@ -139,7 +158,8 @@ const cli_command cli_cmd_groth16_prove = {
     "cuzk groth16 prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
     "  Proves the witness with the Groth16 key and writes proof.json and public.json as snarkjs does.\n"
     "  --r1cs FILE   first check that the witness satisfies every constraint of FILE\n"
-    "  --timings     print the time of each stage to stderr\n"
+    "  --backend B   cpu, gpu or auto (default: auto, the GPU when one is usable)\n"
+    "  --timings     print the time of each stage (on a GPU: each device phase) to stderr\n"
     "  --threads N   worker threads (default: all CPUs)\n",
     run_prove};
 

@@ -38,7 +38,7 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
     switch (opt) {
     case 'b':
         o->backend = arg;
-        return strcmp(arg, "sim") && strcmp(arg, "cpu") && strcmp(arg, "gpu") ? -1 : 0;
+        return strcmp(arg, "sim") && strcmp(arg, "cpu") && strcmp(arg, "gpu") && strcmp(arg, "auto") ? -1 : 0;
     case 'P':
         return cuzk_dispatch_policy_parse(arg, &o->cfg.policy);
     case 'j':
@@ -170,13 +170,11 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
         printf("| %s | %.4f | %.4f | %.4f |\n", engine_stage_name(st), p[st][0], p[st][1], p[st][2]);
 }
 
-static cuzk_backend *make_backend(const pipeline_opts *o, int threads)
+static cuzk_backend *make_backend(const pipeline_opts *o, int threads, cuzk_error *err)
 {
     if (!strcmp(o->backend, "sim"))
         return backend_sim_create(1, o->gpu_ms);
-    if (!strcmp(o->backend, "cpu"))
-        return backend_cpu_create(threads);
-    return NULL; /* gpu: see src/gpu */
+    return backend_create(o->backend, threads, err);
 }
 
 static int run_pipeline(int argc, char **argv)
@@ -203,22 +201,21 @@ static int run_pipeline(int argc, char **argv)
         return cli_usage_error(&cli_cmd_bench_pipeline, "unexpected argument '%s'", argv[first]);
     cuzk_wtns w = {0};
     char zkey[256] = "";
-    if (!strcmp(o.backend, "cpu") && (rc = make_real_circuit(&o, common.threads, zkey, sizeof zkey, &w)))
-        return rc;
-    cuzk_backend *b = make_backend(&o, common.threads);
-    if (!b) {
-        fprintf(stderr, "cuzk: backend '%s' is not available in this build or on this machine\n", o.backend);
-        cuzk_wtns_free(&w);
-        return CLI_FAIL;
-    }
+    cuzk_error err = {0};
+    cuzk_backend *b = make_backend(&o, common.threads, &err);
+    if (!b)
+        return cli_report("choosing the backend", &err);
     const char *backend_name = b->name;
+    if (!b->simulated && (rc = make_real_circuit(&o, common.threads, zkey, sizeof zkey, &w))) {
+        b->destroy(b);
+        return rc;
+    }
     if (o.log_path && !(o.cfg.log = cuzk_logger_open(o.log_path, CUZK_LOG_INFO))) {
         fprintf(stderr, "cuzk: cannot open the log %s\n", o.log_path);
         b->destroy(b);
         cuzk_wtns_free(&w);
         return CLI_FAIL;
     }
-    cuzk_error err = {0};
     cuzk_engine *e = cuzk_engine_create(&o.cfg, b, &err);
     if (!e || (zkey[0] ? cuzk_engine_register_circuit(e, "bench", zkey, NULL, &err)
                        : cuzk_engine_register_sim_circuit(e, "bench", 1u << 12, &err))) {
@@ -265,13 +262,13 @@ static int run_pipeline(int argc, char **argv)
 
 const cli_command cli_cmd_bench_pipeline = {
     "bench pipeline", NULL,
-    "cuzk bench pipeline [--backend sim|cpu|gpu] [--policy semaphore|pacer|poll] [--jobs J] [--partitions P]\n"
+    "cuzk bench pipeline [--backend sim|cpu|gpu|auto] [--policy semaphore|pacer|poll] [--jobs J] [--partitions P]\n"
     "                    [--constraints N] [--curve C] [--synthesis-workers W] [--depth D] [--gpu-workers G]\n"
     "                    [--budget-gib B | --budget-mib M] [--synth-ms S] [--gpu-ms T] [--poll-ms Q]\n"
     "                    [--timeline FILE] [--log FILE] [--json]\n"
     "  Runs J jobs of P partitions through the engine and reports throughput, device busy fraction,\n"
     "  pinned pool allocations / reuses / checkins, peak pinned bytes, the budget's high-water mark and\n"
     "  per-stage latency percentiles. sim: a simulated device taking T ms per partition (default 50)\n"
-    "  after S ms of synthesis (default 100); cpu: real proofs of an N-constraint synthetic circuit\n"
-    "  (default 4096), each verified.\n",
+    "  after S ms of synthesis (default 100); cpu, gpu: real proofs of an N-constraint synthetic\n"
+    "  circuit (default 4096), each verified; auto: gpu when one is usable, else cpu.\n",
     run_pipeline};

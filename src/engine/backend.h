@@ -25,20 +25,16 @@ typedef struct {
     uint32_t domain_size;
 } backend_work;
 
-/* Seconds the device spent in each phase of one prove_start. */
-typedef struct {
-    double h2d, ntt, msm, d2h, total;
-} backend_phase_times;
-
 struct cuzk_backend {
     const char *name;
     int n_devices;
     int simulated;        /* proofs are placeholders: nothing to verify */
     host_allocator host;  /* how the pinned pool gets memory on this host */
-    /* Device part of one proof; fills *m and *times. Thread-safe across
-     * devices; the engine never runs two calls on one (device, slot). */
+    /* Device part of one proof; fills *m and the device phases of *times
+     * (h2d, ntt, msm_*, d2h, total). Thread-safe: the engine runs up to
+     * gpu_workers_per_device calls on one device at once. */
     int (*prove_start)(cuzk_backend *b, int device, const backend_work *w, cuzk_msm_results *m,
-                       backend_phase_times *times, cuzk_error *err);
+                       cuzk_prove_timings *times, cuzk_error *err);
     /* CPU part: blinding and assembly into a proof. */
     int (*prove_finish)(cuzk_backend *b, const backend_work *w, const cuzk_msm_results *m, cuzk_proof *proof,
                         cuzk_error *err);
@@ -51,5 +47,31 @@ cuzk_backend *backend_cpu_create(int threads);
 /* n_devices simulated devices: prove_start takes gpu_ms and returns an
  * all-zero result; the proofs are placeholders (simulated = 1). */
 cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
+
+/* The CUDA prover (backend_gpu.c) on the first max_devices visible GPUs
+ * (0: all). Each device keeps the proving keys it has seen resident
+ * (evicting idle ones, least recently used first, when memory runs out);
+ * the pinned pool gets page-locked memory (cudaHostAlloc). NULL with a
+ * message when there is no usable GPU or CUDA in this build. */
+cuzk_backend *backend_gpu_create(int max_devices, cuzk_error *err);
+
+/* prove_finish of the backends whose device part ends in cuzk_msm_results:
+ * cuzk_groth16_finish (blinding with fresh r, s) on the CPU. */
+int backend_finish_on_cpu(cuzk_backend *b, const backend_work *w, const cuzk_msm_results *m, cuzk_proof *proof,
+                          cuzk_error *err);
+
+/* A backend by name: "cpu", "gpu", or "auto" (gpu when one is usable, else
+ * cpu). threads: the CPU prover's threads. */
+cuzk_backend *backend_create(const char *name, int threads, cuzk_error *err);
+
+/* One whole proof of w against z through a backend outside the engine (the
+ * command line): abc synthesized from the key's coefficients into memory
+ * from b->host, prove_start on device 0, prove_finish. On success fills
+ * proof, pub (z->n_public public signals, caller-allocated, normal form)
+ * and, when t is not NULL, the stage timings (abc, the device phases,
+ * finish, total). CUZK_ERR_MISMATCH when the witness does not belong to
+ * the key (curve, length, w[0] != 1). */
+int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int threads, cuzk_proof *proof,
+                  uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err);
 
 #endif

@@ -20,7 +20,7 @@ static void sleep_ms(double ms)
 }
 
 static int sim_prove_start(cuzk_backend *b, int device, const backend_work *w, cuzk_msm_results *m,
-                           backend_phase_times *times, cuzk_error *err)
+                           cuzk_prove_timings *times, cuzk_error *err)
 {
     (void)device;
     (void)err;
@@ -32,7 +32,7 @@ static int sim_prove_start(cuzk_backend *b, int device, const backend_work *w, c
     (void)abc[bytes - 1];
     sleep_ms(ms);
     memset(m, 0, sizeof *m);
-    *times = (backend_phase_times){0, 0, ms / 1000, 0, ms / 1000};
+    times->msm_a = times->total = ms / 1000;
     return CUZK_OK;
 }
 

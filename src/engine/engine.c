@@ -550,15 +550,18 @@ static void *gpu_worker_main(void *varg)
         p->t_gpu_start = cuzk_now_s();
         timeline_emit(e->tl, TL_GPU_START, j->id, p->index, device, p->t_gpu_start);
         backend_work w = {j->key, j->circ->key ? &p->witness : NULL, p->abc, j->circ->domain_size};
-        backend_phase_times times = {0};
+        cuzk_prove_timings times = {0};
         cuzk_error err = {0};
         int rc = e->backend->prove_start(e->backend, device, &w, &p->msm, &times, &err);
         p->t_gpu_end = cuzk_now_s();
+        if (times.total == 0)
+            times.total = p->t_gpu_end - p->t_gpu_start;
         timeline_emit(e->tl, TL_GPU_END, j->id, p->index, device, p->t_gpu_end);
         CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "gpu: partition proved",
-                 "job_id=%llu partition=%u device=%d h2d=%.4f ntt=%.4f msm=%.4f d2h=%.4f total=%.4f",
-                 (unsigned long long)j->id, p->index, device, times.h2d, times.ntt, times.msm, times.d2h,
-                 times.total);
+                 "job_id=%llu partition=%u device=%d h2d=%.4f ntt=%.4f msm_a=%.4f msm_b1=%.4f msm_b2=%.4f "
+                 "msm_c=%.4f msm_h=%.4f d2h=%.4f total=%.4f",
+                 (unsigned long long)j->id, p->index, device, times.h2d, times.ntt, times.msm_a, times.msm_b1,
+                 times.msm_b2, times.msm_c, times.msm_h, times.d2h, times.total);
         pool_checkin(e->pool, p->abc, j->id, p->index);
         p->abc = NULL;
 

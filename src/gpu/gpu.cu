@@ -126,6 +126,9 @@ extern "C" void cuzk_gpu_close(cuzk_gpu *g)
     for (cudaEvent_t ev : g->prof.ev)
         if (ev)
             cudaEventDestroy(ev);
+    for (cudaEvent_t ev : g->phase_ev)
+        if (ev)
+            cudaEventDestroy(ev);
     if (g->stream)
         cudaStreamDestroy(g->stream);
     if (g->pool)

@@ -35,6 +35,7 @@
 #include <stddef.h>
 
 #include "cuzk/cuzk.h"
+#include "groth16/groth16.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,6 +98,36 @@ int cuzk_gpu_msm_g1_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, cons
                         size_t n, cuzk_error *err);
 int cuzk_gpu_msm_g2_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
                         size_t n, cuzk_error *err);
+
+/* ---- whole proofs (prove.cu) ---- */
+
+/* A proving key's point arrays (A, B1, B2, C, H) resident in device memory. */
+typedef struct cuzk_gpu_key cuzk_gpu_key;
+
+/* Device bytes the resident copy of z takes. */
+size_t cuzk_gpu_key_bytes(const cuzk_zkey *z);
+
+/* *out <- z's points uploaded to g's device; they stay there, usable from
+ * any context of that device, until cuzk_gpu_key_free. CUZK_ERR_NOMEM when
+ * they do not fit. */
+int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err);
+void cuzk_gpu_key_free(cuzk_gpu_key *k);
+
+/* The device part of one proof (src/groth16/prove.inc, prove_abc): abc
+ * (3 x domain_size Fr, Montgomery: a, b, c; host memory, pinned for full
+ * copy speed; not modified) and the witness (n_vars Fr, normal form, host)
+ * go to the device, the coset chain makes h, and the five MSMs run against
+ * the resident key k (uploaded from the same zkey on g's device). Fills *m
+ * and, when t is not NULL, t's h2d, ntt, msm_*, d2h and total from CUDA
+ * events (the other fields are left alone). Scratch comes from g's memory
+ * pool: after the first proof of a size, no allocation reaches the driver. */
+int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,
+                   cuzk_prove_timings *t, cuzk_error *err);
+
+/* Page-locked host memory (cudaHostAlloc) for fast, asynchronous copies;
+ * NULL when it cannot be had. */
+void *cuzk_gpu_host_alloc(size_t bytes);
+void cuzk_gpu_host_free(void *p);
 
 #ifdef __cplusplus
 }

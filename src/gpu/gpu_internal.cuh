@@ -36,6 +36,8 @@ struct cuzk_gpu {
         unsigned lg;
     } tw[2][2];
     unsigned msm_c; /* MSM window bits, 0: chosen by the cost model */
+    /* phase boundaries of the last cuzk_gpu_prove (prove.cu) */
+    cudaEvent_t phase_ev[8];
     /* Optional step timing of the last MSM (the benchmark turns it on):
      * events recorded on the stream at named points. */
     struct {

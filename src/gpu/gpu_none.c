@@ -7,7 +7,7 @@
 
 static int no_cuda(cuzk_error *err)
 {
-    return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "cuzk was built without CUDA (no nvcc at build time)");
+    return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "cuzk was built without CUDA (make CUDA=1 builds it where nvcc is installed)");
 }
 
 int cuzk_gpu_device_count(void) { return 0; }
@@ -102,3 +102,34 @@ int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err)
     (void)g, (void)c;
     return no_cuda(err);
 }
+
+size_t cuzk_gpu_key_bytes(const cuzk_zkey *z)
+{
+    (void)z;
+    return 0;
+}
+
+int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err)
+{
+    (void)g, (void)z;
+    if (out)
+        *out = NULL;
+    return no_cuda(err);
+}
+
+void cuzk_gpu_key_free(cuzk_gpu_key *k) { (void)k; }
+
+int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,
+                   cuzk_prove_timings *t, cuzk_error *err)
+{
+    (void)g, (void)k, (void)abc, (void)witness, (void)m, (void)t;
+    return no_cuda(err);
+}
+
+void *cuzk_gpu_host_alloc(size_t bytes)
+{
+    (void)bytes;
+    return NULL;
+}
+
+void cuzk_gpu_host_free(void *p) { (void)p; }

@@ -31,20 +31,6 @@ void cuzk_groth16_public_signals(const cuzk_zkey *z, const cuzk_wtns *w, uint64_
     memcpy(pub, w->values + 4, (size_t)z->n_public * sizeof *pub);
 }
 
-int cuzk_groth16_prove(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof,
-                       uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err)
-{
-    int rc = cuzk_groth16_check_inputs(z, w, err);
-    if (rc)
-        return rc;
-    cuzk_prove_timings local;
-    memset(&local, 0, sizeof local);
-    rc = ops_for(z->curve)->prove(z, w, nthreads < 1 ? 1 : nthreads, proof, t ? t : &local, err);
-    if (!rc)
-        cuzk_groth16_public_signals(z, w, pub);
-    return rc;
-}
-
 void cuzk_groth16_synthesize_abc(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads)
 {
     ops_for(z->curve)->synthesize_abc(z, w, abc, nthreads < 1 ? 1 : nthreads);

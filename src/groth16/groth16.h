@@ -11,11 +11,14 @@
 #include "groth16/wtns.h"
 #include "groth16/zkey.h"
 
-/* Seconds spent in each stage of one proof. */
+/* Seconds spent in each stage of one proof (on a GPU: its phases, from
+ * CUDA events; h2d and d2h stay 0 on the CPU). */
 typedef struct {
     double abc;     /* a = A.w, b = B.w, c = a o b from the key's coefficients */
+    double h2d;     /* a, b, c and the witness to the device */
     double ntt;     /* the three iNTT -> coset shift -> NTT chains and h */
     double msm_a, msm_b1, msm_b2, msm_c, msm_h;
+    double d2h;     /* the MSM results back */
     double finish;  /* blinding with r, s and the affine conversion */
     double total;
 } cuzk_prove_timings;
@@ -29,14 +32,8 @@ typedef struct {
     uint64_t b2[36];
 } cuzk_msm_results;
 
-/* Proves w against z. On success fills proof and pub (z->n_public public
- * signals, caller-allocated, normal form) and, when t is non-NULL, the
- * stage timings. Fails with CUZK_ERR_MISMATCH when the witness does not
- * belong to the key (curve, length, w[0] != 1). */
-int cuzk_groth16_prove(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof,
-                       uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err);
-
-/* The same proof in three stages, for the pipeline engine:
+/* A proof in three stages (a whole proof: backend_prove in
+ * src/engine/backend.h, on the CPU or a GPU):
  *   synthesize_abc: a = A.w, b = B.w, c = a o b into abc (3 x domain_size
  *     scalars, Montgomery form) from the key's coefficients (reference
  *     path; the engine's PCE produces the same bytes faster)

@@ -6,8 +6,6 @@
 #include "groth16/groth16.h"
 
 typedef struct {
-    int (*prove)(const cuzk_zkey *z, const cuzk_wtns *w, int nthreads, cuzk_proof *proof, cuzk_prove_timings *t,
-                 cuzk_error *err);
     void (*synthesize_abc)(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads);
     int (*prove_abc)(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads, cuzk_msm_results *m,
                      cuzk_prove_timings *t, cuzk_error *err);

@@ -195,8 +195,17 @@ static int zkey_read(cuzk_zkey *z, const char *path, int header_only, cuzk_error
         if (!rc) rc = read_points(z, &bf, SEC_H, "H points", z->domain_size, 2, count, &z->h, err);
     }
     cuzk_bin_close(&bf);
-    if (rc) cuzk_zkey_free(z);
+    if (rc)
+        cuzk_zkey_free(z);
+    else
+        z->serial = cuzk_zkey_new_serial();
     return rc;
+}
+
+uint64_t cuzk_zkey_new_serial(void)
+{
+    static _Atomic uint64_t next = 1;
+    return next++;
 }
 
 int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read(z, path, 0, err); }

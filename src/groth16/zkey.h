@@ -45,7 +45,14 @@ typedef struct {
     /* n_vars G1, n_vars G1, n_vars G2 (4*n8q/8 words each),
      * n_vars - n_public - 1 G1, domain_size G1 */
     uint64_t *a, *b1, *b2, *c, *h;
+    /* unique to this key in this process (never 0 for a loaded or set-up
+     * key): caches of derived data (device copies) key on it, since a
+     * reloaded key may land at the same address */
+    uint64_t serial;
 } cuzk_zkey;
+
+/* A fresh value for cuzk_zkey.serial (thread-safe). */
+uint64_t cuzk_zkey_new_serial(void);
 
 /* Reads the whole key (overwriting z; free with cuzk_zkey_free). Every point
  * array is its own 64-byte-aligned allocation, non-NULL even when empty.

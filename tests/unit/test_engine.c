@@ -15,6 +15,7 @@
 
 #include "engine/engine.h"
 #include "groth16/synth.h"
+#include "support.h"
 
 #define SIM_DOMAIN 1024 /* 96 KiB a/b/c buffers */
 #define SIM_BUFFER ((uint64_t)3 * SIM_DOMAIN * 32)
@@ -313,23 +314,9 @@ static void test_cpu_backend_end_to_end(void **state)
     cuzk_engine_destroy(e);
     cuzk_logger_close(cfg.log);
 
-    FILE *f = fopen(log_path, "r");
-    assert_non_null(f);
-    char line[1024];
-    int checkouts = 0, gpu_lines = 0;
-    while (fgets(line, sizeof line, f)) {
-        checkouts += strstr(line, "pinned pool: checkout") != NULL;
-        gpu_lines += strstr(line, "gpu: partition proved") != NULL;
-    }
-    fclose(f);
-    assert_int_equal(checkouts, 3);
-    assert_int_equal(gpu_lines, 3);
-    f = fopen(tl_path, "r");
-    assert_non_null(f);
-    int events = 0;
-    while (fgets(line, sizeof line, f))
-        events++;
-    fclose(f);
+    assert_int_equal(count_lines_with(log_path, "pinned pool: checkout", NULL), 3);
+    assert_int_equal(count_lines_with(log_path, "gpu: partition proved", NULL), 3);
+    int events = count_lines_with(tl_path, "", NULL);
     assert_int_equal(events, 3 * 6);
     cuzk_wtns_free(&w);
     char cmd[128];

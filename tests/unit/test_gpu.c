@@ -22,6 +22,7 @@
 #include "gpu/gpu.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
+#include "support.h"
 
 static cuzk_gpu *gpu;
 static uint64_t seed_state;
@@ -362,14 +363,8 @@ static void test_msm_degenerate(void **state)
 
 int main(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    printf("SKIP: no GPU tests under AddressSanitizer\n");
-    return 77;
-#endif
-    if (cuzk_gpu_device_count() == 0) {
-        printf("SKIP: no GPU\n");
+    if (gpu_tests_unavailable())
         return 77;
-    }
     const char *s = getenv("CUZK_TEST_SEED");
     seed_state = s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL);
     printf("CUZK_TEST_SEED=%llu\n", (unsigned long long)seed_state);

@@ -1,0 +1,250 @@
+/* The CUDA backend: the device part of a proof is cuzk_gpu_prove
+ * (src/gpu/gpu.h) on one of the visible GPUs.
+ *
+ * Per device:
+ *   contexts   one per concurrent worker (a context serves one thread at a
+ *              time), opened on first use and kept
+ *   keys       the proving keys seen so far, resident in device memory and
+ *              shared by the device's contexts; a key is uploaded once,
+ *              by the first worker that needs it (the others wait), and
+ *              idle keys are freed least recently used first when an upload
+ *              runs out of device memory.
+ * Keys are told apart by cuzk_zkey.serial, so a key reloaded at the same
+ * address is not mistaken for the old one. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/backend.h"
+#include "gpu/gpu.h"
+#include "util/err.h"
+#include "util/timer.h"
+
+enum { GPU_MAX_DEVICES = 16, GPU_MAX_CONTEXTS = 8 };
+
+typedef struct device_key {
+    uint64_t serial;
+    cuzk_gpu_key *key; /* NULL while uploading */
+    int refs;
+    double last_used;
+    struct device_key *next;
+} device_key;
+
+typedef struct {
+    int index;
+    pthread_mutex_t lock;
+    pthread_cond_t key_ready;
+    cuzk_gpu *idle[GPU_MAX_CONTEXTS];
+    int n_idle, n_open;
+    device_key *keys;
+} gpu_device;
+
+typedef struct {
+    cuzk_backend base;
+    gpu_device dev[GPU_MAX_DEVICES];
+} gpu_backend;
+
+static int context_take(gpu_device *d, cuzk_gpu **g, cuzk_error *err)
+{
+    int rc = CUZK_OK;
+    pthread_mutex_lock(&d->lock);
+    if (d->n_idle > 0)
+        *g = d->idle[--d->n_idle];
+    else if (d->n_open >= GPU_MAX_CONTEXTS)
+        rc = cuzk_fail(err, CUZK_ERR_ARG, "more than %d workers on GPU %d", GPU_MAX_CONTEXTS, d->index);
+    else if ((rc = cuzk_gpu_open(g, d->index, err)) == CUZK_OK)
+        d->n_open++;
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
+static void context_give_back(gpu_device *d, cuzk_gpu *g)
+{
+    pthread_mutex_lock(&d->lock);
+    d->idle[d->n_idle++] = g;
+    pthread_mutex_unlock(&d->lock);
+}
+
+/* Frees the least recently used idle key; 0 when there is none. Under d->lock. */
+static int evict_one_idle_key(gpu_device *d)
+{
+    device_key **victim = NULL;
+    for (device_key **p = &d->keys; *p; p = &(*p)->next)
+        if ((*p)->key && (*p)->refs == 0 && (!victim || (*p)->last_used < (*victim)->last_used))
+            victim = p;
+    if (!victim)
+        return 0;
+    device_key *k = *victim;
+    *victim = k->next;
+    cuzk_gpu_key_free(k->key);
+    free(k);
+    return 1;
+}
+
+static void unlink_key(gpu_device *d, device_key *k)
+{
+    for (device_key **p = &d->keys; *p; p = &(*p)->next)
+        if (*p == k) {
+            *p = k->next;
+            return;
+        }
+}
+
+/* Uploads z on g, freeing idle keys while the device is out of memory. */
+static int upload_with_eviction(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out,
+                                cuzk_error *err)
+{
+    for (;;) {
+        int rc = cuzk_gpu_key_upload(g, z, out, err);
+        if (rc != CUZK_ERR_NOMEM)
+            return rc;
+        pthread_mutex_lock(&d->lock);
+        int freed = evict_one_idle_key(d);
+        pthread_mutex_unlock(&d->lock);
+        if (!freed)
+            return cuzk_fail(err, CUZK_ERR_NOMEM,
+                             "the proving key (%zu MiB of points) does not fit in GPU %d's free memory",
+                             cuzk_gpu_key_bytes(z) >> 20, d->index);
+    }
+}
+
+/* *out <- the resident copy of z on d, uploaded on first use; holds a
+ * reference. */
+static int key_take(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, device_key **out, cuzk_error *err)
+{
+    pthread_mutex_lock(&d->lock);
+    for (;;) {
+        device_key *k = d->keys;
+        while (k && k->serial != z->serial)
+            k = k->next;
+        if (k && !k->key) { /* another worker is uploading it */
+            pthread_cond_wait(&d->key_ready, &d->lock);
+            continue;
+        }
+        if (k) {
+            k->refs++;
+            k->last_used = cuzk_now_s();
+            pthread_mutex_unlock(&d->lock);
+            *out = k;
+            return CUZK_OK;
+        }
+        break;
+    }
+    device_key *k = calloc(1, sizeof *k);
+    if (!k) {
+        pthread_mutex_unlock(&d->lock);
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory");
+    }
+    k->serial = z->serial;
+    k->refs = 1;
+    k->next = d->keys;
+    d->keys = k;
+    pthread_mutex_unlock(&d->lock);
+
+    cuzk_gpu_key *uploaded = NULL;
+    int rc = upload_with_eviction(d, g, z, &uploaded, err);
+    pthread_mutex_lock(&d->lock);
+    if (rc) {
+        unlink_key(d, k);
+        free(k);
+        k = NULL;
+    } else {
+        k->key = uploaded;
+        k->last_used = cuzk_now_s();
+    }
+    pthread_cond_broadcast(&d->key_ready);
+    pthread_mutex_unlock(&d->lock);
+    *out = k;
+    return rc;
+}
+
+static void key_give_back(gpu_device *d, device_key *k)
+{
+    pthread_mutex_lock(&d->lock);
+    k->refs--;
+    pthread_mutex_unlock(&d->lock);
+}
+
+static int gpu_prove_start(cuzk_backend *b, int device, const backend_work *w, cuzk_msm_results *m,
+                           cuzk_prove_timings *times, cuzk_error *err)
+{
+    gpu_backend *gb = (gpu_backend *)b;
+    if (device < 0 || device >= b->n_devices)
+        return cuzk_fail(err, CUZK_ERR_ARG, "no GPU %d in this backend (%d)", device, b->n_devices);
+    if (!w->key || !w->witness)
+        return cuzk_fail(err, CUZK_ERR_ARG, "the GPU backend proves real circuits only");
+    gpu_device *d = &gb->dev[device];
+    cuzk_gpu *g = NULL;
+    device_key *k = NULL;
+    int rc = context_take(d, &g, err);
+    if (rc)
+        return rc;
+    if ((rc = key_take(d, g, w->key, &k, err)) == CUZK_OK) {
+        rc = cuzk_gpu_prove(g, k->key, w->abc, w->witness->values, m, times, err);
+        key_give_back(d, k);
+    }
+    context_give_back(d, g);
+    return rc;
+}
+
+static void gpu_destroy(cuzk_backend *b)
+{
+    gpu_backend *gb = (gpu_backend *)b;
+    for (int i = 0; i < b->n_devices; i++) {
+        gpu_device *d = &gb->dev[i];
+        while (d->keys) {
+            device_key *k = d->keys;
+            d->keys = k->next;
+            cuzk_gpu_key_free(k->key);
+            free(k);
+        }
+        for (int j = 0; j < d->n_idle; j++)
+            cuzk_gpu_close(d->idle[j]);
+        pthread_cond_destroy(&d->key_ready);
+        pthread_mutex_destroy(&d->lock);
+    }
+    free(gb);
+}
+
+static void *pinned_alloc(void *ctx, size_t bytes)
+{
+    (void)ctx;
+    return cuzk_gpu_host_alloc(bytes);
+}
+
+static void pinned_free(void *ctx, void *p, size_t bytes)
+{
+    (void)ctx, (void)bytes;
+    cuzk_gpu_host_free(p);
+}
+
+cuzk_backend *backend_gpu_create(int max_devices, cuzk_error *err)
+{
+    int count = cuzk_gpu_device_count();
+    if (count <= 0) {
+        /* the door's own message says why (no CUDA in the build, no device) */
+        cuzk_gpu *g = NULL;
+        if (cuzk_gpu_open(&g, 0, err) == CUZK_OK) {
+            cuzk_gpu_close(g);
+            cuzk_fail(err, CUZK_ERR_IO, "no usable GPU");
+        }
+        return NULL;
+    }
+    if (count > GPU_MAX_DEVICES)
+        count = GPU_MAX_DEVICES;
+    if (max_devices > 0 && max_devices < count)
+        count = max_devices;
+    gpu_backend *gb = calloc(1, sizeof *gb);
+    if (!gb) {
+        cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    gb->base = (cuzk_backend){"gpu", count, 0, {pinned_alloc, pinned_free, NULL}, gpu_prove_start,
+                              backend_finish_on_cpu, gpu_destroy};
+    for (int i = 0; i < count; i++) {
+        gb->dev[i].index = i;
+        pthread_mutex_init(&gb->dev[i].lock, NULL);
+        pthread_cond_init(&gb->dev[i].key_ready, NULL);
+    }
+    return &gb->base;
+}

@@ -1,0 +1,234 @@
+/* Whole proofs on the GPU backend (src/engine/backend_gpu.c) against the CPU
+ * backend, on both curves:
+ *   - the five MSM results of one proof equal the CPU's, point for point,
+ *     on the same a, b, c and witness (the proofs themselves differ: fresh
+ *     blinding each time)
+ *   - GPU proofs verify, again with the key resident, for an all-zero
+ *     witness, and for the snarkjs-made fixture keys; a changed public
+ *     signal is rejected
+ *   - the engine on the GPU backend: jobs of several partitions, each proof
+ *     verified, the phase log line written.
+ * Skips (exit 77) without a usable GPU and under AddressSanitizer, like
+ * test_gpu. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ec/ec.h"
+#include "engine/backend.h"
+#include "engine/engine.h"
+#include "gpu/gpu.h"
+#include "groth16/synth.h"
+#include "support.h"
+
+static cuzk_backend *gpu_backend, *cpu_backend;
+
+typedef struct {
+    cuzk_zkey z;
+    cuzk_wtns w;
+} circuit;
+
+static void make_circuit(circuit *c, cuzk_curve_id curve, uint32_t constraints, int zero_witness)
+{
+    cuzk_error err = {0};
+    cuzk_synth_params sp = {curve, constraints, 3, 11, zero_witness};
+    cuzk_r1cs r;
+    assert_int_equal(cuzk_circuit_synth(&sp, &r, &c->w, &err), CUZK_OK);
+    if (cuzk_groth16_setup(&r, 4, &c->z, &err))
+        fail_msg("setup: %s", err.msg);
+    cuzk_r1cs_free(&r);
+}
+
+static void free_circuit(circuit *c)
+{
+    cuzk_zkey_free(&c->z);
+    cuzk_wtns_free(&c->w);
+}
+
+/* The Jacobian words of a and b are the same point. */
+#define SAME_POINT(G, a, b) G##_jac_eq((const G##_jac *)(a), (const G##_jac *)(b))
+
+static void expect_same_results(cuzk_curve_id curve, const cuzk_msm_results *cpu, const cuzk_msm_results *gpu)
+{
+    const char *names[] = {"A", "B1", "C", "H"};
+    const uint64_t *c1[] = {cpu->a, cpu->b1, cpu->c, cpu->h}, *g1[] = {gpu->a, gpu->b1, gpu->c, gpu->h};
+    for (int i = 0; i < 4; i++) {
+        int same = curve == CUZK_CURVE_BN254 ? SAME_POINT(bn254_g1, c1[i], g1[i])
+                                             : SAME_POINT(bls12_381_g1, c1[i], g1[i]);
+        if (!same)
+            fail_msg("MSM %s: the GPU's point differs from the CPU's", names[i]);
+    }
+    int same = curve == CUZK_CURVE_BN254 ? SAME_POINT(bn254_g2, cpu->b2, gpu->b2)
+                                         : SAME_POINT(bls12_381_g2, cpu->b2, gpu->b2);
+    if (!same)
+        fail_msg("MSM B2: the GPU's point differs from the CPU's");
+}
+
+/* prove_start on both backends from the same a, b, c. */
+static void check_msm_results(const circuit *c)
+{
+    size_t bytes = cuzk_groth16_abc_bytes(&c->z);
+    void *abc_cpu = malloc(bytes), *abc_gpu = gpu_backend->host.alloc(gpu_backend->host.ctx, bytes);
+    assert_non_null(abc_cpu);
+    assert_non_null(abc_gpu);
+    cuzk_groth16_synthesize_abc(&c->z, &c->w, abc_cpu, 4);
+    memcpy(abc_gpu, abc_cpu, bytes);
+    backend_work wc = {&c->z, &c->w, abc_cpu, c->z.domain_size}, wg = {&c->z, &c->w, abc_gpu, c->z.domain_size};
+    cuzk_msm_results mc, mg;
+    cuzk_prove_timings tc = {0}, tg = {0};
+    cuzk_error err = {0};
+    assert_int_equal(cpu_backend->prove_start(cpu_backend, 0, &wc, &mc, &tc, &err), CUZK_OK);
+    if (gpu_backend->prove_start(gpu_backend, 0, &wg, &mg, &tg, &err))
+        fail_msg("GPU prove_start: %s", err.msg);
+    expect_same_results(c->z.curve, &mc, &mg);
+    assert_true(tg.total > 0);
+    free(abc_cpu);
+    gpu_backend->host.free(gpu_backend->host.ctx, abc_gpu, bytes);
+}
+
+/* A GPU proof of c verifies; with a changed public signal it does not. */
+static void check_proof_verifies(const cuzk_zkey *z, const cuzk_wtns *w, const cuzk_vk *vk)
+{
+    cuzk_error err = {0};
+    cuzk_proof proof;
+    uint64_t(*pub)[4] = calloc((size_t)z->n_public + 1, sizeof *pub);
+    assert_non_null(pub);
+    if (backend_prove(gpu_backend, z, w, 4, &proof, pub, NULL, &err))
+        fail_msg("GPU proof: %s", err.msg);
+    if (cuzk_groth16_verify(vk, (const uint64_t(*)[4])pub, z->n_public, &proof, &err))
+        fail_msg("the GPU proof does not verify: %s", err.msg);
+    if (z->n_public > 0) {
+        pub[0][0] ^= 1;
+        assert_int_equal(cuzk_groth16_verify(vk, (const uint64_t(*)[4])pub, z->n_public, &proof, &err),
+                         CUZK_ERR_INVALID_PROOF);
+    }
+    free(pub);
+}
+
+/* MSM results against the CPU, then GPU proofs that verify (twice when
+ * `again`: the second with the key already resident). */
+static void check_circuit(cuzk_curve_id curve, uint32_t constraints, int zero_witness, int again)
+{
+    circuit c;
+    make_circuit(&c, curve, constraints, zero_witness);
+    check_msm_results(&c);
+    cuzk_vk vk;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_groth16_export_vk(&c.z, &vk, &err), CUZK_OK);
+    for (int i = 0; i <= again; i++)
+        check_proof_verifies(&c.z, &c.w, &vk);
+    cuzk_vk_free(&vk);
+    free_circuit(&c);
+}
+
+static void test_synthetic_circuit(void **state)
+{
+    check_circuit((cuzk_curve_id)(uintptr_t)*state, 3000, 0, 1);
+}
+
+static void test_zero_witness(void **state)
+{
+    check_circuit((cuzk_curve_id)(uintptr_t)*state, 500, 1, 0);
+}
+
+/* Keys made by snarkjs (tests/fixtures), with their verification keys. */
+static void test_fixture_key(void **state)
+{
+    const char *dir = *state;
+    char path[256];
+    cuzk_error err = {0};
+    cuzk_zkey z;
+    cuzk_wtns w;
+    cuzk_vk vk;
+    snprintf(path, sizeof path, "%s/mul.zkey", dir);
+    assert_int_equal(cuzk_zkey_read(&z, path, &err), CUZK_OK);
+    snprintf(path, sizeof path, "%s/mul.wtns", dir);
+    assert_int_equal(cuzk_wtns_read(&w, path, &err), CUZK_OK);
+    snprintf(path, sizeof path, "%s/verification_key.json", dir);
+    assert_int_equal(cuzk_vk_read_json(&vk, path, &err), CUZK_OK);
+    check_proof_verifies(&z, &w, &vk);
+    cuzk_vk_free(&vk);
+    cuzk_wtns_free(&w);
+    cuzk_zkey_free(&z);
+}
+
+/* The engine on the GPU backend: every proof verified, phases logged. */
+static void test_engine_on_gpu(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-gpu-engine-XXXXXX", zkey[64], log_path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
+    snprintf(log_path, sizeof log_path, "%s/engine.log", dir);
+    circuit c;
+    make_circuit(&c, CUZK_CURVE_BLS12_381, 2000, 0);
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_zkey_write(&c.z, zkey, &err), CUZK_OK);
+
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 2;
+    cfg.gpu_workers_per_device = 2;
+    cfg.budget_bytes = 1ULL << 30;
+    cfg.log = cuzk_logger_open(log_path, CUZK_LOG_INFO);
+    assert_non_null(cfg.log);
+    cuzk_backend *b = backend_gpu_create(0, &err);
+    assert_non_null(b);
+    cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
+    assert_non_null(e);
+    assert_int_equal(cuzk_engine_register_circuit(e, "c", zkey, NULL, &err), CUZK_OK);
+    cuzk_partition_input parts[3] = {{NULL, &c.w}, {NULL, &c.w}, {NULL, &c.w}};
+    cuzk_job_request req = {"c", CUZK_PRIORITY_NORMAL, NULL, 3, parts};
+    uint64_t ids[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(cuzk_engine_submit(e, &req, &ids[i], &err), CUZK_OK);
+    for (int i = 0; i < 2; i++) {
+        cuzk_job_result r;
+        assert_int_equal(cuzk_engine_wait(e, ids[i], 120, &r), CUZK_OK);
+        if (r.state != CUZK_JOB_DONE)
+            fail_msg("job %d: %s %s", i, cuzk_job_state_name(r.state), r.error);
+        assert_int_equal(r.verified, 1);
+        cuzk_job_result_free(&r);
+    }
+    cuzk_engine_destroy(e);
+    cuzk_logger_close(cfg.log);
+
+    assert_int_equal(count_lines_with(log_path, "gpu: partition proved", "msm_b2="), 6);
+    free_circuit(&c);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    if (gpu_tests_unavailable())
+        return 77;
+    cuzk_error err = {0};
+    gpu_backend = backend_gpu_create(1, &err);
+    if (!gpu_backend) {
+        printf("cannot start the GPU backend: %s\n", err.msg);
+        return 1;
+    }
+    cpu_backend = backend_cpu_create(4);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_prestate(test_synthetic_circuit, (void *)(uintptr_t)CUZK_CURVE_BN254),
+        cmocka_unit_test_prestate(test_synthetic_circuit, (void *)(uintptr_t)CUZK_CURVE_BLS12_381),
+        cmocka_unit_test_prestate(test_zero_witness, (void *)(uintptr_t)CUZK_CURVE_BN254),
+        cmocka_unit_test_prestate(test_zero_witness, (void *)(uintptr_t)CUZK_CURVE_BLS12_381),
+        cmocka_unit_test_prestate(test_fixture_key, "tests/fixtures/bn128"),
+        cmocka_unit_test_prestate(test_fixture_key, "tests/fixtures/bls12381"),
+        cmocka_unit_test(test_engine_on_gpu),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    gpu_backend->destroy(gpu_backend);
+    cpu_backend->destroy(cpu_backend);
+    return failed;
+}
