@@ -199,7 +199,7 @@ static int run_bench_prove(int argc, char **argv)
     if ((rc = prepare_files(&o, common.threads, r1cs, wtns, zkey)))
         return rc;
     cuzk_error err = {0};
-    cuzk_backend *b = backend_create(o.backend, common.threads, &err);
+    cuzk_backend *b = backend_create(o.backend, &(backend_options){.cpu_threads = common.threads}, &err);
     if (!b)
         return cli_report("choosing the backend", &err);
     cuzk_prove_timings best = {0};

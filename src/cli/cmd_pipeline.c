@@ -170,13 +170,6 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
         printf("| %s | %.4f | %.4f | %.4f |\n", engine_stage_name(st), p[st][0], p[st][1], p[st][2]);
 }
 
-static cuzk_backend *make_backend(const pipeline_opts *o, int threads, cuzk_error *err)
-{
-    if (!strcmp(o->backend, "sim"))
-        return backend_sim_create(1, o->gpu_ms);
-    return backend_create(o->backend, threads, err);
-}
-
 static int run_pipeline(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -202,7 +195,8 @@ static int run_pipeline(int argc, char **argv)
     cuzk_wtns w = {0};
     char zkey[256] = "";
     cuzk_error err = {0};
-    cuzk_backend *b = make_backend(&o, common.threads, &err);
+    backend_options bo = {common.threads, 1, o.gpu_ms, 0};
+    cuzk_backend *b = backend_create(o.backend, &bo, &err);
     if (!b)
         return cli_report("choosing the backend", &err);
     const char *backend_name = b->name;

@@ -14,16 +14,22 @@ int backend_finish_on_cpu(cuzk_backend *b, const backend_work *w, const cuzk_msm
     return cuzk_groth16_finish(w->key, m, proof, err);
 }
 
-cuzk_backend *backend_create(const char *name, int threads, cuzk_error *err)
+cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_error *err)
 {
-    if (!strcmp(name, "cpu"))
-        return backend_cpu_create(threads);
-    if (!strcmp(name, "gpu"))
-        return backend_gpu_create(0, err);
     if (!strcmp(name, "auto"))
-        return cuzk_gpu_device_count() > 0 ? backend_gpu_create(0, err) : backend_cpu_create(threads);
-    cuzk_fail(err, CUZK_ERR_ARG, "unknown backend '%s' (cpu, gpu or auto)", name);
-    return NULL;
+        name = cuzk_gpu_device_count() > 0 ? "gpu" : "cpu";
+    cuzk_backend *b;
+    if (!strcmp(name, "gpu"))
+        return backend_gpu_create(o->gpu_devices, err);
+    if (!strcmp(name, "cpu"))
+        b = backend_cpu_create(o->cpu_threads);
+    else if (!strcmp(name, "sim"))
+        b = backend_sim_create(o->sim_devices, o->sim_gpu_ms);
+    else
+        return cuzk_fail(err, CUZK_ERR_ARG, "unknown backend '%s' (auto, cpu, sim or gpu)", name), NULL;
+    if (!b)
+        cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory creating the %s backend", name);
+    return b;
 }
 
 int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int threads, cuzk_proof *proof,

@@ -60,9 +60,17 @@ cuzk_backend *backend_gpu_create(int max_devices, cuzk_error *err);
 int backend_finish_on_cpu(cuzk_backend *b, const backend_work *w, const cuzk_msm_results *m, cuzk_proof *proof,
                           cuzk_error *err);
 
-/* A backend by name: "cpu", "gpu", or "auto" (gpu when one is usable, else
- * cpu). threads: the CPU prover's threads. */
-cuzk_backend *backend_create(const char *name, int threads, cuzk_error *err);
+typedef struct {
+    int cpu_threads;   /* cpu: threads of one proof's device part */
+    int sim_devices;   /* sim: how many simulated devices */
+    double sim_gpu_ms; /* sim: device time per partition */
+    int gpu_devices;   /* gpu: use the first N visible GPUs (0: all) */
+} backend_options;
+
+/* The backend a configuration names: "cpu", "sim", "gpu" or "auto" (gpu
+ * when one is usable, else cpu). NULL, with a message, for an unknown or
+ * unavailable name. */
+cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_error *err);
 
 /* One whole proof of w against z through a backend outside the engine (the
  * command line): abc synthesized from the key's coefficients into memory
