@@ -64,6 +64,11 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
             return -1;
         o->cfg.gpu_workers_per_device = (int)v;
         return 0;
+    case 'F':
+        if (cli_parse_u32(arg, 1, 256, &v))
+            return -1;
+        o->cfg.finalizers = (int)v;
+        return 0;
     case 'B':
         if (cli_parse_u32(arg, 1, 1u << 20, &v))
             return -1;
@@ -177,7 +182,8 @@ static int run_pipeline(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},     {"partitions", required_argument, NULL, 'p'},
         {"constraints", required_argument, NULL, 'n'}, {"curve", required_argument, NULL, 'c'},
         {"synthesis-workers", required_argument, NULL, 'w'}, {"depth", required_argument, NULL, 'd'},
-        {"gpu-workers", required_argument, NULL, 'g'}, {"budget-gib", required_argument, NULL, 'B'},
+        {"gpu-workers", required_argument, NULL, 'g'}, {"finalizers", required_argument, NULL, 'F'},
+        {"budget-gib", required_argument, NULL, 'B'},
         {"budget-mib", required_argument, NULL, 'M'}, {"synth-ms", required_argument, NULL, 's'},
         {"gpu-ms", required_argument, NULL, 'G'},   {"poll-ms", required_argument, NULL, 'o'},
         {"timeline", required_argument, NULL, 't'}, {"log", required_argument, NULL, 'l'},
@@ -258,6 +264,7 @@ const cli_command cli_cmd_bench_pipeline = {
     "bench pipeline", NULL,
     "cuzk bench pipeline [--backend sim|cpu|gpu|auto] [--policy semaphore|pacer|poll] [--jobs J] [--partitions P]\n"
     "                    [--constraints N] [--curve C] [--synthesis-workers W] [--depth D] [--gpu-workers G]\n"
+    "                    [--finalizers F]\n"
     "                    [--budget-gib B | --budget-mib M] [--synth-ms S] [--gpu-ms T] [--poll-ms Q]\n"
     "                    [--timeline FILE] [--log FILE] [--json]\n"
     "  Runs J jobs of P partitions through the engine and reports throughput, device busy fraction,\n"

@@ -29,6 +29,8 @@ typedef struct circuit {
     int has_pce;
     cuzk_r1cs r1cs;
     int has_r1cs;
+    cuzk_vk vk; /* exported once at registration: proofs are verified against it */
+    int has_vk;
     struct circuit *next;
 } circuit;
 
@@ -172,6 +174,7 @@ void cuzk_engine_config_default(cuzk_engine_config *c)
         .pool_idle_timeout_s = 30,
         .prewarm_buffers = -1,
         .verify_proofs = 1,
+        .finalizers = cuzk_cpu_count() / 4 > 2 ? cuzk_cpu_count() / 4 : 2,
         .results_max = 1000,
         .results_ttl_s = 600,
     };
@@ -587,17 +590,10 @@ static void *gpu_worker_main(void *varg)
 
 /* ---------- finalizers ---------- */
 
-static int verify_partition(cuzk_engine *e, job *j, partition *p, cuzk_error *err)
+static int verify_partition(job *j, partition *p, cuzk_error *err)
 {
-    (void)e;
-    cuzk_vk vk;
-    int rc = cuzk_groth16_export_vk(j->key, &vk, err);
-    if (rc)
-        return rc;
-    rc = cuzk_groth16_verify(&vk, (const uint64_t(*)[4])j->publics + (size_t)p->index * j->circ->n_public,
-                             j->circ->n_public, &j->proofs[p->index], err);
-    cuzk_vk_free(&vk);
-    return rc;
+    return cuzk_groth16_verify(&j->circ->vk, (const uint64_t(*)[4])j->publics + (size_t)p->index * j->circ->n_public,
+                               j->circ->n_public, &j->proofs[p->index], err);
 }
 
 static void *finisher_main(void *arg)
@@ -621,7 +617,7 @@ static void *finisher_main(void *arg)
             cuzk_groth16_public_signals(j->key, &p->witness,
                                         j->publics + (size_t)p->index * j->circ->n_public);
             if (e->cfg.verify_proofs && !e->backend->simulated) {
-                rc = verify_partition(e, j, p, &err);
+                rc = verify_partition(j, p, &err);
                 verified = !rc;
             }
         }
@@ -704,7 +700,7 @@ static void free_circuit(cuzk_engine *e, struct circuit *c);
 static int start_threads(cuzk_engine *e)
 {
     int n_gpu = e->backend->n_devices * e->cfg.gpu_workers_per_device;
-    int n_finish = 2;
+    int n_finish = e->cfg.finalizers;
     e->workers = calloc((size_t)(e->cfg.synthesis_workers + n_gpu + n_finish), sizeof *e->workers);
     if (!e->workers)
         return -1;
@@ -735,9 +731,10 @@ static int start_threads(cuzk_engine *e)
 cuzk_engine *cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_backend *backend, cuzk_error *err)
 {
     if (cfg->synthesis_workers < 1 || cfg->gpu_workers_per_device < 1 || cfg->max_gpu_queue_depth < 1 ||
-        backend->n_devices < 1 || backend->n_devices > CUZK_MAX_DEVICES) {
+        cfg->finalizers < 1 || backend->n_devices < 1 || backend->n_devices > CUZK_MAX_DEVICES) {
         backend->destroy(backend);
-        return cuzk_fail(err, CUZK_ERR_ARG, "engine: workers, queue depth and devices must be at least 1"), NULL;
+        return cuzk_fail(err, CUZK_ERR_ARG, "engine: workers, finalizers, queue depth and devices must be at least 1"),
+               NULL;
     }
     cuzk_engine *e = calloc(1, sizeof *e);
     if (!e) {
@@ -860,6 +857,8 @@ static void free_circuit(cuzk_engine *e, circuit *c)
     }
     if (c->has_r1cs)
         cuzk_r1cs_free(&c->r1cs);
+    if (c->has_vk)
+        cuzk_vk_free(&c->vk);
     free(c->id);
     free(c);
 }
@@ -880,10 +879,14 @@ static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, co
     c->curve = z->curve;
     int from_disk = 0;
     rc = cuzk_pce_get(z, e->cfg.pce_cache_dir, &c->pce, &from_disk, err);
+    if (!rc) {
+        c->has_pce = 1;
+        rc = cuzk_groth16_export_vk(z, &c->vk, err);
+        c->has_vk = !rc;
+    }
     keycache_release(e->keys, c->key);
     if (rc)
         return rc;
-    c->has_pce = 1;
     if (budget_acquire(e->budget, BUDGET_PCE, c->pce.bytes, NULL))
         return cuzk_fail(err, CUZK_ERR_NOMEM, "the PCE of %s (%llu bytes) does not fit in the budget", zkey_path,
                          (unsigned long long)c->pce.bytes);

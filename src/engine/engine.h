@@ -50,6 +50,7 @@ typedef struct {
     double pool_idle_timeout_s;   /* idle pinned buffers freed after this (default 30) */
     int prewarm_buffers;          /* per circuit at registration (default: max_gpu_queue_depth) */
     int verify_proofs;            /* verify each proof before a job completes (default 1) */
+    int finalizers;               /* threads blinding and verifying proofs (default: CPU count / 4, >= 2) */
     const char *pce_cache_dir;    /* on-disk PCE cache (NULL: memory only) */
     const char *timeline_path;    /* JSONL timeline of partition events (NULL: off) */
     uint32_t results_max;         /* finished jobs kept (default 1000) */
