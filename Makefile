@@ -26,6 +26,8 @@ LDLIBS  := -ljansson -lcrypto -lpthread -lm
 TEST_LDLIBS := -lcmocka
 
 LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)
+# Assembly (x86-64 only): the BMI2/ADX field multiply, src/ff/mont_x86_64.S.
+LIB_ASM  := $(if $(filter x86_64,$(shell uname -m)),$(shell find src -name '*.S' | sort))
 CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_SUPPORT := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
@@ -43,7 +45,12 @@ $(1)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) -c $$< -o $$@
 
-$(1)/libcuzk.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIB_SRC)) $$(GPU_OBJ) $$(CONFIG_STAMP)
+$(1)/obj/%.o: %.S
+	@mkdir -p $$(dir $$@)
+	$$(CC) $(2) -c $$< -o $$@
+
+$(1)/libcuzk.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIB_SRC)) $$(patsubst %.S,$(1)/obj/%.o,$$(LIB_ASM)) \
+                $$(GPU_OBJ) $$(CONFIG_STAMP)
 	@rm -f $$@
 	ar rcs $$@ $$(filter %.o,$$^)
 
@@ -80,6 +87,7 @@ demo: deps
 
 constants:
 	python3 tools/gen_constants.py src/ff/constants.h
+	python3 tools/gen_mont_asm.py src/ff/mont_x86_64.S
 
 clean:
 	rm -rf build

@@ -580,9 +580,40 @@ FF_ROOT_TEST(bls12_381_fr, BLS12_381_FR)
 FF_TOWER_TESTS(bn254)
 FF_TOWER_TESTS(bls12_381)
 
+/* The multiply mont_mul dispatches to (assembly on x86-64 with BMI2/ADX,
+ * which the oracle tests above then check) equals the portable C one on
+ * random reduced inputs and the edges 0, 1, m - 1. */
+#define FF_MUL_PATHS_TEST(F, UP)                                                                   \
+    static void test_##F##_mul_paths(void **state)                                                 \
+    {                                                                                              \
+        (void)state;                                                                               \
+        F edge[3] = {{{0}}, {{1}}, {{0}}};                                                         \
+        memcpy(edge[2].l, F##_MODULUS, sizeof edge[2].l);                                          \
+        edge[2].l[0] -= 1;                                                                         \
+        for (int it = 0; it < 20000; it++) {                                                       \
+            F a, b, fast, slow;                                                                    \
+            if (it < 9) {                                                                          \
+                a = edge[it / 3];                                                                  \
+                b = edge[it % 3];                                                                  \
+            } else {                                                                               \
+                oracle_rand_below(a.l, F##_MODULUS, F##_LIMBS_N);                                  \
+                oracle_rand_below(b.l, F##_MODULUS, F##_LIMBS_N);                                  \
+            }                                                                                      \
+            mont_mul(fast.l, a.l, b.l, F##_MODULUS, UP##_INV, F##_LIMBS_N);                        \
+            mont_mul_portable(slow.l, a.l, b.l, F##_MODULUS, UP##_INV, F##_LIMBS_N);               \
+            if (memcmp(&fast, &slow, sizeof fast))                                                 \
+                fail_msg(#F ": the dispatched multiply differs from the portable one, iteration %d", it); \
+        }                                                                                          \
+    }
+
+FF_MUL_PATHS_TEST(bn254_fp, BN254_FP)
+FF_MUL_PATHS_TEST(bn254_fr, BN254_FR)
+FF_MUL_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
+FF_MUL_PATHS_TEST(bls12_381_fr, BLS12_381_FR)
+
 #define FF_FIELD_ENTRIES(F)                                                                        \
     cmocka_unit_test(test_##F##_modulus), cmocka_unit_test(test_##F##_oracle),                     \
-        cmocka_unit_test(test_##F##_properties)
+        cmocka_unit_test(test_##F##_properties), cmocka_unit_test(test_##F##_mul_paths)
 #define FF_TOWER_ENTRIES(C)                                                                        \
     cmocka_unit_test(test_##C##_fp2_oracle), cmocka_unit_test(test_##C##_fp6_oracle),              \
         cmocka_unit_test(test_##C##_fp12_oracle), cmocka_unit_test(test_##C##_fp12_cyclotomic),    \
