@@ -30,16 +30,29 @@ static int wtns_read_open(cuzk_wtns *w, cuzk_binfile *bf, cuzk_error *err)
                                "witness value", err);
 }
 
+/* Reads the witness of an opened container, then closes it. */
+static int wtns_read_close(cuzk_wtns *w, cuzk_binfile *bf, cuzk_error *err)
+{
+    int rc = wtns_read_open(w, bf, err);
+    cuzk_bin_close(bf);
+    if (rc) cuzk_wtns_free(w);
+    return rc;
+}
+
 int cuzk_wtns_read(cuzk_wtns *w, const char *path, cuzk_error *err)
 {
     cuzk_binfile bf;
     memset(w, 0, sizeof *w);
     int rc = cuzk_bin_open(&bf, path, "wtns", WTNS_VERSION, err);
-    if (rc) return rc;
-    rc = wtns_read_open(w, &bf, err);
-    cuzk_bin_close(&bf);
-    if (rc) cuzk_wtns_free(w);
-    return rc;
+    return rc ? rc : wtns_read_close(w, &bf, err);
+}
+
+int cuzk_wtns_read_memory(cuzk_wtns *w, const void *data, size_t len, const char *name, cuzk_error *err)
+{
+    cuzk_binfile bf;
+    memset(w, 0, sizeof *w);
+    int rc = cuzk_bin_open_memory(&bf, data, len, name, "wtns", WTNS_VERSION, err);
+    return rc ? rc : wtns_read_close(w, &bf, err);
 }
 
 int cuzk_wtns_write(const cuzk_wtns *w, const char *path, cuzk_error *err)
