@@ -170,15 +170,6 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
         printf("| %s | %.4f | %.4f | %.4f |\n", engine_stage_name(st), p[st][0], p[st][1], p[st][2]);
 }
 
-static cuzk_backend *make_backend(const pipeline_opts *o, int threads)
-{
-    if (!strcmp(o->backend, "sim"))
-        return backend_sim_create(1, o->gpu_ms);
-    if (!strcmp(o->backend, "cpu"))
-        return backend_cpu_create(threads);
-    return NULL; /* gpu: see src/gpu */
-}
-
 static int run_pipeline(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -205,11 +196,12 @@ static int run_pipeline(int argc, char **argv)
     char zkey[256] = "";
     if (!strcmp(o.backend, "cpu") && (rc = make_real_circuit(&o, common.threads, zkey, sizeof zkey, &w)))
         return rc;
-    cuzk_backend *b = make_backend(&o, common.threads);
+    cuzk_error err = {0};
+    backend_options bo = {common.threads, 1, o.gpu_ms};
+    cuzk_backend *b = backend_create(o.backend, &bo, &err);
     if (!b) {
-        fprintf(stderr, "cuzk: backend '%s' is not available in this build or on this machine\n", o.backend);
         cuzk_wtns_free(&w);
-        return CLI_FAIL;
+        return cli_report("backend", &err);
     }
     const char *backend_name = b->name;
     if (o.log_path && !(o.cfg.log = cuzk_logger_open(o.log_path, CUZK_LOG_INFO))) {
@@ -218,7 +210,6 @@ static int run_pipeline(int argc, char **argv)
         cuzk_wtns_free(&w);
         return CLI_FAIL;
     }
-    cuzk_error err = {0};
     cuzk_engine *e = cuzk_engine_create(&o.cfg, b, &err);
     if (!e || (zkey[0] ? cuzk_engine_register_circuit(e, "bench", zkey, NULL, &err)
                        : cuzk_engine_register_sim_circuit(e, "bench", 1u << 12, &err))) {

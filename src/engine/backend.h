@@ -52,4 +52,16 @@ cuzk_backend *backend_cpu_create(int threads);
  * all-zero result; the proofs are placeholders (simulated = 1). */
 cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
 
+typedef struct {
+    int cpu_threads;   /* cpu: threads of one proof's device part */
+    int sim_devices;   /* sim: how many simulated devices */
+    double sim_gpu_ms; /* sim: device time per partition */
+} backend_options;
+
+/* The backend a configuration names: "cpu", "sim", "gpu" or "auto". auto is
+ * the best one this build and machine have: the CPU prover until the CUDA
+ * backend (src/gpu) is wired in here, which is the one place it slots in.
+ * NULL, with a message, for an unknown or unavailable name. */
+cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_error *err);
+
 #endif
