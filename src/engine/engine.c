@@ -1102,15 +1102,22 @@ static job *build_job(circuit *c, const cuzk_job_request *req, cuzk_error *err)
     return j;
 }
 
-/* Witnesses given in memory are checked against the key now, so a caller
- * learns of a wrong length or curve at submit rather than from a failed job
- * (a witness file is read, and checked, at synthesis). */
-static int check_witnesses_in_memory(const job *j, cuzk_error *err)
+/* Witnesses are checked against the key at submit (of a file, its header:
+ * the values are read at synthesis), so a caller learns of a missing file
+ * or a wrong length or curve at once rather than from a failed job. */
+static int check_witnesses(const job *j, cuzk_error *err)
 {
     for (uint32_t i = 0; i < j->n_partitions; i++) {
         const partition *p = &j->parts[i];
+        cuzk_wtns header;
         cuzk_error why = {0};
-        if (p->has_witness && cuzk_groth16_check_inputs(j->key, &p->witness, &why))
+        const cuzk_wtns *w = &p->witness;
+        if (!p->has_witness) {
+            if (cuzk_wtns_read_header(&header, p->witness_path, &why))
+                return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
+            w = &header;
+        }
+        if (cuzk_groth16_check_inputs(j->key, w, &why))
             return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
     }
     return CUZK_OK;
@@ -1149,7 +1156,7 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *jo
     if (c->key) {
         int rc = keycache_acquire(e->keys, c->key, &j->key, err);
         if (!rc)
-            rc = check_witnesses_in_memory(j, err);
+            rc = check_witnesses(j, err);
         if (rc) {
             if (j->key)
                 keycache_release(e->keys, c->key);

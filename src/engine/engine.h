@@ -89,8 +89,12 @@ typedef struct {
     const cuzk_partition_input *partitions; /* NULL for simulated circuits */
 } cuzk_job_request;
 
-/* Queues a job. With a request_id seen before: the same payload returns the
- * same job id, another payload fails with CUZK_ERR_ARG. */
+/* Queues a job. Each witness is checked against the circuit's key first
+ * (of a file, its header): a missing file (CUZK_ERR_IO), a bad one
+ * (CUZK_ERR_FORMAT) or a wrong curve or length (CUZK_ERR_MISMATCH) fails
+ * the submit, naming the partition. With a request_id seen before: the
+ * same payload returns the same job id, another payload fails with
+ * CUZK_ERR_ARG. */
 int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err);
 
 typedef enum { CUZK_JOB_QUEUED, CUZK_JOB_RUNNING, CUZK_JOB_DONE, CUZK_JOB_FAILED, CUZK_JOB_CANCELLED } cuzk_job_state;

@@ -484,8 +484,8 @@ static void test_circuit_keys(void **state)
     remove_dir(dir);
 }
 
-/* A witness given in memory is checked at submit: a wrong length is refused
- * at once, naming the partition, and no job is created. */
+/* Witnesses are checked at submit: a wrong length or a missing file is
+ * refused at once, naming the partition, and no job is created. */
 static void test_submit_checks_witness(void **state)
 {
     (void)state;
@@ -500,6 +500,16 @@ static void test_submit_checks_witness(void **state)
     uint64_t id = 0;
     assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_ERR_MISMATCH);
     assert_non_null(strstr(err.msg, "partition 1"));
+    /* a witness file is checked by its header */
+    char path[96];
+    snprintf(path, sizeof path, "%s/short.wtns", dir);
+    assert_int_equal(cuzk_wtns_write(&short_w, path, &err), CUZK_OK);
+    parts[1] = (cuzk_partition_input){path, NULL};
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_ERR_MISMATCH);
+    assert_non_null(strstr(err.msg, "partition 1: the witness has"));
+    snprintf(path, sizeof path, "%s/missing.wtns", dir);
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_ERR_IO);
+    assert_non_null(strstr(err.msg, "missing.wtns"));
     cuzk_engine_stats s;
     cuzk_engine_get_stats(e, &s);
     assert_int_equal(s.jobs_active, 0);

@@ -284,6 +284,13 @@ static void test_wtns_fixture(void **state)
         cuzk_bin_close(&bf);
         assert_int_equal(cuzk_bin_open(&bf, path, "zkey", 1, &e), CUZK_ERR_FORMAT);
 
+        /* the header alone: curve and length, no values */
+        cuzk_wtns h;
+        assert_int_equal(cuzk_wtns_read_header(&h, path, &e), CUZK_OK);
+        assert_int_equal(h.curve, w.curve);
+        assert_int_equal(h.n_witness, 5);
+        assert_null(h.values);
+
         /* from memory it reads the same */
         size_t n;
         uint8_t *bytes = slurp(path, &n);
@@ -685,6 +692,11 @@ static int rd_wtns_memory(const char *path, cuzk_error *e)
     free(b);
     return rc;
 }
+static int rd_wtns_header(const char *path, cuzk_error *e)
+{
+    cuzk_wtns w;
+    return cuzk_wtns_read_header(&w, path, e);
+}
 static int rd_r1cs(const char *path, cuzk_error *e)
 {
     cuzk_r1cs c;
@@ -739,6 +751,7 @@ static void test_truncated(void **state)
         check_prefixes(fixture(curve_dirs[cv], "mul.zkey"), rd_zkey);
         check_prefixes(fixture(curve_dirs[cv], "mul.wtns"), rd_wtns);
         check_prefixes(fixture(curve_dirs[cv], "mul.wtns"), rd_wtns_memory);
+        check_prefixes(fixture(curve_dirs[cv], "mul.wtns"), rd_wtns_header);
         check_prefixes(fixture(curve_dirs[cv], "mul.r1cs"), rd_r1cs);
         check_prefixes(fixture(curve_dirs[cv], "proof.json"), rd_proof);
         check_prefixes(fixture(curve_dirs[cv], "verification_key.json"), rd_vk);
