@@ -15,6 +15,7 @@
 
 #include "engine/engine.h"
 #include "groth16/synth.h"
+#include "small_circuit.h"
 
 #define SIM_DOMAIN 1024 /* 96 KiB a/b/c buffers */
 #define SIM_BUFFER ((uint64_t)3 * SIM_DOMAIN * 32)
@@ -273,14 +274,7 @@ static void test_thousand_jobs(void **state)
 static void make_small_key(const char *zkey, cuzk_wtns *w)
 {
     cuzk_error err = {0};
-    cuzk_synth_params sp = {CUZK_CURVE_BN254, 200, 2, 5, 0};
-    cuzk_r1cs r1cs;
-    cuzk_zkey z;
-    assert_int_equal(cuzk_circuit_synth(&sp, &r1cs, w, &err), CUZK_OK);
-    assert_int_equal(cuzk_groth16_setup(&r1cs, 2, &z, &err), CUZK_OK);
-    assert_int_equal(cuzk_zkey_write(&z, zkey, &err), CUZK_OK);
-    cuzk_zkey_free(&z);
-    cuzk_r1cs_free(&r1cs);
+    assert_int_equal(small_circuit_write(200, zkey, NULL, w, &err), CUZK_OK);
 }
 
 /* An engine on backend with one real circuit "real" of a small key in dir
