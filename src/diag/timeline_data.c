@@ -57,13 +57,13 @@ static int by_synth_start(const void *a, const void *b)
 
 static int read_events(const char *path, tl_event **out, size_t *n, size_t *skipped, cuzk_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 0;
     char line[512];
     *out = NULL;
     *n = *skipped = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     while (fgets(line, sizeof line, f)) {
         if (*n == cap) {
             tl_event *grown = realloc(*out, (cap = cap ? 2 * cap : 1024) * sizeof *grown);
