@@ -1,6 +1,7 @@
 #include "daemon/http_server.h"
 
 #include <microhttpd.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,15 @@ struct http_server {
     http_server_config cfg;
     listener ls[HTTP_MAX_LISTENERS];
     int n;
+    /* requests begun and not yet completed: stopping waits for them, so the
+     * answer to a request under way (a wait for a job the drain finished)
+     * is sent before the connection closes */
+    pthread_mutex_t lock;
+    pthread_cond_t idle;
+    int in_flight;
 };
+
+enum { HTTP_STOP_GRACE_S = 10 };
 
 /* One request's state across libmicrohttpd's calls. */
 typedef struct {
@@ -123,6 +132,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_NO;
         st->t0 = cuzk_now_s();
         *con_cls = st;
+        pthread_mutex_lock(&l->server->lock);
+        l->server->in_flight++;
+        pthread_mutex_unlock(&l->server->lock);
         return refuse_early(l, conn, &rs) ? send_response(l, conn, method, url, &rs, st) : MHD_YES;
     }
     if (*upload_size) {
@@ -144,12 +156,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode how)
 {
-    (void)cls, (void)conn, (void)how;
+    (void)conn, (void)how;
+    listener *l = cls;
     request_state *st = *con_cls;
-    if (st)
-        free(st->body);
+    if (!st)
+        return;
+    free(st->body);
     free(st);
     *con_cls = NULL;
+    pthread_mutex_lock(&l->server->lock);
+    if (--l->server->in_flight == 0)
+        pthread_cond_broadcast(&l->server->idle);
+    pthread_mutex_unlock(&l->server->lock);
 }
 
 static void on_library_log(void *cls, const char *fmt, va_list ap)
@@ -171,8 +189,9 @@ static int start_listener(http_server *s, listener *l, const endpoint *ep, cuzk_
     int rc = endpoint_listen(ep, 64, &l->fd, err);
     if (rc)
         return rc;
+    /* ITC: lets http_server_stop quiesce the listener first */
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
-                     MHD_USE_ERROR_LOG;
+                     MHD_USE_ERROR_LOG | MHD_USE_ITC;
     /* the logger first, so that every message of the library goes to our log */
     l->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, l, MHD_OPTION_EXTERNAL_LOGGER, on_library_log, s,
                               MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT, s->cfg.max_connections,
@@ -195,6 +214,8 @@ http_server *http_server_start(const http_server_config *cfg, const endpoint *ep
     if (!s)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
     s->cfg = *cfg;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->idle, NULL);
     for (int i = 0; i < n; i++) {
         if (start_listener(s, &s->ls[i], &eps[i], err)) {
             http_server_stop(s);
@@ -206,14 +227,38 @@ http_server *http_server_start(const http_server_config *cfg, const endpoint *ep
     return s;
 }
 
+/* Waits (a bounded time) until no request is under way. */
+static void wait_for_requests(http_server *s)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += HTTP_STOP_GRACE_S;
+    pthread_mutex_lock(&s->lock);
+    while (s->in_flight > 0 && pthread_cond_timedwait(&s->idle, &s->lock, &until) == 0)
+        ;
+    if (s->in_flight > 0)
+        CUZK_LOG(s->cfg.log, CUZK_LOG_WARN, "http: stopping with requests under way", "requests=%d",
+                 s->in_flight);
+    pthread_mutex_unlock(&s->lock);
+}
+
 void http_server_stop(http_server *s)
 {
     if (!s)
         return;
+    /* no new connections; the socket files go first so clients see at once
+     * that nobody listens */
     for (int i = 0; i < s->n; i++) {
-        MHD_stop_daemon(s->ls[i].mhd); /* closes the listening socket too */
+        MHD_quiesce_daemon(s->ls[i].mhd);
         if (!s->ls[i].ep.is_tcp)
             unlink(s->ls[i].ep.path);
     }
+    wait_for_requests(s);
+    for (int i = 0; i < s->n; i++) {
+        MHD_stop_daemon(s->ls[i].mhd);
+        close(s->ls[i].fd); /* quiesced: the socket is ours to close */
+    }
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->idle);
     free(s);
 }

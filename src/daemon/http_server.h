@@ -41,8 +41,9 @@ typedef struct http_server http_server;
 /* Listens on eps[0 .. n) and serves until http_server_stop. The config's
  * strings and pointers must outlive the server. */
 http_server *http_server_start(const http_server_config *cfg, const endpoint *eps, int n, cuzk_error *err);
-/* Stops listening, closes connections once their requests are answered,
- * removes unix socket files. */
+/* Stops accepting connections and removes unix socket files, waits (up to
+ * 10 s) for the requests under way to be answered, then closes every
+ * connection. */
 void http_server_stop(http_server *s);
 
 #endif
