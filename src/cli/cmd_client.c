@@ -18,7 +18,9 @@
 
 #define DEFAULT_DAEMON "unix:/run/cuzk/cuzk.sock"
 
-enum { AWAIT_POLL_S = 30, REPLY_GRACE_S = 30, MAX_WITNESS_BYTES = 1 << 30 };
+/* Registering or preloading a key reads and parses it before the reply: a
+ * PoRep key takes minutes. */
+enum { AWAIT_POLL_S = 30, REPLY_GRACE_S = 30, KEY_LOAD_S = 3600, MAX_WITNESS_BYTES = 1 << 30 };
 
 typedef struct {
     const char *connect, *token_file;
@@ -128,11 +130,13 @@ static void print_json(const json_t *j)
     putchar('\n');
 }
 
-/* One request whose reply is printed as it is (JSON indented). */
-static int client_show(const client_session *s, const char *method, const char *path, const char *body)
+/* One request whose reply is printed as it is (JSON indented); the daemon
+ * may take wait_s to answer. */
+static int client_show(const client_session *s, const char *method, const char *path, const char *body,
+                       double wait_s)
 {
     http_reply r;
-    int rc = client_call(s, method, path, body, 0, &r);
+    int rc = client_call(s, method, path, body, wait_s, &r);
     if (rc)
         return rc;
     json_t *j = json_loads(r.body, 0, NULL);
@@ -325,7 +329,7 @@ static int run_register(int argc, char **argv)
     if (j && s.n_args == 3)
         json_object_set_new(j, "r1cs", json_string(r1cs));
     char *body = body_text(j);
-    rc = body ? client_show(&s, "POST", "/v1/circuits", body) : CLI_FAIL;
+    rc = body ? client_show(&s, "POST", "/v1/circuits", body, KEY_LOAD_S) : CLI_FAIL;
     free(body);
     client_end(&s);
     return rc;
@@ -377,9 +381,9 @@ static int run_await(int argc, char **argv)
 }
 
 /* A subcommand that is one request: method on path, with the positional
- * argument (if any) in place of %s. */
+ * argument (if any) in place of %s, answered within wait_s. */
 static int run_simple(int argc, char **argv, const cli_command *cmd, const struct option *opts, const char *method,
-                      const char *path_fmt)
+                      const char *path_fmt, double wait_s)
 {
     int n_args = strstr(path_fmt, "%s") ? 1 : 0;
     client_session s;
@@ -390,35 +394,35 @@ static int run_simple(int argc, char **argv, const cli_command *cmd, const struc
     snprintf(path, sizeof path, path_fmt, n_args ? s.args[0] : "");
     if (s.o.drop)
         strncat(path, "?drop=true", sizeof path - strlen(path) - 1);
-    rc = client_show(&s, method, path, NULL);
+    rc = client_show(&s, method, path, NULL, wait_s);
     client_end(&s);
     return rc;
 }
 
 static int run_status(int argc, char **argv)
 {
-    return run_simple(argc, argv, &cli_cmd_client_status, connection_opts, "GET", "/v1/status");
+    return run_simple(argc, argv, &cli_cmd_client_status, connection_opts, "GET", "/v1/status", 0);
 }
 
 static int run_cancel(int argc, char **argv)
 {
-    return run_simple(argc, argv, &cli_cmd_client_cancel, connection_opts, "DELETE", "/v1/jobs/%s");
+    return run_simple(argc, argv, &cli_cmd_client_cancel, connection_opts, "DELETE", "/v1/jobs/%s", 0);
 }
 
 static int run_metrics(int argc, char **argv)
 {
-    return run_simple(argc, argv, &cli_cmd_client_metrics, connection_opts, "GET", "/metrics");
+    return run_simple(argc, argv, &cli_cmd_client_metrics, connection_opts, "GET", "/metrics", 0);
 }
 
 static int run_preload(int argc, char **argv)
 {
-    return run_simple(argc, argv, &cli_cmd_client_preload, connection_opts, "POST", "/v1/keys/%s/preload");
+    return run_simple(argc, argv, &cli_cmd_client_preload, connection_opts, "POST", "/v1/keys/%s/preload", KEY_LOAD_S);
 }
 
 static int run_evict(int argc, char **argv)
 {
     static const struct option opts[] = {CLIENT_CONNECTION_OPTS, {"drop", no_argument, NULL, 'd'}, {0, 0, 0, 0}};
-    return run_simple(argc, argv, &cli_cmd_client_evict, opts, "DELETE", "/v1/keys/%s");
+    return run_simple(argc, argv, &cli_cmd_client_evict, opts, "DELETE", "/v1/keys/%s", 0);
 }
 
 #define JOB_OPTIONS                                                                                              \

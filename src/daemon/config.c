@@ -97,7 +97,8 @@ static const config_key config_keys[] = {
     {"pipeline", "verify_proofs", CFG_BOOL, AT(verify_proofs), "true", 0, 0, NULL,
      "Verify every proof before its job is reported done."},
     {"pipeline", "timeline", CFG_TEXT, AT(timeline), "", 0, 0, NULL,
-     "A JSONL file of partition events for `cuzk diag timeline` (empty: off)."},
+     "A JSONL file of partition events for `cuzk diag timeline` (empty: off).\n"
+     "Rewritten at each start; it grows by a few lines per partition."},
     {"pipeline", "results_max", CFG_INT, AT(results_max), "1000", 1, 10000000, NULL,
      "Finished jobs kept for clients to fetch, newest first."},
     {"pipeline", "results_ttl_s", CFG_REAL, AT(results_ttl_s), "600", 1, 1e9, NULL,
