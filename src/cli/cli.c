@@ -55,9 +55,15 @@ int cli_report(const char *what, const cuzk_error *err)
     return CLI_FAIL;
 }
 
-/* getopt_long with the common options appended to the command's own. */
 int cli_parse(int argc, char **argv, const cli_command *cmd, const void *long_opts, cli_opt_fn handle, void *ctx,
               cli_common *common, int *first)
+{
+    return cli_parse_anywhere(argc, argv, cmd, long_opts, NULL, handle, ctx, common, first);
+}
+
+/* getopt_long with the common options appended to the command's own. */
+int cli_parse_anywhere(int argc, char **argv, const cli_command *cmd, const void *long_opts, const char *short_opts,
+                       cli_opt_fn handle, void *ctx, cli_common *common, int *first)
 {
     const struct option *extra = long_opts;
     struct option opts[32];
@@ -72,7 +78,11 @@ int cli_parse(int argc, char **argv, const cli_command *cmd, const void *long_op
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+ht:", opts, NULL)) != -1) {
+    /* without short options, parsing stops at the first positional argument
+     * ("+"); with them, options may also follow the positional arguments */
+    char optstring[64];
+    snprintf(optstring, sizeof optstring, "%sht:%s", short_opts ? "" : "+", short_opts ? short_opts : "");
+    while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
         uint32_t v;
         if (c == 'h') {
             common->help = 1;

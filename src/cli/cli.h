@@ -30,6 +30,12 @@ typedef int (*cli_opt_fn)(int opt, const char *arg, void *ctx);
 int cli_parse(int argc, char **argv, const cli_command *cmd, const void *long_opts, cli_opt_fn handle, void *ctx,
               cli_common *common, int *first);
 
+/* cli_parse with short options as well (getopt letters such as "o:", whose
+ * values the long options share), which may also follow the positional
+ * arguments: `cuzk diag timeline t.jsonl -o t.svg`. */
+int cli_parse_anywhere(int argc, char **argv, const cli_command *cmd, const void *long_opts, const char *short_opts,
+                       cli_opt_fn handle, void *ctx, cli_common *common, int *first);
+
 /* Prints "cuzk: <what>: <message>" to stderr; returns CLI_FAIL. */
 int cli_report(const char *what, const cuzk_error *err);
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -49,5 +55,8 @@ int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
 
 extern const cli_command cli_cmd_groth16_prove, cli_cmd_groth16_verify, cli_cmd_zkey_export_vk, cli_cmd_setup,
     cli_cmd_circuit_synth, cli_cmd_bench_prove, cli_cmd_bench_pipeline;
+extern const cli_command cli_cmd_daemon, cli_cmd_client_register, cli_cmd_client_submit, cli_cmd_client_await,
+    cli_cmd_client_prove, cli_cmd_client_status, cli_cmd_client_cancel, cli_cmd_client_metrics,
+    cli_cmd_client_preload, cli_cmd_client_evict, cli_cmd_diag_pool, cli_cmd_diag_timeline;
 
 #endif

@@ -88,7 +88,7 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
     case 'J':
         o->json = 1;
         return 0;
-    case 't':
+    case 'T': /* not 't': that is the common --threads */
         o->cfg.timeline_path = arg;
         return 0;
     case 'l':
@@ -186,7 +186,7 @@ static int run_pipeline(int argc, char **argv)
         {"budget-gib", required_argument, NULL, 'B'},
         {"budget-mib", required_argument, NULL, 'M'}, {"synth-ms", required_argument, NULL, 's'},
         {"gpu-ms", required_argument, NULL, 'G'},   {"poll-ms", required_argument, NULL, 'o'},
-        {"timeline", required_argument, NULL, 't'}, {"log", required_argument, NULL, 'l'},
+        {"timeline", required_argument, NULL, 'T'}, {"log", required_argument, NULL, 'l'},
         {"json", no_argument, NULL, 'J'},           {0, 0, 0, 0}};
     pipeline_opts o = {.backend = "sim", .curve = CUZK_CURVE_BLS12_381, .jobs = 10, .partitions = 4,
                        .constraints = 1 << 12, .gpu_ms = 50};

@@ -1,5 +1,6 @@
 /* The cuzk command: a snarkjs/rapidsnark-compatible Groth16 prover and
- * verifier, development setup, synthetic circuits and benchmarks. */
+ * verifier, development setup, synthetic circuits, benchmarks, the daemon,
+ * its client and diagnostics. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +9,9 @@
 static const cli_command *const commands[] = {
     &cli_cmd_groth16_prove, &cli_cmd_groth16_verify, &cli_cmd_zkey_export_vk,
     &cli_cmd_setup,         &cli_cmd_circuit_synth,  &cli_cmd_bench_prove,    &cli_cmd_bench_pipeline,
+    &cli_cmd_daemon,        &cli_cmd_client_register, &cli_cmd_client_submit, &cli_cmd_client_await,
+    &cli_cmd_client_prove,  &cli_cmd_client_status,  &cli_cmd_client_cancel,  &cli_cmd_client_metrics,
+    &cli_cmd_client_preload, &cli_cmd_client_evict,  &cli_cmd_diag_pool,      &cli_cmd_diag_timeline,
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

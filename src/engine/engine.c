@@ -103,9 +103,11 @@ struct cuzk_engine {
     uint32_t jobs_finished_kept;
 
     uint64_t partitions_done, proofs_verified, jobs_done, jobs_failed, jobs_cancelled, dispatched;
+    uint64_t jobs_active;
     double gpu_busy_s[CUZK_MAX_DEVICES];
-    double *samples[N_STAGES];
-    size_t n_samples, cap_samples;
+    cuzk_stage_histogram stage_hist[N_STAGES];
+    double *samples[N_STAGES]; /* a ring: the next sample goes to samples_next */
+    size_t n_samples, cap_samples, samples_next;
 
     pthread_t dispatcher, maintainer;
     pthread_t *workers;
@@ -245,24 +247,54 @@ static partition *pop_pending(cuzk_engine *e)
 
 /* ---------- job bookkeeping (under e->lock) ---------- */
 
+/* From a millisecond to a quarter of an hour: a small test circuit's
+ * synthesis to a queue behind many PoRep partitions. */
+const double cuzk_stage_bucket_bounds[CUZK_STAGE_BUCKETS] = {
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000};
+
+static void histogram_add(cuzk_stage_histogram *h, double seconds)
+{
+    int i = 0;
+    while (i < CUZK_STAGE_BUCKETS && seconds > cuzk_stage_bucket_bounds[i])
+        i++;
+    h->buckets[i]++;
+    h->count++;
+    h->sum += seconds;
+}
+
+/* 0, or -1 when the ring cannot grow (it then keeps what it has). */
+static int grow_samples(cuzk_engine *e)
+{
+    size_t cap = e->cap_samples ? 2 * e->cap_samples : 256;
+    if (cap > CUZK_MAX_LATENCY_SAMPLES)
+        cap = CUZK_MAX_LATENCY_SAMPLES;
+    for (int s = 0; s < N_STAGES; s++) {
+        double *grown = realloc(e->samples[s], cap * sizeof(double));
+        if (!grown)
+            return -1;
+        e->samples[s] = grown;
+    }
+    e->cap_samples = cap;
+    return 0;
+}
+
 static void add_sample(cuzk_engine *e, const partition *p)
 {
-    if (e->n_samples == e->cap_samples) {
-        size_t cap = e->cap_samples ? 2 * e->cap_samples : 256;
-        for (int s = 0; s < N_STAGES; s++) {
-            double *grown = realloc(e->samples[s], cap * sizeof(double));
-            if (!grown)
-                return; /* keep the samples we have */
-            e->samples[s] = grown;
-        }
-        e->cap_samples = cap;
-    }
     double v[N_STAGES] = {p->t_synth_start - p->job->t_submit, p->t_synth_end - p->t_synth_start,
                           p->t_gpu_start - p->t_synth_end, p->t_gpu_end - p->t_gpu_start,
                           p->t_done - p->t_gpu_end, p->t_done - p->job->t_submit};
     for (int s = 0; s < N_STAGES; s++)
-        e->samples[s][e->n_samples] = v[s];
-    e->n_samples++;
+        histogram_add(&e->stage_hist[s], v[s]);
+    /* the ring fills slots 0 .. MAX-1 in order before it wraps, so the
+     * first n_samples slots are always the valid ones */
+    size_t slot = e->samples_next;
+    if (slot == e->cap_samples && grow_samples(e))
+        return;
+    for (int s = 0; s < N_STAGES; s++)
+        e->samples[s][slot] = v[s];
+    e->samples_next = (slot + 1) % CUZK_MAX_LATENCY_SAMPLES;
+    if (e->n_samples < CUZK_MAX_LATENCY_SAMPLES)
+        e->n_samples++;
 }
 
 static void job_end(cuzk_engine *e, job *j, cuzk_job_state state)
@@ -271,6 +303,7 @@ static void job_end(cuzk_engine *e, job *j, cuzk_job_state state)
         return;
     j->state = state;
     j->t_end = cuzk_now_s();
+    e->jobs_active--;
     if (state == CUZK_JOB_DONE)
         e->jobs_done++;
     else if (state == CUZK_JOB_FAILED)
@@ -935,6 +968,65 @@ int cuzk_engine_register_sim_circuit(cuzk_engine *e, const char *id, uint32_t do
     return rc;
 }
 
+static void fill_circuit_info(cuzk_engine *e, const circuit *c, cuzk_circuit_info *out)
+{
+    *out = (cuzk_circuit_info){c->id, c->curve, c->domain_size, c->n_vars, c->n_public, !c->key, c->has_r1cs, {0}};
+    if (c->key)
+        keycache_info(e->keys, c->key, &out->key);
+}
+
+int cuzk_engine_circuit_info(cuzk_engine *e, const char *id, cuzk_circuit_info *out)
+{
+    pthread_mutex_lock(&e->lock);
+    circuit *c = find_circuit(e, id);
+    if (c)
+        fill_circuit_info(e, c, out);
+    pthread_mutex_unlock(&e->lock);
+    return c ? CUZK_OK : CUZK_ERR_ARG;
+}
+
+size_t cuzk_engine_list_circuits(cuzk_engine *e, cuzk_circuit_info *out, size_t cap)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&e->lock);
+    for (circuit *c = e->circuits; c; c = c->next, n++)
+        if (n < cap)
+            fill_circuit_info(e, c, &out[n]);
+    pthread_mutex_unlock(&e->lock);
+    return n;
+}
+
+/* The key of a registered, non-simulated circuit (key entries live as long
+ * as the engine, so the pointer stays valid after the lock is dropped). */
+static key_entry *circuit_key(cuzk_engine *e, const char *id, cuzk_error *err)
+{
+    pthread_mutex_lock(&e->lock);
+    circuit *c = find_circuit(e, id);
+    key_entry *k = c ? c->key : NULL;
+    pthread_mutex_unlock(&e->lock);
+    if (!c)
+        cuzk_fail(err, CUZK_ERR_ARG, "unknown circuit '%s'", id);
+    else if (!k)
+        cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' is simulated: it has no key", id);
+    return k;
+}
+
+int cuzk_engine_preload_key(cuzk_engine *e, const char *circuit_id, cuzk_error *err)
+{
+    key_entry *k = circuit_key(e, circuit_id, err);
+    return k ? keycache_preload(e->keys, k, err) : CUZK_ERR_ARG;
+}
+
+int cuzk_engine_evict_key(cuzk_engine *e, const char *circuit_id, int drop, cuzk_error *err)
+{
+    key_entry *k = circuit_key(e, circuit_id, err);
+    if (!k)
+        return CUZK_ERR_ARG;
+    if (keycache_evict(e->keys, k, drop))
+        return cuzk_fail(err, CUZK_ERR_ARG, "the key of circuit '%s' is in use by jobs", circuit_id);
+    return CUZK_OK;
+}
+
 /* ---------- jobs ---------- */
 
 /* FNV-1a over the request's meaning: circuit, priority, partitions. */
@@ -1016,6 +1108,27 @@ static job *build_job(circuit *c, const cuzk_job_request *req, cuzk_error *err)
     return j;
 }
 
+/* Witnesses are checked against the key at submit (of a file, its header:
+ * the values are read at synthesis), so a caller learns of a missing file
+ * or a wrong length or curve at once rather than from a failed job. */
+static int check_witnesses(const job *j, cuzk_error *err)
+{
+    for (uint32_t i = 0; i < j->n_partitions; i++) {
+        const partition *p = &j->parts[i];
+        cuzk_wtns header;
+        cuzk_error why = {0};
+        const cuzk_wtns *w = &p->witness;
+        if (!p->has_witness) {
+            if (cuzk_wtns_read_header(&header, p->witness_path, &why))
+                return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
+            w = &header;
+        }
+        if (cuzk_groth16_check_inputs(j->key, w, &why))
+            return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
+    }
+    return CUZK_OK;
+}
+
 int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err)
 {
     if (!req->circuit || req->n_partitions == 0 || (unsigned)req->priority >= CUZK_N_PRIORITIES)
@@ -1048,13 +1161,18 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *jo
     j->payload_hash = hash;
     if (c->key) {
         int rc = keycache_acquire(e->keys, c->key, &j->key, err);
+        if (!rc)
+            rc = check_witnesses(j, err);
         if (rc) {
+            if (j->key)
+                keycache_release(e->keys, c->key);
             free_job(j);
             return rc;
         }
     }
     pthread_mutex_lock(&e->lock);
     j->id = e->next_job_id++;
+    e->jobs_active++;
     j->t_submit = cuzk_now_s();
     j->in_flight = j->n_partitions;
     j->next = e->jobs;
@@ -1126,29 +1244,57 @@ void cuzk_job_result_free(cuzk_job_result *r)
     r->publics = NULL;
 }
 
+static void cancel_locked(cuzk_engine *e, job *j)
+{
+    if (j->state >= CUZK_JOB_DONE || j->cancelled)
+        return;
+    j->cancelled = 1;
+    part_queue dropped = {0};
+    q_remove_job(&e->pending[j->priority], j, &dropped);
+    q_remove_job(&e->synth_q, j, &dropped);
+    for (partition *p; (p = q_pop(&dropped));) {
+        give_back_permit(e, p);
+        partition_retire(e, p, P_DROPPED);
+    }
+    CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "job cancelled", "job_id=%llu", (unsigned long long)j->id);
+    pthread_cond_broadcast(&e->dispatch_cv);
+}
+
 int cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id)
 {
     pthread_mutex_lock(&e->lock);
     job *j = find_job(e, job_id);
-    if (!j) {
-        pthread_mutex_unlock(&e->lock);
-        return CUZK_ERR_ARG;
-    }
-    if (j->state < CUZK_JOB_DONE && !j->cancelled) {
-        j->cancelled = 1;
-        part_queue dropped = {0};
-        q_remove_job(&e->pending[j->priority], j, &dropped);
-        q_remove_job(&e->synth_q, j, &dropped);
-        for (partition *p; (p = q_pop(&dropped));) {
-            give_back_permit(e, p);
-            partition_retire(e, p, P_DROPPED);
-        }
-        CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "job cancelled", "job_id=%llu", (unsigned long long)j->id);
-        pthread_cond_broadcast(&e->dispatch_cv);
-    }
+    if (j)
+        cancel_locked(e, j);
     pthread_mutex_unlock(&e->lock);
+    if (!j)
+        return CUZK_ERR_ARG;
     budget_wake_all(e->budget); /* a synthesis waiting for memory for this job gives up */
     return CUZK_OK;
+}
+
+void cuzk_engine_cancel_all(cuzk_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    for (job *j = e->jobs; j; j = j->next)
+        cancel_locked(e, j);
+    pthread_mutex_unlock(&e->lock);
+    budget_wake_all(e->budget);
+}
+
+int cuzk_engine_drain(cuzk_engine *e, double timeout_s)
+{
+    double deadline = cuzk_now_s() + timeout_s;
+    pthread_mutex_lock(&e->lock);
+    while (e->jobs_active && (timeout_s < 0 || cuzk_now_s() < deadline)) {
+        if (timeout_s < 0)
+            pthread_cond_wait(&e->job_cv, &e->lock);
+        else
+            timed_wait(&e->job_cv, &e->lock, deadline);
+    }
+    int left = e->jobs_active != 0;
+    pthread_mutex_unlock(&e->lock);
+    return left ? -1 : 0;
 }
 
 /* ---------- statistics ---------- */
@@ -1163,6 +1309,7 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->jobs_done = e->jobs_done;
     s->jobs_failed = e->jobs_failed;
     s->jobs_cancelled = e->jobs_cancelled;
+    s->jobs_active = e->jobs_active;
     s->queued = pending_count(e) + e->synth_q.len;
     s->synthesizing = e->synthesizing;
     s->gpu_queued = e->gpu_q.len;
@@ -1170,6 +1317,7 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->n_devices = e->backend->n_devices;
     s->dispatched = e->dispatched;
     memcpy(s->gpu_busy_s, e->gpu_busy_s, sizeof s->gpu_busy_s);
+    memcpy(s->stage_hist, e->stage_hist, sizeof s->stage_hist);
     s->n_samples = e->n_samples;
     for (int st = 0; st < N_STAGES; st++) {
         s->samples[st] = malloc((e->n_samples ? e->n_samples : 1) * sizeof(double));

@@ -25,6 +25,7 @@
 
 #include "engine/backend.h"
 #include "engine/budget.h"
+#include "engine/keycache.h"
 #include "engine/pinned_pool.h"
 #include "util/log.h"
 
@@ -89,8 +90,12 @@ typedef struct {
     const cuzk_partition_input *partitions; /* NULL for simulated circuits */
 } cuzk_job_request;
 
-/* Queues a job. With a request_id seen before: the same payload returns the
- * same job id, another payload fails with CUZK_ERR_ARG. */
+/* Queues a job. Each witness is checked against the circuit's key first
+ * (of a file, its header): a missing file (CUZK_ERR_IO), a bad one
+ * (CUZK_ERR_FORMAT) or a wrong curve or length (CUZK_ERR_MISMATCH) fails
+ * the submit, naming the partition. With a request_id seen before: the
+ * same payload returns the same job id, another payload fails with
+ * CUZK_ERR_ARG. */
 int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err);
 
 typedef enum { CUZK_JOB_QUEUED, CUZK_JOB_RUNNING, CUZK_JOB_DONE, CUZK_JOB_FAILED, CUZK_JOB_CANCELLED } cuzk_job_state;
@@ -116,22 +121,70 @@ void cuzk_job_result_free(cuzk_job_result *r);
 /* Cancels a job: partitions not yet on a device are dropped, their buffers
  * and permits returned. 0, or CUZK_ERR_ARG for an unknown job. Idempotent. */
 int cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id);
+/* Cancels every job that has not ended. */
+void cuzk_engine_cancel_all(cuzk_engine *e);
+/* Waits until every submitted job has ended (stopping new submissions is
+ * the caller's part). timeout_s < 0: no limit. 0 when no job is left, -1
+ * when the time ran out first. */
+int cuzk_engine_drain(cuzk_engine *e, double timeout_s);
+
+/* ---------- circuits and their keys ---------- */
+
+typedef struct {
+    const char *id;      /* valid while the engine lives (circuits are never removed) */
+    cuzk_curve_id curve;
+    uint32_t domain_size, n_vars, n_public;
+    int simulated;       /* registered with cuzk_engine_register_sim_circuit: no key */
+    int has_r1cs;        /* witnesses are checked against the r1cs */
+    key_info key;        /* tier, references, bytes (zero for simulated circuits) */
+} cuzk_circuit_info;
+
+/* Fills *out for circuit id: 0, or CUZK_ERR_ARG when none is registered. */
+int cuzk_engine_circuit_info(cuzk_engine *e, const char *id, cuzk_circuit_info *out);
+/* Fills out[0 .. min(n, cap)) with the registered circuits, newest first;
+ * returns n, the number registered (call with cap 0 to size the array). */
+size_t cuzk_engine_list_circuits(cuzk_engine *e, cuzk_circuit_info *out, size_t cap);
+/* Makes the circuit's key hot now rather than at its next job. 0, or
+ * CUZK_ERR_ARG for an unknown or simulated circuit, or the load's error. */
+int cuzk_engine_preload_key(cuzk_engine *e, const char *circuit_id, cuzk_error *err);
+/* Demotes the circuit's key to warm (drop == 0: the file stays mapped) or
+ * cold (drop == 1). CUZK_ERR_ARG for an unknown or simulated circuit, or
+ * while jobs use the key. */
+int cuzk_engine_evict_key(cuzk_engine *e, const char *circuit_id, int drop, cuzk_error *err);
 
 enum { CUZK_MAX_DEVICES = 16 };
 typedef enum { STAGE_QUEUE, STAGE_SYNTH, STAGE_GPU_QUEUE, STAGE_GPU, STAGE_FINALIZE, STAGE_TOTAL, N_STAGES } engine_stage;
 const char *engine_stage_name(engine_stage s);
 
+/* Stage latencies since the engine started, in fixed buckets (a daemon's
+ * lifetime of partitions in constant space): buckets[i] counts partitions
+ * that took at most cuzk_stage_bucket_bounds[i] seconds and more than the
+ * bound before it; buckets[CUZK_STAGE_BUCKETS] counts the slower ones. */
+enum { CUZK_STAGE_BUCKETS = 19 };
+extern const double cuzk_stage_bucket_bounds[CUZK_STAGE_BUCKETS];
+typedef struct {
+    uint64_t buckets[CUZK_STAGE_BUCKETS + 1];
+    uint64_t count;
+    double sum;
+} cuzk_stage_histogram;
+
+/* Latency samples kept for percentiles: the most recent partitions only. */
+enum { CUZK_MAX_LATENCY_SAMPLES = 1 << 16 };
+
 typedef struct {
     double elapsed_s;
     uint64_t partitions_done, proofs_verified, jobs_done, jobs_failed, jobs_cancelled;
+    uint64_t jobs_active;                              /* submitted, not yet ended */
     uint32_t queued, synthesizing, gpu_queued, on_gpu; /* partitions in each place now */
     int n_devices;
     double gpu_busy_s[CUZK_MAX_DEVICES];
     pool_stats pool;
     budget_stats budget;
     uint64_t dispatched;
-    size_t n_samples;          /* per-stage latency samples, one per partition done */
+    size_t n_samples;          /* per-stage latency samples of the last partitions done (at most
+                                  CUZK_MAX_LATENCY_SAMPLES), in no particular order */
     double *samples[N_STAGES]; /* owned by the caller after cuzk_engine_get_stats: free with cuzk_engine_stats_free */
+    cuzk_stage_histogram stage_hist[N_STAGES]; /* every partition done */
 } cuzk_engine_stats;
 
 void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s);

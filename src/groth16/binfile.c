@@ -88,6 +88,41 @@ static int bin_scan_table(cuzk_binfile *bf, cuzk_error *err)
     return CUZK_OK;
 }
 
+/* Checks the header of the stream bf->f (bf->path and bf->file_size set)
+ * and builds the section table; closes bf on failure. */
+static int bin_open_stream(cuzk_binfile *bf, const char magic[4], uint32_t version, cuzk_error *err)
+{
+    int rc;
+    if (bf->file_size < BIN_HEADER_BYTES) {
+        rc = cuzk_fail(err, CUZK_ERR_FORMAT,
+                       "%s: %llu bytes is too short for a .%.4s file (the header alone is 12 bytes)", bf->path,
+                       (unsigned long long)bf->file_size, magic);
+        goto fail;
+    }
+    uint8_t h[BIN_HEADER_BYTES];
+    if ((rc = bin_read_at(bf, 0, h, sizeof h, err))) goto fail;
+    if (memcmp(h, magic, 4) != 0) {
+        char got[17];
+        magic_text(h, got);
+        rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not a .%.4s file (magic \"%s\", expected \"%.4s\")", bf->path,
+                       magic, got, magic);
+        goto fail;
+    }
+    bf->version = cuzk_le32(h + 4);
+    if (bf->version != version) {
+        rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: .%.4s version %u is not supported (expected %u)", bf->path,
+                       magic, bf->version, version);
+        goto fail;
+    }
+    bf->n_sections = cuzk_le32(h + 8);
+    if ((rc = bin_scan_table(bf, err))) goto fail;
+    return CUZK_OK;
+
+fail:
+    cuzk_bin_close(bf);
+    return rc;
+}
+
 int cuzk_bin_open(cuzk_binfile *bf, const char *path, const char magic[4], uint32_t version,
                   cuzk_error *err)
 {
@@ -101,43 +136,30 @@ int cuzk_bin_open(cuzk_binfile *bf, const char *path, const char magic[4], uint3
     int rc;
     if (fstat(fileno(bf->f), &st) != 0) {
         rc = cuzk_fail(err, CUZK_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
-        goto fail;
+        cuzk_bin_close(bf);
+        return rc;
     }
     if (!S_ISREG(st.st_mode)) {
-        rc = cuzk_fail(err, CUZK_ERR_IO, "%s: not a regular file", path);
-        goto fail;
+        cuzk_bin_close(bf);
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: not a regular file", path);
     }
     bf->file_size = (uint64_t)st.st_size;
     setvbuf(bf->f, NULL, _IOFBF, BIN_STDIO_BUFFER);
+    return bin_open_stream(bf, magic, version, err);
+}
 
-    if (bf->file_size < BIN_HEADER_BYTES) {
-        rc = cuzk_fail(err, CUZK_ERR_FORMAT,
-                       "%s: %llu bytes is too short for a .%.4s file (the header alone is 12 bytes)", path,
-                       (unsigned long long)bf->file_size, magic);
-        goto fail;
-    }
-    uint8_t h[BIN_HEADER_BYTES];
-    if ((rc = bin_read_at(bf, 0, h, sizeof h, err))) goto fail;
-    if (memcmp(h, magic, 4) != 0) {
-        char got[17];
-        magic_text(h, got);
-        rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not a .%.4s file (magic \"%s\", expected \"%.4s\")", path,
-                       magic, got, magic);
-        goto fail;
-    }
-    bf->version = cuzk_le32(h + 4);
-    if (bf->version != version) {
-        rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: .%.4s version %u is not supported (expected %u)", path,
-                       magic, bf->version, version);
-        goto fail;
-    }
-    bf->n_sections = cuzk_le32(h + 8);
-    if ((rc = bin_scan_table(bf, err))) goto fail;
-    return CUZK_OK;
-
-fail:
-    cuzk_bin_close(bf);
-    return rc;
+int cuzk_bin_open_memory(cuzk_binfile *bf, const void *data, size_t len, const char *name, const char magic[4],
+                         uint32_t version, cuzk_error *err)
+{
+    memset(bf, 0, sizeof *bf);
+    bf->path = name;
+    bf->file_size = len;
+    /* fmemopen refuses an empty buffer; bin_open_stream rejects one as too
+     * short before it reads */
+    if (len && !(bf->f = fmemopen((void *)data, len, "rb")))
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: cannot open %zu bytes as a stream: %s", name, len,
+                         strerror(errno));
+    return bin_open_stream(bf, magic, version, err);
 }
 
 void cuzk_bin_close(cuzk_binfile *bf)

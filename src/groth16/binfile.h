@@ -56,6 +56,10 @@ typedef struct {
  * CUZK_ERR_FORMAT (bad magic, version or table) or CUZK_ERR_NOMEM. */
 int cuzk_bin_open(cuzk_binfile *bf, const char *path, const char magic[4], uint32_t version,
                   cuzk_error *err);
+/* The same over len bytes in memory (which must outlive the handle); name
+ * stands for the file in messages. */
+int cuzk_bin_open_memory(cuzk_binfile *bf, const void *data, size_t len, const char *name, const char magic[4],
+                         uint32_t version, cuzk_error *err);
 
 /* Closes the file and frees the table; safe on a zeroed or closed handle. */
 void cuzk_bin_close(cuzk_binfile *bf);

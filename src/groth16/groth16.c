@@ -21,7 +21,7 @@ int cuzk_groth16_check_inputs(const cuzk_zkey *z, const cuzk_wtns *w, cuzk_error
     if (w->n_witness != z->n_vars)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "the witness has %u values but the key expects nVars = %u",
                          w->n_witness, z->n_vars);
-    if (!cuzk_wtns_starts_with_one(w))
+    if (w->values && !cuzk_wtns_starts_with_one(w))
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
     return CUZK_OK;
 }

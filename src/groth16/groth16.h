@@ -39,7 +39,9 @@ typedef struct {
  *     path; the engine's PCE produces the same bytes faster)
  *   prove_abc: h and the MSMs from abc (overwritten) and w (the device part)
  *   finish: blinding with fresh r, s (the CPU part, after the device is free)
- * Inputs must already match (cuzk_groth16_check_inputs). */
+ * Inputs must already match (cuzk_groth16_check_inputs: curve, length and
+ * the constant wire; of a header only (values NULL, cuzk_wtns_read_header)
+ * the curve and length). */
 int cuzk_groth16_check_inputs(const cuzk_zkey *z, const cuzk_wtns *w, cuzk_error *err);
 void cuzk_groth16_synthesize_abc(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads);
 int cuzk_groth16_prove_abc(const cuzk_zkey *z, const cuzk_wtns *w, void *abc, int nthreads, cuzk_msm_results *m,

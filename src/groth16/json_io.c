@@ -262,6 +262,14 @@ char *cuzk_vk_to_json(const cuzk_vk *vk, cuzk_error *err)
     return vk_emit(vk, (sink){NULL, NULL, &s}, err) ? NULL : s;
 }
 
+int cuzk_json_write_like_snarkjs(const char *text, const char *path, cuzk_error *err)
+{
+    json_error_t je;
+    json_t *root = json_loads(text, 0, &je);
+    if (!root) return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not JSON: %s", path, je.text);
+    return emit(root, "JSON", (sink){path, NULL, NULL}, err);
+}
+
 /* ================= reading ================= */
 
 typedef struct {

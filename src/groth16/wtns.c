@@ -9,20 +9,30 @@
 
 enum { WTNS_VERSION = 2, WTNS_SEC_HEADER = 1, WTNS_SEC_VALUES = 2 };
 
-static int wtns_read_open(cuzk_wtns *w, cuzk_binfile *bf, cuzk_error *err)
+/* The header section, and the values section's size checked against it;
+ * *values is left at the start of the values. */
+static int wtns_read_layout(cuzk_wtns *w, cuzk_binfile *bf, cuzk_bin_reader *values, uint32_t *n8,
+                            cuzk_error *err)
 {
     cuzk_bin_reader r;
-    uint32_t n8;
     int rc;
     if ((rc = cuzk_bin_begin(bf, WTNS_SEC_HEADER, "header", &r, err))) return rc;
-    if ((rc = cuzk_bin_read_prime(&r, 0, "prime", &n8, &w->curve, err))) return rc;
+    if ((rc = cuzk_bin_read_prime(&r, 0, "prime", n8, &w->curve, err))) return rc;
     if ((rc = cuzk_bin_read_u32(&r, &w->n_witness, "nWitness", err))) return rc;
     if ((rc = cuzk_bin_end(&r, err))) return rc;
 
     char why[96];
-    if ((rc = cuzk_bin_begin(bf, WTNS_SEC_VALUES, "witness values", &r, err))) return rc;
-    snprintf(why, sizeof why, "nWitness %u x %u", w->n_witness, n8);
-    if ((rc = cuzk_bin_expect_size(&r, (uint64_t)w->n_witness * n8, why, err))) return rc;
+    if ((rc = cuzk_bin_begin(bf, WTNS_SEC_VALUES, "witness values", values, err))) return rc;
+    snprintf(why, sizeof why, "nWitness %u x %u", w->n_witness, *n8);
+    return cuzk_bin_expect_size(values, (uint64_t)w->n_witness * *n8, why, err);
+}
+
+static int wtns_read_open(cuzk_wtns *w, cuzk_binfile *bf, cuzk_error *err)
+{
+    cuzk_bin_reader r;
+    uint32_t n8;
+    int rc = wtns_read_layout(w, bf, &r, &n8, err);
+    if (rc) return rc;
     w->values = cuzk_alloc_aligned((uint64_t)w->n_witness * n8, 0);
     if (!w->values)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %u witness values", bf->path, w->n_witness);
@@ -30,16 +40,42 @@ static int wtns_read_open(cuzk_wtns *w, cuzk_binfile *bf, cuzk_error *err)
                                "witness value", err);
 }
 
+/* Reads the witness of an opened container, then closes it. */
+static int wtns_read_close(cuzk_wtns *w, cuzk_binfile *bf, cuzk_error *err)
+{
+    int rc = wtns_read_open(w, bf, err);
+    cuzk_bin_close(bf);
+    if (rc) cuzk_wtns_free(w);
+    return rc;
+}
+
 int cuzk_wtns_read(cuzk_wtns *w, const char *path, cuzk_error *err)
 {
     cuzk_binfile bf;
     memset(w, 0, sizeof *w);
     int rc = cuzk_bin_open(&bf, path, "wtns", WTNS_VERSION, err);
+    return rc ? rc : wtns_read_close(w, &bf, err);
+}
+
+int cuzk_wtns_read_header(cuzk_wtns *w, const char *path, cuzk_error *err)
+{
+    cuzk_binfile bf;
+    cuzk_bin_reader values;
+    uint32_t n8;
+    memset(w, 0, sizeof *w);
+    int rc = cuzk_bin_open(&bf, path, "wtns", WTNS_VERSION, err);
     if (rc) return rc;
-    rc = wtns_read_open(w, &bf, err);
+    rc = wtns_read_layout(w, &bf, &values, &n8, err);
     cuzk_bin_close(&bf);
-    if (rc) cuzk_wtns_free(w);
     return rc;
+}
+
+int cuzk_wtns_read_memory(cuzk_wtns *w, const void *data, size_t len, const char *name, cuzk_error *err)
+{
+    cuzk_binfile bf;
+    memset(w, 0, sizeof *w);
+    int rc = cuzk_bin_open_memory(&bf, data, len, name, "wtns", WTNS_VERSION, err);
+    return rc ? rc : wtns_read_close(w, &bf, err);
 }
 
 int cuzk_wtns_write(const cuzk_wtns *w, const char *path, cuzk_error *err)

@@ -19,6 +19,12 @@ typedef struct {
  * section sizes exactly, and every value < r. On failure w is left empty.
  * Returns CUZK_OK, CUZK_ERR_IO, CUZK_ERR_FORMAT or CUZK_ERR_NOMEM. */
 int cuzk_wtns_read(cuzk_wtns *w, const char *path, cuzk_error *err);
+/* Only the header: curve and n_witness, values NULL (nothing to free), the
+ * values section's size checked but its contents not read. */
+int cuzk_wtns_read_header(cuzk_wtns *w, const char *path, cuzk_error *err);
+/* cuzk_wtns_read from len bytes of a .wtns file in memory; name stands for the
+ * file in messages. */
+int cuzk_wtns_read_memory(cuzk_wtns *w, const void *data, size_t len, const char *name, cuzk_error *err);
 
 /* Writes w as a version-2 .wtns (sections 1, 2). Fails with CUZK_ERR_ARG on
  * an unknown curve or a value >= r, CUZK_ERR_IO on a write error (the partial

@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "groth16/synth.h"
 #include "support.h"
+#include "small_circuit.h"
 
 #define SIM_DOMAIN 1024 /* 96 KiB a/b/c buffers */
 #define SIM_BUFFER ((uint64_t)3 * SIM_DOMAIN * 32)
@@ -270,6 +271,39 @@ static void test_thousand_jobs(void **state)
     cuzk_engine_destroy(e);
 }
 
+/* A 200-constraint BN254 circuit's development key at zkey, and a witness. */
+static void make_small_key(const char *zkey, cuzk_wtns *w)
+{
+    cuzk_error err = {0};
+    assert_int_equal(small_circuit_write(200, zkey, NULL, w, &err), CUZK_OK);
+}
+
+/* An engine on backend with one real circuit "real" of a small key in dir
+ * (a mkdtemp template, filled in); *w is a witness for it. */
+static cuzk_engine *small_key_engine(char *dir, cuzk_backend *backend, cuzk_wtns *w)
+{
+    char zkey[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
+    make_small_key(zkey, w);
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 1;
+    cfg.budget_bytes = 64ULL << 20;
+    cuzk_error err = {0};
+    cuzk_engine *e = cuzk_engine_create(&cfg, backend, &err);
+    assert_non_null(e);
+    assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, &err), CUZK_OK);
+    return e;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Real proofs through the whole pipeline on the CPU backend, verified. */
 static void test_cpu_backend_end_to_end(void **state)
 {
@@ -280,15 +314,8 @@ static void test_cpu_backend_end_to_end(void **state)
     snprintf(log_path, sizeof log_path, "%s/engine.log", dir);
     snprintf(tl_path, sizeof tl_path, "%s/timeline.jsonl", dir);
     cuzk_error err = {0};
-    cuzk_synth_params sp = {CUZK_CURVE_BN254, 200, 2, 5, 0};
-    cuzk_r1cs r1cs;
     cuzk_wtns w;
-    cuzk_zkey z;
-    assert_int_equal(cuzk_circuit_synth(&sp, &r1cs, &w, &err), CUZK_OK);
-    assert_int_equal(cuzk_groth16_setup(&r1cs, 2, &z, &err), CUZK_OK);
-    assert_int_equal(cuzk_zkey_write(&z, zkey, &err), CUZK_OK);
-    cuzk_zkey_free(&z);
-    cuzk_r1cs_free(&r1cs);
+    make_small_key(zkey, &w);
 
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
@@ -319,9 +346,161 @@ static void test_cpu_backend_end_to_end(void **state)
     int events = count_lines_with(tl_path, "", NULL);
     assert_int_equal(events, 3 * 6);
     cuzk_wtns_free(&w);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    remove_dir(dir);
+}
+
+/* Drain waits for every job; cancel_all ends them; nothing is left active. */
+static void test_drain_and_cancel_all(void **state)
+{
+    (void)state;
+    cuzk_engine *e = sim_engine(CUZK_DISPATCH_SEMAPHORE, 2, 2, 1, 20, 64ULL << 20);
+    assert_int_equal(cuzk_engine_drain(e, 0), 0); /* nothing submitted: idle at once */
+    uint64_t a = submit_sim(e, 40, CUZK_PRIORITY_NORMAL, NULL);
+    uint64_t b = submit_sim(e, 40, CUZK_PRIORITY_LOW, NULL);
+    assert_int_equal(cuzk_engine_drain(e, 0.01), -1);
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s);
+    assert_int_equal(s.jobs_active, 2);
+    cuzk_engine_stats_free(&s);
+    cuzk_engine_cancel_all(e);
+    assert_int_equal(cuzk_engine_drain(e, -1), 0);
+    cuzk_job_result r = wait_job(e, a);
+    assert_int_equal(r.state, CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&r);
+    r = wait_job(e, b);
+    assert_int_equal(r.state, CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&r);
+    /* a job that runs to its end is drained too */
+    submit_sim(e, 3, CUZK_PRIORITY_NORMAL, NULL);
+    assert_int_equal(cuzk_engine_drain(e, -1), 0);
+    cuzk_engine_get_stats(e, &s);
+    assert_int_equal(s.jobs_active, 0);
+    assert_int_equal(s.jobs_cancelled, 2);
+    assert_int_equal(s.jobs_done, 1);
+    cuzk_engine_stats_free(&s);
+    cuzk_engine_destroy(e);
+}
+
+/* Every partition lands in exactly one bucket of each stage's histogram. */
+static void test_stage_histograms(void **state)
+{
+    (void)state;
+    cuzk_engine *e = sim_engine(CUZK_DISPATCH_SEMAPHORE, 2, 2, 0.2, 0.5, 64ULL << 20);
+    run_jobs(e, 5, 4);
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s);
+    assert_int_equal(s.n_samples, 20);
+    for (int st = 0; st < N_STAGES; st++) {
+        const cuzk_stage_histogram *h = &s.stage_hist[st];
+        uint64_t total = 0;
+        for (int i = 0; i <= CUZK_STAGE_BUCKETS; i++)
+            total += h->buckets[i];
+        assert_int_equal(h->count, 20);
+        assert_int_equal(total, 20);
+        assert_true(h->sum >= 0);
+    }
+    /* the whole time of a partition is at least its device time */
+    assert_true(s.stage_hist[STAGE_TOTAL].sum >= s.stage_hist[STAGE_GPU].sum);
+    for (int i = 1; i < CUZK_STAGE_BUCKETS; i++)
+        assert_true(cuzk_stage_bucket_bounds[i] > cuzk_stage_bucket_bounds[i - 1]);
+    cuzk_engine_stats_free(&s);
+    cuzk_engine_destroy(e);
+}
+
+/* Circuits are listed with their keys' tiers; keys are preloaded and
+ * evicted on request, never while a job uses them. */
+static void test_circuit_keys(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-engine-XXXXXX";
+    cuzk_wtns w;
+    /* a simulated device slow enough that a job holds its key for a while */
+    cuzk_engine *e = small_key_engine(dir, backend_sim_create(1, 300), &w);
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_register_sim_circuit(e, "sim", SIM_DOMAIN, &err), CUZK_OK);
+
+    assert_int_equal(cuzk_engine_list_circuits(e, NULL, 0), 2);
+    cuzk_circuit_info list[2];
+    assert_int_equal(cuzk_engine_list_circuits(e, list, 2), 2);
+    assert_string_equal(list[0].id, "sim");
+    assert_true(list[0].simulated);
+    assert_string_equal(list[1].id, "real");
+    assert_false(list[1].simulated);
+    assert_int_equal(list[1].n_vars, w.n_witness);
+    assert_int_equal(list[1].n_public, 2);
+    assert_int_equal(list[1].key.tier, KEY_HOT); /* registration loaded it */
+    assert_non_null(strstr(list[1].key.path, "/c.zkey"));
+
+    cuzk_circuit_info info;
+    assert_int_equal(cuzk_engine_evict_key(e, "real", 0, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_circuit_info(e, "real", &info), CUZK_OK);
+    assert_int_equal(info.key.tier, KEY_WARM);
+    assert_int_equal(cuzk_engine_evict_key(e, "real", 1, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_circuit_info(e, "real", &info), CUZK_OK);
+    assert_int_equal(info.key.tier, KEY_COLD);
+    assert_int_equal(cuzk_engine_preload_key(e, "real", &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_circuit_info(e, "real", &info), CUZK_OK);
+    assert_int_equal(info.key.tier, KEY_HOT);
+    assert_int_equal(info.key.refs, 0);
+
+    assert_int_equal(cuzk_engine_circuit_info(e, "nope", &info), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_engine_preload_key(e, "nope", &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "unknown circuit"));
+    assert_int_equal(cuzk_engine_evict_key(e, "sim", 0, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "simulated"));
+
+    /* a job holds its key from submit to its end */
+    cuzk_partition_input part = {NULL, &w};
+    cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 1, &part};
+    uint64_t id;
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_evict_key(e, "real", 0, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "in use"));
+    cuzk_job_result r = wait_job(e, id);
+    assert_int_equal(r.state, CUZK_JOB_DONE);
+    cuzk_job_result_free(&r);
+    assert_int_equal(cuzk_engine_evict_key(e, "real", 0, &err), CUZK_OK);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+    remove_dir(dir);
+}
+
+/* Witnesses are checked at submit: a wrong length or a missing file is
+ * refused at once, naming the partition, and no job is created. */
+static void test_submit_checks_witness(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-engine-XXXXXX";
+    cuzk_wtns w;
+    cuzk_engine *e = small_key_engine(dir, backend_cpu_create(1), &w);
+    cuzk_error err = {0};
+    cuzk_wtns short_w = w;
+    short_w.n_witness = w.n_witness - 1;
+    cuzk_partition_input parts[2] = {{NULL, &w}, {NULL, &short_w}};
+    cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 2, parts};
+    uint64_t id = 0;
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_ERR_MISMATCH);
+    assert_non_null(strstr(err.msg, "partition 1"));
+    /* a witness file is checked by its header */
+    char path[96];
+    snprintf(path, sizeof path, "%s/short.wtns", dir);
+    assert_int_equal(cuzk_wtns_write(&short_w, path, &err), CUZK_OK);
+    parts[1] = (cuzk_partition_input){path, NULL};
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_ERR_MISMATCH);
+    assert_non_null(strstr(err.msg, "partition 1: the witness has"));
+    snprintf(path, sizeof path, "%s/missing.wtns", dir);
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_ERR_IO);
+    assert_non_null(strstr(err.msg, "missing.wtns"));
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s);
+    assert_int_equal(s.jobs_active, 0);
+    cuzk_engine_stats_free(&s);
+    cuzk_circuit_info info;
+    assert_int_equal(cuzk_engine_circuit_info(e, "real", &info), CUZK_OK);
+    assert_int_equal(info.key.refs, 0); /* the refused job gave its key back */
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+    remove_dir(dir);
 }
 
 int main(void)
@@ -331,7 +510,9 @@ int main(void)
         cmocka_unit_test(test_pacer_completes),       cmocka_unit_test(test_budget_never_exceeded),
         cmocka_unit_test(test_cancel_frees_everything), cmocka_unit_test(test_priorities),
         cmocka_unit_test(test_idempotent_request_ids), cmocka_unit_test(test_thousand_jobs),
-        cmocka_unit_test(test_cpu_backend_end_to_end),
+        cmocka_unit_test(test_cpu_backend_end_to_end), cmocka_unit_test(test_drain_and_cancel_all),
+        cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),
+        cmocka_unit_test(test_submit_checks_witness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -284,6 +284,25 @@ static void test_wtns_fixture(void **state)
         cuzk_bin_close(&bf);
         assert_int_equal(cuzk_bin_open(&bf, path, "zkey", 1, &e), CUZK_ERR_FORMAT);
 
+        /* the header alone: curve and length, no values */
+        cuzk_wtns h;
+        assert_int_equal(cuzk_wtns_read_header(&h, path, &e), CUZK_OK);
+        assert_int_equal(h.curve, w.curve);
+        assert_int_equal(h.n_witness, 5);
+        assert_null(h.values);
+
+        /* from memory it reads the same */
+        size_t n;
+        uint8_t *bytes = slurp(path, &n);
+        cuzk_wtns m;
+        assert_int_equal(cuzk_wtns_read_memory(&m, bytes, n, "upload", &e), CUZK_OK);
+        assert_int_equal(m.n_witness, w.n_witness);
+        assert_memory_equal(m.values, w.values, (size_t)w.n_witness * 32);
+        cuzk_wtns_free(&m);
+        assert_int_equal(cuzk_wtns_read_memory(&m, bytes, n - 1, "upload", &e), CUZK_ERR_FORMAT);
+        assert_msg_has(&e, "upload");
+        free(bytes);
+
         /* written back it is byte for byte what snarkjs wrote */
         assert_int_equal(cuzk_wtns_write(&w, tmp_path("w.wtns"), &e), CUZK_OK);
         assert_files_equal(tmp_path("w.wtns"), path);
@@ -662,6 +681,22 @@ static int rd_wtns(const char *path, cuzk_error *e)
     cuzk_wtns_free(&w);
     return rc;
 }
+/* The same witness reader over the file's bytes in memory. */
+static int rd_wtns_memory(const char *path, cuzk_error *e)
+{
+    size_t n;
+    uint8_t *b = slurp(path, &n);
+    cuzk_wtns w;
+    int rc = cuzk_wtns_read_memory(&w, b, n, path, e);
+    cuzk_wtns_free(&w);
+    free(b);
+    return rc;
+}
+static int rd_wtns_header(const char *path, cuzk_error *e)
+{
+    cuzk_wtns w;
+    return cuzk_wtns_read_header(&w, path, e);
+}
 static int rd_r1cs(const char *path, cuzk_error *e)
 {
     cuzk_r1cs c;
@@ -715,6 +750,8 @@ static void test_truncated(void **state)
     for (int cv = 0; cv < 2; cv++) {
         check_prefixes(fixture(curve_dirs[cv], "mul.zkey"), rd_zkey);
         check_prefixes(fixture(curve_dirs[cv], "mul.wtns"), rd_wtns);
+        check_prefixes(fixture(curve_dirs[cv], "mul.wtns"), rd_wtns_memory);
+        check_prefixes(fixture(curve_dirs[cv], "mul.wtns"), rd_wtns_header);
         check_prefixes(fixture(curve_dirs[cv], "mul.r1cs"), rd_r1cs);
         check_prefixes(fixture(curve_dirs[cv], "proof.json"), rd_proof);
         check_prefixes(fixture(curve_dirs[cv], "verification_key.json"), rd_vk);

@@ -1,0 +1,126 @@
+/* The route table and what every handler shares. */
+#include "daemon/api.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "groth16/curve_id.h"
+#include "util/timer.h"
+
+/* A pattern is a path in which "*" stands for one non-empty segment: the
+ * handler's arg. */
+typedef struct {
+    const char *method, *pattern;
+    api_handler handler;
+} api_route;
+
+static const api_route routes[] = {
+    {"POST", "/v1/jobs", api_submit_job},
+    {"GET", "/v1/jobs/*", api_get_job},
+    {"DELETE", "/v1/jobs/*", api_cancel_job},
+    {"POST", "/v1/circuits", api_register_circuit},
+    {"POST", "/v1/keys/*/preload", api_preload_key},
+    {"DELETE", "/v1/keys/*", api_evict_key},
+    {"GET", "/v1/status", api_get_status},
+    {"GET", "/metrics", api_get_metrics},
+};
+
+enum { API_ARG_MAX = 256 };
+
+void api_init(api_context *a, cuzk_engine *engine, const char *backend, double max_wait_s)
+{
+    memset(a, 0, sizeof *a);
+    a->engine = engine;
+    a->backend = backend;
+    a->max_wait_s = max_wait_s;
+    a->t_start = cuzk_now_s();
+    a->accepting = 1;
+    pthread_rwlock_init(&a->accepting_lock, NULL);
+}
+
+void api_destroy(api_context *a)
+{
+    pthread_rwlock_destroy(&a->accepting_lock);
+}
+
+void api_stop_accepting(api_context *a)
+{
+    pthread_rwlock_wrlock(&a->accepting_lock);
+    a->accepting = 0;
+    pthread_rwlock_unlock(&a->accepting_lock);
+}
+
+/* 1 when path fits pattern; the "*" segment goes to arg. */
+static int route_matches(const char *pattern, const char *path, char arg[API_ARG_MAX])
+{
+    arg[0] = 0;
+    while (*pattern && *path) {
+        if (*pattern == '*') {
+            size_t len = strcspn(path, "/");
+            if (!len || len >= API_ARG_MAX)
+                return 0;
+            memcpy(arg, path, len);
+            arg[len] = 0;
+            path += len;
+            pattern++;
+        } else if (*pattern++ != *path++) {
+            return 0;
+        }
+    }
+    return !*pattern && !*path;
+}
+
+void api_handle(void *api_ctx, const http_request *rq, http_response *rs)
+{
+    api_context *a = api_ctx;
+    char arg[API_ARG_MAX];
+    rs->allow[0] = 0;
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        if (!route_matches(routes[i].pattern, rq->path, arg))
+            continue;
+        if (!strcmp(routes[i].method, rq->method)) {
+            routes[i].handler(a, rq, arg[0] ? arg : NULL, rs);
+            return;
+        }
+        size_t used = strlen(rs->allow);
+        snprintf(rs->allow + used, sizeof rs->allow - used, "%s%s", used ? ", " : "", routes[i].method);
+    }
+    if (rs->allow[0])
+        http_respond_error(rs, 405, "%s is not allowed on %s (allowed: %s)", rq->method, rq->path, rs->allow);
+    else
+        http_respond_error(rs, 404, "no such resource: %s", rq->path);
+}
+
+json_t *api_body_object(const http_request *rq, http_response *rs)
+{
+    if (!rq->body_len) {
+        http_respond_error(rs, 400, "the body is empty: a JSON object is expected");
+        return NULL;
+    }
+    json_error_t je;
+    json_t *root = json_loadb(rq->body, rq->body_len, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        http_respond_error(rs, 400, "the body is not valid JSON: %s (line %d, column %d)", je.text, je.line,
+                           je.column);
+        return NULL;
+    }
+    if (!json_is_object(root)) {
+        json_decref(root);
+        http_respond_error(rs, 400, "the body must be a JSON object");
+        return NULL;
+    }
+    return root;
+}
+
+json_t *api_circuit_json(const cuzk_circuit_info *c)
+{
+    json_t *key = c->simulated ? json_null()
+                               : json_pack("{s:s, s:s, s:i, s:I, s:I, s:I}", "path", c->key.path, "tier",
+                                           key_tier_name(c->key.tier), "refs", c->key.refs, "bytes",
+                                           (json_int_t)c->key.bytes, "loads", (json_int_t)c->key.loads,
+                                           "evictions", (json_int_t)c->key.evictions);
+    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:b, s:b, s:o}", "id", c->id, "curve",
+                     cuzk_curve_snarkjs_name(c->curve), "domain_size", (json_int_t)c->domain_size, "n_vars",
+                     (json_int_t)c->n_vars, "n_public", (json_int_t)c->n_public, "simulated", c->simulated,
+                     "checks_r1cs", c->has_r1cs, "key", key);
+}

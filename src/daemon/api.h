@@ -1,0 +1,61 @@
+/* The HTTP/JSON API over the engine: a table of routes (api.c) and their
+ * handlers, one file per resource family:
+ *   api_jobs.c      POST /v1/jobs, GET and DELETE /v1/jobs/{id}
+ *   api_circuits.c  POST /v1/circuits, POST /v1/keys/{circuit}/preload,
+ *                   DELETE /v1/keys/{circuit}
+ *   api_status.c    GET /v1/status, GET /metrics
+ * Handlers never trust the request: every field is checked, every failure
+ * is a JSON {"error": ...} with a 4xx or 5xx status, and nothing a client
+ * sends can stop the daemon or touch another client's job. */
+#ifndef CUZK_DAEMON_API_H
+#define CUZK_DAEMON_API_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "daemon/http_message.h"
+#include "daemon/http_server.h"
+#include "engine/engine.h"
+
+typedef struct {
+    cuzk_engine *engine;
+    const char *backend;   /* its name, for status */
+    double max_wait_s;     /* cap on ?wait_ms */
+    double t_start;
+    http_counters counters;
+    /* Submissions hold it shared; api_stop_accepting takes it exclusively
+     * to flip accepting, so no submit slips in after a drain has begun. */
+    pthread_rwlock_t accepting_lock;
+    atomic_int accepting;
+} api_context;
+
+void api_init(api_context *a, cuzk_engine *engine, const char *backend, double max_wait_s);
+void api_destroy(api_context *a);
+/* From now on POST /v1/jobs answers 503; returns once no submit is under way. */
+void api_stop_accepting(api_context *a);
+
+/* The server's handler (an http_handler): routes rq to its handler. */
+void api_handle(void *api_ctx, const http_request *rq, http_response *rs);
+
+/* The handlers. arg is the {id} or {circuit} segment of the path, or NULL. */
+typedef void (*api_handler)(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+void api_submit_job(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+void api_get_job(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+void api_cancel_job(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+void api_register_circuit(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+void api_preload_key(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+void api_evict_key(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+void api_get_status(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+void api_get_metrics(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+
+/* Shared by the handlers: the body parsed as a JSON object, or NULL with
+ * a 400 already set in rs. */
+json_t *api_body_object(const http_request *rq, http_response *rs);
+/* Circuit ids appear in paths (/v1/keys/{circuit}): 1 to API_MAX_CIRCUIT_ID
+ * letters, digits and . _ : - only. */
+enum { API_MAX_CIRCUIT_ID = 128 };
+int api_circuit_id_ok(const char *id);
+/* A circuit's description: id, curve, sizes, key tier. */
+json_t *api_circuit_json(const cuzk_circuit_info *c);
+
+#endif

@@ -1,0 +1,121 @@
+/* GET /v1/status (JSON: devices, circuits and their keys' tiers, queues,
+ * jobs, the pinned pool, the budget by category) and GET /metrics (the
+ * same numbers for Prometheus). */
+#include <stdlib.h>
+
+#include "daemon/api.h"
+#include "daemon/metrics.h"
+#include "util/timer.h"
+
+/* What both answers are made of, read once per request. */
+typedef struct {
+    cuzk_engine_stats stats;
+    cuzk_circuit_info *circuits;
+    size_t n_circuits;
+    uint64_t http_by_class[6];
+    double uptime_s;
+} snapshot;
+
+static int snapshot_take(api_context *a, snapshot *s)
+{
+    cuzk_engine_get_stats(a->engine, &s->stats);
+    size_t n = cuzk_engine_list_circuits(a->engine, NULL, 0);
+    s->circuits = calloc(n ? n : 1, sizeof *s->circuits);
+    /* a circuit registered in between is left for the next request */
+    s->n_circuits = s->circuits ? cuzk_engine_list_circuits(a->engine, s->circuits, n) : 0;
+    if (s->n_circuits > n)
+        s->n_circuits = n;
+    for (int c = 0; c < 6; c++)
+        s->http_by_class[c] = atomic_load(&a->counters.by_class[c]);
+    s->uptime_s = cuzk_now_s() - a->t_start;
+    return s->circuits ? 0 : -1;
+}
+
+static void snapshot_free(snapshot *s)
+{
+    cuzk_engine_stats_free(&s->stats);
+    free(s->circuits);
+}
+
+static json_t *devices_json(const snapshot *s)
+{
+    json_t *arr = json_array();
+    for (int d = 0; arr && d < s->stats.n_devices; d++)
+        json_array_append_new(arr, json_pack("{s:i, s:f, s:f}", "device", d, "busy_s", s->stats.gpu_busy_s[d],
+                                             "busy_fraction",
+                                             s->uptime_s > 0 ? s->stats.gpu_busy_s[d] / s->uptime_s : 0.0));
+    return arr;
+}
+
+static json_t *circuits_json(const snapshot *s)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < s->n_circuits; i++)
+        json_array_append_new(arr, api_circuit_json(&s->circuits[i]));
+    return arr;
+}
+
+static json_t *pool_json(const pool_stats *p)
+{
+    uint64_t checkouts = p->reuses + p->allocations;
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}", "allocations", (json_int_t)p->allocations,
+                     "reuses", (json_int_t)p->reuses, "checkins", (json_int_t)p->checkins, "frees",
+                     (json_int_t)p->frees, "allocation_failures", (json_int_t)p->alloc_failures, "buffers",
+                     (json_int_t)p->buffers_total, "idle_buffers", (json_int_t)p->buffers_idle, "bytes",
+                     (json_int_t)p->bytes_total, "peak_bytes", (json_int_t)p->bytes_peak, "reuse_ratio",
+                     checkouts ? (double)p->reuses / (double)checkouts : 0.0);
+}
+
+static json_t *budget_json(const budget_stats *b)
+{
+    json_t *by = json_object();
+    for (int c = 0; by && c < BUDGET_N_CATEGORIES; c++)
+        json_object_set_new(by, budget_category_name((budget_category)c), json_integer((json_int_t)b->by_category[c]));
+    return json_pack("{s:I, s:I, s:I, s:i, s:o}", "limit_bytes", (json_int_t)b->limit, "used_bytes",
+                     (json_int_t)b->used, "high_water_bytes", (json_int_t)b->high_water, "waiters", (int)b->waiters,
+                     "by_category", by);
+}
+
+static json_t *status_json(const api_context *a, const snapshot *s)
+{
+    const cuzk_engine_stats *st = &s->stats;
+    return json_pack("{s:f, s:s, s:b, s:o, s:o, s:{s:i, s:i, s:i, s:i}, s:{s:I, s:I, s:I, s:I}, "
+                     "s:{s:I, s:I, s:I}, s:o, s:o, s:{s:I, s:I, s:I, s:I}}",
+                     "uptime_s", s->uptime_s, "backend", a->backend, "accepting_jobs", atomic_load(&a->accepting), "devices",
+                     devices_json(s), "circuits", circuits_json(s), "queues", "queued", (int)st->queued,
+                     "synthesizing", (int)st->synthesizing, "gpu_queued", (int)st->gpu_queued, "on_gpu",
+                     (int)st->on_gpu, "jobs", "active", (json_int_t)st->jobs_active, "done",
+                     (json_int_t)st->jobs_done, "failed", (json_int_t)st->jobs_failed, "cancelled",
+                     (json_int_t)st->jobs_cancelled, "partitions", "proved", (json_int_t)st->partitions_done,
+                     "verified", (json_int_t)st->proofs_verified, "dispatched", (json_int_t)st->dispatched,
+                     "pinned_pool", pool_json(&st->pool), "budget", budget_json(&st->budget), "http_responses",
+                     "2xx", (json_int_t)s->http_by_class[2], "3xx", (json_int_t)s->http_by_class[3], "4xx",
+                     (json_int_t)s->http_by_class[4], "5xx", (json_int_t)s->http_by_class[5]);
+}
+
+void api_get_status(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+{
+    (void)rq, (void)arg;
+    snapshot s;
+    if (snapshot_take(a, &s))
+        http_respond_error(rs, 503, "out of memory");
+    else
+        http_respond_json(rs, 200, status_json(a, &s));
+    snapshot_free(&s);
+}
+
+void api_get_metrics(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+{
+    (void)rq, (void)arg;
+    snapshot s;
+    char *text = NULL;
+    if (!snapshot_take(a, &s)) {
+        metrics_input in = {s.uptime_s, &s.stats, s.circuits, s.n_circuits, s.http_by_class};
+        text = metrics_render(&in);
+    }
+    snapshot_free(&s);
+    if (text)
+        http_respond_body(rs, 200, "text/plain; version=0.0.4; charset=utf-8", text);
+    else
+        http_respond_error(rs, 503, "out of memory");
+}

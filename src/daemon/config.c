@@ -1,0 +1,401 @@
+#include "daemon/config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/err.h"
+
+typedef enum { CFG_TEXT, CFG_CHOICE, CFG_BOOL, CFG_INT, CFG_REAL, CFG_LIST } config_type;
+
+typedef struct {
+    const char *section, *name;
+    config_type type;
+    size_t offset;
+    const char *def;     /* the default, as it would be written in the file */
+    double min, max;     /* CFG_INT, CFG_REAL */
+    const char *choices; /* CFG_CHOICE: "a|b|c" */
+    const char *help;    /* lines separated by \n */
+} config_key;
+
+#define AT(field) offsetof(daemon_config, field)
+
+static const struct {
+    const char *name, *help;
+} config_sections[] = {
+    {"daemon", "The API: where it listens, who may call it, request limits, shutdown."},
+    {"memory", "One memory budget covers keys, compiled circuits, pinned buffers and partitions."},
+    {"gpus", "The proving backend and its devices."},
+    {"scheduler", "How partitions are released from the queue to synthesis (see docs/ARCHITECTURE.md)."},
+    {"synthesis", "CPU workers that read witnesses and compute a, b, c into pinned buffers."},
+    {"pipeline", "What happens to finished partitions and jobs."},
+    {"keys", "Proving keys and circuits."},
+    {"logging", "One line per event, key=value fields (`cuzk diag pool` reads them)."},
+};
+
+static const config_key config_keys[] = {
+    {"daemon", "listen", CFG_LIST, AT(listen), "unix:/run/cuzk/cuzk.sock", 0, 0, NULL,
+     "Where the API listens: unix:PATH (a socket of mode 0660) or tcp:HOST:PORT\n"
+     "(tcp:PORT means 127.0.0.1; a TCP listener requires token_file).\n"
+     "Repeat the key to listen in several places."},
+    {"daemon", "token_file", CFG_TEXT, AT(token_file), "", 0, 0, NULL,
+     "A file holding the bearer token TCP clients must send (Authorization: Bearer\n"
+     "TOKEN; surrounding white space is ignored). Unix sockets rely on their mode."},
+    {"daemon", "max_body_mib", CFG_INT, AT(max_body_mib), "64", 1, 4096, NULL,
+     "Largest request body, in MiB; a larger one is refused with 413."},
+    {"daemon", "max_wait_s", CFG_REAL, AT(max_wait_s), "60", 0, 3600, NULL,
+     "Longest that GET /v1/jobs/ID?wait_ms=N holds a request before answering."},
+    {"daemon", "max_connections", CFG_INT, AT(max_connections), "64", 1, 10000, NULL,
+     "Connections served at once (one thread each); more wait to be accepted."},
+    {"daemon", "drain_timeout_s", CFG_REAL, AT(drain_timeout_s), "0", 0, 1e9, NULL,
+     "On SIGTERM the daemon takes no new jobs and waits for the running ones;\n"
+     "after this many seconds it cancels what is left (0: wait for all of them).\n"
+     "A second SIGTERM or SIGINT cancels at once."},
+
+    {"memory", "budget_gib", CFG_REAL, AT(budget_gib), "16", 0.001, 1e6, NULL,
+     "The memory budget in GiB: keys, PCE, pinned buffers and partition working\n"
+     "sets together never exceed it."},
+    {"memory", "pool_idle_timeout_s", CFG_REAL, AT(pool_idle_timeout_s), "30", 0, 1e9, NULL,
+     "Pinned buffers idle for longer than this are freed."},
+    {"memory", "prewarm_buffers", CFG_INT, AT(prewarm_buffers), "-1", -1, 1024, NULL,
+     "Pinned buffers allocated for each circuit when it is registered\n"
+     "(-1: max_gpu_queue_depth)."},
+
+    {"gpus", "backend", CFG_CHOICE, AT(backend), "auto", 0, 0, "auto|cpu|sim|gpu",
+     "auto: the best this build and machine have; cpu: the CPU prover; sim: a\n"
+     "simulated device (placeholder proofs, for tests); gpu: the CUDA backend."},
+    {"gpus", "devices", CFG_INT, AT(gpu_devices), "0", 0, CUZK_MAX_DEVICES, NULL,
+     "GPUs the gpu backend uses: the first N visible ones (0: all; narrow\n"
+     "further with CUDA_VISIBLE_DEVICES)."},
+    {"gpus", "gpu_workers_per_device", CFG_INT, AT(gpu_workers_per_device), "1", 1, 16, NULL,
+     "Partitions proved at once on each device."},
+    {"gpus", "cpu_threads", CFG_INT, AT(cpu_threads), "0", 0, 1024, NULL,
+     "Threads of the cpu backend's prover (0: one per CPU)."},
+    {"gpus", "sim_devices", CFG_INT, AT(sim_devices), "1", 1, CUZK_MAX_DEVICES, NULL,
+     "Devices of the sim backend."},
+    {"gpus", "sim_gpu_ms", CFG_REAL, AT(sim_gpu_ms), "50", 0, 1e7, NULL,
+     "Device time per partition of the sim backend, in milliseconds."},
+
+    {"scheduler", "policy", CFG_CHOICE, AT(policy), "semaphore", 0, 0, "semaphore|pacer|poll",
+     "semaphore: max_gpu_queue_depth permits, one device completion starts one\n"
+     "synthesis; pacer: PI control of the dispatch interval on the measured device\n"
+     "time; poll: the legacy threshold poll (kept to reproduce its failure)."},
+    {"scheduler", "max_gpu_queue_depth", CFG_INT, AT(max_gpu_queue_depth), "2", 1, 1024, NULL,
+     "Partitions synthesized or waiting for a device at once (the permits)."},
+    {"scheduler", "poll_ms", CFG_REAL, AT(poll_ms), "250", 1, 1e6, NULL, "The poll policy's period."},
+    {"scheduler", "pacer_kp", CFG_REAL, AT(pacer_kp), "0.5", 0, 100, NULL, "The pacer's proportional gain."},
+    {"scheduler", "pacer_ki", CFG_REAL, AT(pacer_ki), "0.1", 0, 100, NULL, "The pacer's integral gain."},
+    {"scheduler", "pacer_target_depth", CFG_REAL, AT(pacer_target_depth), "1", 0, 1024, NULL,
+     "The device queue depth the pacer holds."},
+
+    {"synthesis", "workers", CFG_INT, AT(synthesis_workers), "0", 0, 1024, NULL,
+     "Synthesis worker threads (0: one per CPU)."},
+    {"synthesis", "threads", CFG_INT, AT(synthesis_threads), "1", 1, 1024, NULL,
+     "Threads inside one synthesis."},
+
+    {"pipeline", "verify_proofs", CFG_BOOL, AT(verify_proofs), "true", 0, 0, NULL,
+     "Verify every proof before its job is reported done."},
+    {"pipeline", "timeline", CFG_TEXT, AT(timeline), "", 0, 0, NULL,
+     "A JSONL file of partition events for `cuzk diag timeline` (empty: off).\n"
+     "Rewritten at each start; it grows by a few lines per partition."},
+    {"pipeline", "results_max", CFG_INT, AT(results_max), "1000", 1, 10000000, NULL,
+     "Finished jobs kept for clients to fetch, newest first."},
+    {"pipeline", "results_ttl_s", CFG_REAL, AT(results_ttl_s), "600", 1, 1e9, NULL,
+     "And for how long after they finish."},
+
+    {"keys", "pce_cache_dir", CFG_TEXT, AT(pce_cache_dir), "", 0, 0, NULL,
+     "Where compiled circuits (PCE) are cached on disk (empty: memory only)."},
+    {"keys", "circuit", CFG_LIST, AT(circuits), "", 0, 0, NULL,
+     "A circuit registered at start: ID, ZKEY[, R1CS] (comma-separated, absolute\n"
+     "paths); repeat the key for more. Clients may also POST /v1/circuits.\n"
+     "Example: circuit = porep, /var/lib/cuzk/porep.zkey"},
+
+    {"logging", "file", CFG_TEXT, AT(log_file), "", 0, 0, NULL,
+     "The log file, appended to and reopened on SIGHUP (empty: standard error)."},
+    {"logging", "level", CFG_CHOICE, AT(log_level), "info", 0, 0, "error|warn|info|debug",
+     "The least important events written."},
+};
+
+enum { N_CONFIG_KEYS = sizeof config_keys / sizeof config_keys[0] };
+
+static void *field(daemon_config *c, const config_key *k) { return (char *)c + k->offset; }
+static const void *cfield(const daemon_config *c, const config_key *k) { return (const char *)c + k->offset; }
+
+static const config_key *find_key(const char *section, const char *name)
+{
+    for (int i = 0; i < N_CONFIG_KEYS; i++)
+        if (!strcmp(config_keys[i].section, section) && !strcmp(config_keys[i].name, name))
+            return &config_keys[i];
+    return NULL;
+}
+
+static int is_choice(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *p = choices; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (n && len == n && !strncmp(p, v, n))
+            return 1;
+        p += len + (bar != NULL);
+    }
+    return 0;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"}, *const no[] = {"false", "no", "off", "0"};
+    for (int i = 0; i < 4; i++) {
+        if (!strcasecmp(v, yes[i]))
+            return *out = 1, 0;
+        if (!strcasecmp(v, no[i]))
+            return *out = 0, 0;
+    }
+    return -1;
+}
+
+static int parse_real(const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (!*v || *end || errno || !isfinite(d) || d < lo || d > hi)
+        return -1;
+    *out = d;
+    return 0;
+}
+
+static int replace_text(char **slot, const char *v)
+{
+    char *copy = strdup(v);
+    if (!copy)
+        return -1;
+    free(*slot);
+    *slot = copy;
+    return 0;
+}
+
+static void list_clear(config_list *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->items[i]);
+    free(l->items);
+    l->items = NULL;
+    l->n = 0;
+}
+
+static int list_add(config_list *l, const char *v, int source)
+{
+    if (l->source != source) {
+        list_clear(l);
+        l->source = source;
+    }
+    char **grown = realloc(l->items, (size_t)(l->n + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    l->items = grown;
+    if (!(l->items[l->n] = strdup(v)))
+        return -1;
+    l->n++;
+    return 0;
+}
+
+static int set_value(daemon_config *c, const config_key *k, const char *v, int source, cuzk_error *err)
+{
+    void *f = field(c, k);
+    double d;
+    switch (k->type) {
+    case CFG_TEXT:
+        return replace_text(f, v) ? cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory") : CUZK_OK;
+    case CFG_CHOICE:
+        if (!is_choice(k->choices, v))
+            return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: '%s' is not one of %s", k->section, k->name, v,
+                             k->choices);
+        return replace_text(f, v) ? cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory") : CUZK_OK;
+    case CFG_BOOL:
+        if (parse_bool(v, f))
+            return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: '%s' is not true or false", k->section, k->name, v);
+        return CUZK_OK;
+    case CFG_INT:
+        if (parse_real(v, k->min, k->max, &d) || d != floor(d))
+            return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: '%s' is not a whole number from %g to %g", k->section,
+                             k->name, v, k->min, k->max);
+        *(int *)f = (int)d;
+        return CUZK_OK;
+    case CFG_REAL:
+        if (parse_real(v, k->min, k->max, f))
+            return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: '%s' is not a number from %g to %g", k->section,
+                             k->name, v, k->min, k->max);
+        return CUZK_OK;
+    case CFG_LIST:
+        return list_add(f, v, source) ? cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory") : CUZK_OK;
+    }
+    return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: unknown type", k->section, k->name);
+}
+
+int daemon_config_set(daemon_config *c, const char *section, const char *key, const char *value, int source,
+                      cuzk_error *err)
+{
+    const config_key *k = find_key(section, key);
+    if (!k)
+        return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: no such key (`cuzk daemon --print-config` lists them)",
+                         section, key);
+    return set_value(c, k, value, source, err);
+}
+
+int daemon_config_set_dotted(daemon_config *c, const char *assignment, cuzk_error *err)
+{
+    const char *dot = strchr(assignment, '.'), *eq = strchr(assignment, '=');
+    if (!dot || !eq || dot > eq || dot == assignment || eq == dot + 1)
+        return cuzk_fail(err, CUZK_ERR_ARG, "'%s' is not section.key=value", assignment);
+    char section[64], key[64];
+    if ((size_t)(dot - assignment) >= sizeof section || (size_t)(eq - dot - 1) >= sizeof key)
+        return cuzk_fail(err, CUZK_ERR_ARG, "'%s': no section or key is that long", assignment);
+    snprintf(section, sizeof section, "%.*s", (int)(dot - assignment), assignment);
+    snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+    return daemon_config_set(c, section, key, eq + 1, CONFIG_COMMAND_LINE, err);
+}
+
+int daemon_config_init(daemon_config *c, cuzk_error *err)
+{
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < N_CONFIG_KEYS; i++) {
+        const config_key *k = &config_keys[i];
+        if (k->type == CFG_LIST && !*k->def)
+            continue;
+        int rc = set_value(c, k, k->def, CONFIG_DEFAULT, err);
+        if (rc) {
+            daemon_config_free(c);
+            return rc;
+        }
+    }
+    return CUZK_OK;
+}
+
+void daemon_config_free(daemon_config *c)
+{
+    for (int i = 0; i < N_CONFIG_KEYS; i++) {
+        const config_key *k = &config_keys[i];
+        if (k->type == CFG_LIST)
+            list_clear(field(c, k));
+        else if (k->type == CFG_TEXT || k->type == CFG_CHOICE)
+            free(*(char **)field(c, k));
+    }
+    memset(c, 0, sizeof *c);
+}
+
+typedef struct {
+    daemon_config *c;
+    cuzk_error why; /* the first bad key's message; inih gives its line */
+} load_ctx;
+
+static int on_ini_key(void *user, const char *section, const char *name, const char *value)
+{
+    load_ctx *ctx = user;
+    cuzk_error e = {0};
+    if (daemon_config_set(ctx->c, section, name, value, CONFIG_FILE, &e) == CUZK_OK)
+        return 1;
+    if (!ctx->why.code)
+        ctx->why = e;
+    return 0;
+}
+
+int daemon_config_load(daemon_config *c, const char *path, cuzk_error *err)
+{
+    load_ctx ctx = {c, {0}};
+    int line = ini_parse(path, on_ini_key, &ctx);
+    if (line == -1)
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (line == -2)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: out of memory", path);
+    if (line > 0 && ctx.why.code)
+        return cuzk_fail(err, ctx.why.code, "%s:%d: %s", path, line, ctx.why.msg);
+    if (line > 0)
+        return cuzk_fail(err, CUZK_ERR_FORMAT,
+                         "%s:%d: neither [section] nor key = value (or longer than 200 characters)", path, line);
+    return CUZK_OK;
+}
+
+static void print_comment(FILE *f, const char *text)
+{
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        fprintf(f, "# %.*s\n", (int)len, p);
+        p += len + (p[len] == '\n');
+    }
+}
+
+static void print_key(const daemon_config *c, const config_key *k, FILE *f)
+{
+    const void *v = cfield(c, k);
+    print_comment(f, k->help);
+    if (k->type == CFG_CHOICE)
+        fprintf(f, "# One of %s.", k->choices);
+    else
+        fprintf(f, "#");
+    fprintf(f, " Default: %s.\n", *k->def ? k->def : "none");
+    switch (k->type) {
+    case CFG_TEXT:
+    case CFG_CHOICE:
+        fprintf(f, "%s =%s%s\n", k->name, **(char *const *)v ? " " : "", *(char *const *)v);
+        break;
+    case CFG_BOOL:
+        fprintf(f, "%s = %s\n", k->name, *(const int *)v ? "true" : "false");
+        break;
+    case CFG_INT:
+        fprintf(f, "%s = %d\n", k->name, *(const int *)v);
+        break;
+    case CFG_REAL:
+        fprintf(f, "%s = %g\n", k->name, *(const double *)v);
+        break;
+    case CFG_LIST:
+        for (int i = 0; i < ((const config_list *)v)->n; i++)
+            fprintf(f, "%s = %s\n", k->name, ((const config_list *)v)->items[i]);
+        break;
+    }
+}
+
+void daemon_config_print(const daemon_config *c, FILE *f)
+{
+    fprintf(f, "# cuzk daemon configuration: `cuzk daemon --config FILE`.\n"
+               "# Every key is listed with its meaning and default. Command-line flags\n"
+               "# override the file: --listen, --token-file, --backend, --log-file and\n"
+               "# --set section.key=value for any key. Comments start with # or ;.\n"
+               "# Generated by `cuzk daemon --print-config`.\n");
+    for (size_t s = 0; s < sizeof config_sections / sizeof config_sections[0]; s++) {
+        fprintf(f, "\n[%s]\n", config_sections[s].name);
+        print_comment(f, config_sections[s].help);
+        for (int i = 0; i < N_CONFIG_KEYS; i++)
+            if (!strcmp(config_keys[i].section, config_sections[s].name)) {
+                fputc('\n', f);
+                print_key(c, &config_keys[i], f);
+            }
+    }
+}
+
+void daemon_config_engine(const daemon_config *c, cuzk_engine_config *o)
+{
+    cuzk_engine_config_default(o);
+    o->budget_bytes = (uint64_t)(c->budget_gib * (double)(1ULL << 30));
+    if (c->synthesis_workers > 0)
+        o->synthesis_workers = c->synthesis_workers;
+    o->synthesis_threads = c->synthesis_threads;
+    o->gpu_workers_per_device = c->gpu_workers_per_device;
+    o->max_gpu_queue_depth = c->max_gpu_queue_depth;
+    cuzk_dispatch_policy_parse(c->policy, &o->policy); /* one of the choices: cannot fail */
+    o->poll_ms = c->poll_ms;
+    o->pacer_kp = c->pacer_kp;
+    o->pacer_ki = c->pacer_ki;
+    o->pacer_target_depth = c->pacer_target_depth;
+    o->pool_idle_timeout_s = c->pool_idle_timeout_s;
+    o->prewarm_buffers = c->prewarm_buffers;
+    o->verify_proofs = c->verify_proofs;
+    o->pce_cache_dir = *c->pce_cache_dir ? c->pce_cache_dir : NULL;
+    o->timeline_path = *c->timeline ? c->timeline : NULL;
+    o->results_max = (uint32_t)c->results_max;
+    o->results_ttl_s = c->results_ttl_s;
+}

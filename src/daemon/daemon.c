@@ -1,0 +1,239 @@
+#include "daemon/daemon.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "daemon/api.h"
+#include "daemon/endpoint.h"
+#include "daemon/http_server.h"
+#include "daemon/sd_notify.h"
+#include "daemon/token.h"
+#include "util/err.h"
+#include "util/threads.h"
+
+typedef struct {
+    const daemon_config *cfg;
+    cuzk_logger *log;
+    cuzk_engine *engine;
+    api_context api;
+    int api_ready;
+    http_server *server;
+    char *token;
+    int signal_fd, drained_fd;
+    pthread_t drainer;
+    int draining;
+} daemon_state;
+
+static cuzk_log_level log_level_from(const char *name)
+{
+    static const char *const names[] = {"error", "warn", "info", "debug"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(name, names[i]))
+            return (cuzk_log_level)i;
+    return CUZK_LOG_INFO;
+}
+
+/* "ID, ZKEY[, R1CS]" of [keys] circuit, registered with the engine. */
+static int register_config_circuit(daemon_state *d, const char *spec, cuzk_error *err)
+{
+    char buf[1024], *fields[3] = {NULL, NULL, NULL}, *save = NULL;
+    snprintf(buf, sizeof buf, "%s", spec);
+    int n = 0;
+    for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        if (n == 3)
+            return cuzk_fail(err, CUZK_ERR_ARG, "[keys] circuit = %s: ID, ZKEY[, R1CS] expected", spec);
+        while (*f == ' ' || *f == '\t')
+            f++;
+        size_t len = strlen(f);
+        while (len && (f[len - 1] == ' ' || f[len - 1] == '\t'))
+            f[--len] = 0;
+        fields[n++] = f;
+    }
+    if (n < 2 || !api_circuit_id_ok(fields[0]))
+        return cuzk_fail(err, CUZK_ERR_ARG,
+                         "[keys] circuit = %s: ID, ZKEY[, R1CS] expected, ID of letters, digits and . _ : -", spec);
+    cuzk_error why = {0};
+    if (cuzk_engine_register_circuit(d->engine, fields[0], fields[1], fields[2], &why))
+        return cuzk_fail(err, why.code, "[keys] circuit %s: %.400s", fields[0], why.msg);
+    return CUZK_OK;
+}
+
+static int start_engine(daemon_state *d, cuzk_error *err)
+{
+    const daemon_config *c = d->cfg;
+    backend_options bo = {c->cpu_threads > 0 ? c->cpu_threads : cuzk_cpu_count(), c->sim_devices, c->sim_gpu_ms,
+                          c->gpu_devices};
+    cuzk_backend *b = backend_create(c->backend, &bo, err);
+    if (!b)
+        return err->code;
+    const char *backend_name = b->name; /* a string constant: outlives the backend */
+    cuzk_engine_config ec;
+    daemon_config_engine(c, &ec);
+    ec.log = d->log;
+    if (!(d->engine = cuzk_engine_create(&ec, b, err)))
+        return err->code;
+    for (int i = 0; i < c->circuits.n; i++) {
+        int rc = register_config_circuit(d, c->circuits.items[i], err);
+        if (rc)
+            return rc;
+    }
+    api_init(&d->api, d->engine, backend_name, c->max_wait_s);
+    d->api_ready = 1;
+    return CUZK_OK;
+}
+
+static int start_server(daemon_state *d, cuzk_error *err)
+{
+    const daemon_config *c = d->cfg;
+    endpoint eps[HTTP_MAX_LISTENERS];
+    if (c->listen.n < 1 || c->listen.n > HTTP_MAX_LISTENERS)
+        return cuzk_fail(err, CUZK_ERR_ARG, "[daemon] listen: from 1 to %d addresses, not %d", HTTP_MAX_LISTENERS,
+                         c->listen.n);
+    for (int i = 0; i < c->listen.n; i++) {
+        int rc = endpoint_parse(c->listen.items[i], &eps[i], err);
+        if (rc)
+            return rc;
+    }
+    if (*c->token_file) {
+        int rc = token_load(c->token_file, &d->token, err);
+        if (rc)
+            return rc;
+    }
+    http_server_config hc = {(size_t)c->max_body_mib << 20,
+                             (unsigned)c->max_connections,
+                             (unsigned)c->max_wait_s + 60,
+                             d->token,
+                             api_handle,
+                             &d->api,
+                             &d->api.counters,
+                             d->log};
+    d->server = http_server_start(&hc, eps, c->listen.n, err);
+    return d->server ? CUZK_OK : err->code;
+}
+
+/* Signals arrive on a descriptor; the mask is set before any thread starts,
+ * so every thread inherits it and none is interrupted. */
+static int take_signals(daemon_state *d, cuzk_error *err)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    signal(SIGPIPE, SIG_IGN); /* a client that hangs up is an error return, not a death */
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) || (d->signal_fd = signalfd(-1, &set, SFD_CLOEXEC)) < 0 ||
+        (d->drained_fd = eventfd(0, EFD_CLOEXEC)) < 0)
+        return cuzk_fail(err, CUZK_ERR_IO, "cannot set up signal handling: %s", strerror(errno));
+    return CUZK_OK;
+}
+
+static void *drain_main(void *arg)
+{
+    daemon_state *d = arg;
+    double timeout = d->cfg->drain_timeout_s > 0 ? d->cfg->drain_timeout_s : -1;
+    if (cuzk_engine_drain(d->engine, timeout)) {
+        CUZK_LOG(d->log, CUZK_LOG_WARN, "daemon: drain timed out, cancelling the jobs left",
+                 "drain_timeout_s=%g", d->cfg->drain_timeout_s);
+        cuzk_engine_cancel_all(d->engine);
+        cuzk_engine_drain(d->engine, -1);
+    }
+    uint64_t one = 1;
+    if (write(d->drained_fd, &one, sizeof one) != sizeof one)
+        CUZK_LOG(d->log, CUZK_LOG_ERROR, "daemon: cannot signal the end of the drain", "error=\"%s\"",
+                 strerror(errno));
+    return NULL;
+}
+
+static void on_stop_signal(daemon_state *d, int signo)
+{
+    if (d->draining) {
+        CUZK_LOG(d->log, CUZK_LOG_WARN, "daemon: second stop signal, cancelling running jobs", "signal=%s",
+                 strsignal(signo));
+        cuzk_engine_cancel_all(d->engine);
+        return;
+    }
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(d->engine, &s);
+    CUZK_LOG(d->log, CUZK_LOG_INFO, "daemon: draining", "signal=%s jobs_active=%llu", strsignal(signo),
+             (unsigned long long)s.jobs_active);
+    cuzk_engine_stats_free(&s);
+    sd_notify_state("STOPPING=1");
+    api_stop_accepting(&d->api);
+    if (pthread_create(&d->drainer, NULL, drain_main, d)) {
+        cuzk_engine_cancel_all(d->engine); /* cannot wait in the background: stop now */
+        drain_main(d);
+        return;
+    }
+    d->draining = 1;
+}
+
+/* Serves until the drain has finished. */
+static void serve(daemon_state *d)
+{
+    struct pollfd fds[2] = {{d->signal_fd, POLLIN, 0}, {d->drained_fd, POLLIN, 0}};
+    for (;;) {
+        if (poll(fds, 2, -1) < 0 && errno != EINTR)
+            break;
+        if (fds[1].revents & POLLIN)
+            break;
+        struct signalfd_siginfo si;
+        if (!(fds[0].revents & POLLIN) || read(d->signal_fd, &si, sizeof si) != sizeof si)
+            continue;
+        if (si.ssi_signo == SIGHUP) {
+            int rc = cuzk_logger_reopen(d->log);
+            CUZK_LOG(d->log, rc ? CUZK_LOG_ERROR : CUZK_LOG_INFO, "daemon: log reopened", "ok=%s",
+                     rc ? "false" : "true");
+        } else {
+            on_stop_signal(d, (int)si.ssi_signo);
+        }
+    }
+    if (d->draining)
+        pthread_join(d->drainer, NULL);
+}
+
+static void stop(daemon_state *d)
+{
+    http_server_stop(d->server); /* no request is left touching the engine */
+    cuzk_engine_destroy(d->engine);
+    if (d->api_ready)
+        api_destroy(&d->api);
+    free(d->token);
+    if (d->signal_fd >= 0)
+        close(d->signal_fd);
+    if (d->drained_fd >= 0)
+        close(d->drained_fd);
+}
+
+int cuzk_daemon_run(const daemon_config *cfg, cuzk_error *err)
+{
+    daemon_state d = {.cfg = cfg, .signal_fd = -1, .drained_fd = -1};
+    d.log = cuzk_logger_open(*cfg->log_file ? cfg->log_file : NULL, log_level_from(cfg->log_level));
+    if (!d.log)
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot open the log: %s", cfg->log_file, strerror(errno));
+    int rc = take_signals(&d, err);
+    if (!rc)
+        rc = start_engine(&d, err);
+    if (!rc)
+        rc = start_server(&d, err);
+    if (rc) {
+        CUZK_LOG(d.log, CUZK_LOG_ERROR, "daemon: cannot start", "error=\"%s\"", err->msg);
+        stop(&d);
+        cuzk_logger_close(d.log);
+        return rc;
+    }
+    CUZK_LOG(d.log, CUZK_LOG_INFO, "daemon: ready", "backend=%s listeners=%d circuits=%d pid=%d", d.api.backend,
+             cfg->listen.n, cfg->circuits.n, (int)getpid());
+    sd_notify_state("READY=1");
+    serve(&d);
+    stop(&d);
+    CUZK_LOG(d.log, CUZK_LOG_INFO, "daemon: stopped", "%s", "");
+    cuzk_logger_close(d.log);
+    return CUZK_OK;
+}

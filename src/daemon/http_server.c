@@ -1,0 +1,264 @@
+#include "daemon/http_server.h"
+
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/token.h"
+#include "util/err.h"
+#include "util/timer.h"
+
+typedef struct {
+    http_server *server;
+    endpoint ep;
+    int fd;
+    struct MHD_Daemon *mhd;
+} listener;
+
+struct http_server {
+    http_server_config cfg;
+    listener ls[HTTP_MAX_LISTENERS];
+    int n;
+    /* requests begun and not yet completed: stopping waits for them, so the
+     * answer to a request under way (a wait for a job the drain finished)
+     * is sent before the connection closes */
+    pthread_mutex_t lock;
+    pthread_cond_t idle;
+    int in_flight;
+};
+
+enum { HTTP_STOP_GRACE_S = 10 };
+
+/* One request's state across libmicrohttpd's calls. */
+typedef struct {
+    char *body;
+    size_t len, cap;
+    int too_large, no_memory;
+    double t0;
+} request_state;
+
+static const char *lookup_query(const void *conn, const char *key)
+{
+    return MHD_lookup_connection_value((struct MHD_Connection *)conn, MHD_GET_ARGUMENT_KIND, key);
+}
+
+static enum MHD_Result send_response(listener *l, struct MHD_Connection *conn, const char *method, const char *url,
+                                     http_response *rs, const request_state *st)
+{
+    static const char fallback[] = "{\"error\":\"the response could not be built (out of memory?)\"}";
+    struct MHD_Response *r =
+        rs->body ? MHD_create_response_from_buffer(strlen(rs->body), rs->body, MHD_RESPMEM_MUST_FREE)
+                 : MHD_create_response_from_buffer(sizeof fallback - 1, (void *)fallback, MHD_RESPMEM_PERSISTENT);
+    if (!r) {
+        http_response_free(rs);
+        return MHD_NO;
+    }
+    rs->body = NULL; /* libmicrohttpd frees it */
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, rs->content_type ? rs->content_type : "application/json");
+    if (rs->status == 401)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+    if (rs->allow[0])
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, rs->allow);
+    enum MHD_Result ok = MHD_queue_response(conn, (unsigned)rs->status, r);
+    MHD_destroy_response(r);
+    http_counters *c = l->server->cfg.counters;
+    if (c && rs->status >= 100 && rs->status < 600)
+        atomic_fetch_add(&c->by_class[rs->status / 100], 1);
+    CUZK_LOG(l->server->cfg.log, rs->status >= 500 ? CUZK_LOG_WARN : CUZK_LOG_DEBUG, "http: request",
+             "listener=%s method=%s path=%s status=%d seconds=%.3f", l->ep.text, method, url, rs->status,
+             cuzk_now_s() - st->t0);
+    return ok;
+}
+
+/* What can be refused from the headers alone; 0 when nothing is. */
+static int refuse_early(const listener *l, struct MHD_Connection *conn, http_response *rs)
+{
+    const http_server_config *cfg = &l->server->cfg;
+    if (l->ep.is_tcp &&
+        !token_authorizes(cfg->token, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization"))) {
+        http_respond_error(rs, 401, "this listener needs the header 'Authorization: Bearer TOKEN' with the "
+                                    "daemon's token");
+        return 1;
+    }
+    const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (length && strtoull(length, NULL, 10) > cfg->max_body_bytes) {
+        http_respond_error(rs, 413, "the body (%s bytes) is over the limit of %zu bytes ([daemon] max_body_mib)",
+                           length, cfg->max_body_bytes);
+        return 1;
+    }
+    return 0;
+}
+
+/* Appends a piece of the body, or marks the request too large. */
+static void collect_body(request_state *st, const char *data, size_t n, size_t max)
+{
+    if (st->too_large || st->no_memory)
+        return;
+    if (st->len + n > max) {
+        st->too_large = 1;
+        return;
+    }
+    if (st->len + n + 1 > st->cap) {
+        size_t cap = st->cap ? st->cap : 4096;
+        while (cap < st->len + n + 1)
+            cap *= 2;
+        char *grown = realloc(st->body, cap);
+        if (!grown) {
+            st->no_memory = 1;
+            return;
+        }
+        st->body = grown;
+        st->cap = cap;
+    }
+    memcpy(st->body + st->len, data, n);
+    st->len += n;
+    st->body[st->len] = 0;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    listener *l = cls;
+    const http_server_config *cfg = &l->server->cfg;
+    request_state *st = *con_cls;
+    http_response rs = {0};
+    if (!st) { /* the headers are in: refuse now rather than read a body for nothing */
+        if (!(st = calloc(1, sizeof *st)))
+            return MHD_NO;
+        st->t0 = cuzk_now_s();
+        *con_cls = st;
+        pthread_mutex_lock(&l->server->lock);
+        l->server->in_flight++;
+        pthread_mutex_unlock(&l->server->lock);
+        return refuse_early(l, conn, &rs) ? send_response(l, conn, method, url, &rs, st) : MHD_YES;
+    }
+    if (*upload_size) {
+        collect_body(st, upload, *upload_size, cfg->max_body_bytes);
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (st->too_large)
+        http_respond_error(&rs, 413, "the body is over the limit of %zu bytes ([daemon] max_body_mib)",
+                           cfg->max_body_bytes);
+    else if (st->no_memory)
+        http_respond_error(&rs, 503, "out of memory reading the body");
+    else {
+        http_request rq = {method, url, st->body ? st->body : "", st->len, lookup_query, conn};
+        cfg->handle(cfg->handle_ctx, &rq, &rs);
+    }
+    return send_response(l, conn, method, url, &rs, st);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode how)
+{
+    (void)conn, (void)how;
+    listener *l = cls;
+    request_state *st = *con_cls;
+    if (!st)
+        return;
+    free(st->body);
+    free(st);
+    *con_cls = NULL;
+    pthread_mutex_lock(&l->server->lock);
+    if (--l->server->in_flight == 0)
+        pthread_cond_broadcast(&l->server->idle);
+    pthread_mutex_unlock(&l->server->lock);
+}
+
+static void on_library_log(void *cls, const char *fmt, va_list ap)
+{
+    http_server *s = cls;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    msg[strcspn(msg, "\n")] = 0;
+    CUZK_LOG(s->cfg.log, CUZK_LOG_WARN, "http: libmicrohttpd", "detail=\"%s\"", msg);
+}
+
+static int start_listener(http_server *s, listener *l, const endpoint *ep, cuzk_error *err)
+{
+    l->server = s;
+    l->ep = *ep;
+    l->fd = -1;
+    if (ep->is_tcp && !s->cfg.token)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: a TCP listener needs a token ([daemon] token_file)", ep->text);
+    int rc = endpoint_listen(ep, 64, &l->fd, err);
+    if (rc)
+        return rc;
+    /* ITC: lets http_server_stop quiesce the listener first */
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
+                     MHD_USE_ERROR_LOG | MHD_USE_ITC;
+    /* the logger first, so that every message of the library goes to our log */
+    l->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, l, MHD_OPTION_EXTERNAL_LOGGER, on_library_log, s,
+                              MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT, s->cfg.max_connections,
+                              MHD_OPTION_CONNECTION_TIMEOUT, s->cfg.idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
+                              on_completed, l, MHD_OPTION_END);
+    if (!l->mhd) {
+        close(l->fd);
+        if (!ep->is_tcp)
+            unlink(ep->path);
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: libmicrohttpd would not start on it", ep->text);
+    }
+    return CUZK_OK;
+}
+
+http_server *http_server_start(const http_server_config *cfg, const endpoint *eps, int n, cuzk_error *err)
+{
+    if (n < 1 || n > HTTP_MAX_LISTENERS)
+        return cuzk_fail(err, CUZK_ERR_ARG, "from 1 to %d listeners, not %d", HTTP_MAX_LISTENERS, n), NULL;
+    http_server *s = calloc(1, sizeof *s);
+    if (!s)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
+    s->cfg = *cfg;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->idle, NULL);
+    for (int i = 0; i < n; i++) {
+        if (start_listener(s, &s->ls[i], &eps[i], err)) {
+            http_server_stop(s);
+            return NULL;
+        }
+        s->n++;
+        CUZK_LOG(cfg->log, CUZK_LOG_INFO, "http: listening", "listener=%s", eps[i].text);
+    }
+    return s;
+}
+
+/* Waits (a bounded time) until no request is under way. */
+static void wait_for_requests(http_server *s)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += HTTP_STOP_GRACE_S;
+    pthread_mutex_lock(&s->lock);
+    while (s->in_flight > 0 && pthread_cond_timedwait(&s->idle, &s->lock, &until) == 0)
+        ;
+    if (s->in_flight > 0)
+        CUZK_LOG(s->cfg.log, CUZK_LOG_WARN, "http: stopping with requests under way", "requests=%d",
+                 s->in_flight);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void http_server_stop(http_server *s)
+{
+    if (!s)
+        return;
+    /* no new connections; the socket files go first so clients see at once
+     * that nobody listens */
+    for (int i = 0; i < s->n; i++) {
+        MHD_quiesce_daemon(s->ls[i].mhd);
+        if (!s->ls[i].ep.is_tcp)
+            unlink(s->ls[i].ep.path);
+    }
+    wait_for_requests(s);
+    for (int i = 0; i < s->n; i++) {
+        MHD_stop_daemon(s->ls[i].mhd);
+        close(s->ls[i].fd); /* quiesced: the socket is ours to close */
+    }
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->idle);
+    free(s);
+}

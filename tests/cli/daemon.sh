@@ -1,0 +1,240 @@
+# The daemon end to end, as a process: a unix socket and a TCP listener with
+# a token; circuits registered from the config and by the client; several
+# jobs proved at once (every proof verified by cuzk, and by snarkjs when
+# installed); submit, await, cancel; status and metrics parsed; bad
+# requests answered with clear JSON errors while another client's job goes
+# on; SIGHUP reopens the log; cuzk diag reads the log and the timeline; and
+# SIGTERM in the middle of a job drains it and exits 0.
+source "$(dirname "$0")/../interop/lib.sh"
+PROBE=(python3 "$ROOT/tests/cli/http_probe.py")
+have_snarkjs=0
+command -v node >/dev/null && [ -x "$SNARKJS" ] && have_snarkjs=1
+
+declare -A PID=()
+cleanup() {
+    for p in "${PID[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# jget FILE PYTHON-EXPR: the expression over the JSON in FILE (as d).
+jget() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+fail() { echo "FAIL: $*"; exit 1; }
+# probe_expect STATUS TEXT ARGS...: one raw request; the status must be
+# STATUS and the body a JSON {"error": ...} containing TEXT.
+probe_expect() {
+    local status=$1 text=$2; shift 2
+    "${PROBE[@]}" "$@" >"$WORK/probe.txt"
+    cat "$WORK/probe.txt"
+    [ "$(head -n 1 "$WORK/probe.txt")" = "$status" ] || fail "expected HTTP $status: $*"
+    tail -n +2 "$WORK/probe.txt" | python3 -c 'import json, sys; e = json.load(sys.stdin)["error"]; sys.exit(sys.argv[1] not in e)' "$text" ||
+        fail "the error lacks '$text'"
+}
+
+# start_daemon NAME CONFIG: runs the daemon in the background until it answers.
+start_daemon() {
+    "$CUZK" daemon --config "$2" >"$WORK/$1.out" 2>&1 &
+    PID[$1]=$!
+    for _ in $(seq 100); do
+        "$CUZK" client status --connect "unix:$WORK/$1.sock" >/dev/null 2>&1 && return 0
+        kill -0 "${PID[$1]}" 2>/dev/null || { cat "$WORK/$1.out"; fail "the daemon $1 died at start"; }
+        sleep 0.1
+    done
+    fail "the daemon $1 did not answer"
+}
+
+step "a small circuit, its key, a witness; the witness of another circuit"
+"$CUZK" circuit synth --curve bn128 --constraints 100 --public 2 "$WORK/c.r1cs" "$WORK/w.wtns"
+"$CUZK" setup "$WORK/c.r1cs" "$WORK/c.zkey" 2>/dev/null
+"$CUZK" zkey export verificationkey "$WORK/c.zkey" "$WORK/vk.json"
+"$CUZK" circuit synth --curve bn128 --constraints 40 "$WORK/o.r1cs" "$WORK/other.wtns"
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+echo "  s3cret-token " >"$WORK/token"
+SOCK=unix:$WORK/d.sock
+TCP=tcp:127.0.0.1:$PORT
+cat >"$WORK/d.ini" <<EOF
+[daemon]
+listen = $SOCK
+listen = $TCP
+token_file = $WORK/token
+max_body_mib = 1
+max_wait_s = 5
+[memory]
+budget_gib = 1
+[gpus]
+backend = cpu
+cpu_threads = 1
+[synthesis]
+workers = 2
+[pipeline]
+timeline = $WORK/timeline.jsonl
+[keys]
+circuit = c, $WORK/c.zkey, $WORK/c.r1cs
+[logging]
+file = $WORK/d.log
+EOF
+export CUZK_CONNECT=$SOCK
+
+step "start: the config's circuit is registered and hot; the socket is 0660"
+start_daemon d "$WORK/d.ini"
+[ "$(stat -c %a "$WORK/d.sock")" = 660 ] || fail "socket mode $(stat -c %a "$WORK/d.sock")"
+"$CUZK" client status >"$WORK/status.json"
+[ "$(jget "$WORK/status.json" 'd["circuits"][0]["key"]["tier"]')" = hot ] || fail "the key is not hot"
+[ "$(jget "$WORK/status.json" 'd["backend"]')" = cpu ] || fail "wrong backend"
+
+step "register a second circuit with the client; a duplicate is refused"
+"$CUZK" client register c2 "$WORK/c.zkey" >"$WORK/reg.json"
+[ "$(jget "$WORK/reg.json" 'd["n_public"]')" = 2 ] || fail "register"
+expect_fail "$CUZK" client register c2 "$WORK/c.zkey"
+expect_output "already registered"
+
+step "four jobs at once (one with inline witnesses), every proof verified"
+for i in 1 2 3 4; do
+    inline=(); [ $i = 4 ] && inline=(--inline)
+    mkdir -p "$WORK/out$i"
+    "$CUZK" client prove --circuit c "${inline[@]}" --priority high --out "$WORK/out$i" \
+        "$WORK/w.wtns" "$WORK/w.wtns" >"$WORK/prove$i.json" 2>&1 &
+    PID[prove$i]=$!
+done
+for i in 1 2 3 4; do
+    wait "${PID[prove$i]}" || { cat "$WORK/prove$i.json"; fail "prove $i"; }
+    unset "PID[prove$i]"
+    [ "$(jget "$WORK/prove$i.json" 'd["state"], d["verified"], len(d["proofs"])')" = "('done', True, 2)" ] ||
+        fail "prove $i: $(cat "$WORK/prove$i.json")"
+    for p in 0 1; do
+        "$CUZK" groth16 verify "$WORK/vk.json" "$WORK/out$i/public_$p.json" "$WORK/out$i/proof_$p.json" | grep -q 'OK!'
+        [ $have_snarkjs = 0 ] || snarkjs_verify "$WORK/vk.json" "$WORK/out$i/public_$p.json" "$WORK/out$i/proof_$p.json"
+    done
+done
+
+step "submit, then await; the same request id gives the same job"
+"$CUZK" client submit --circuit c2 --request-id r-1 "$WORK/w.wtns" >"$WORK/sub.json"
+id=$(jget "$WORK/sub.json" 'd["job_id"]')
+"$CUZK" client submit --circuit c2 --request-id r-1 "$WORK/w.wtns" >"$WORK/sub2.json"
+[ "$(jget "$WORK/sub2.json" 'd["job_id"]')" = "$id" ] || fail "request id"
+"$CUZK" client await "$id" >"$WORK/await.json"
+[ "$(jget "$WORK/await.json" 'd["state"]')" = done ] || fail "await"
+
+step "bad requests get clear errors while another client's job runs"
+"$CUZK" client submit --circuit c $(for _ in $(seq 12); do echo "$WORK/w.wtns"; done) >"$WORK/long.json"
+long=$(jget "$WORK/long.json" 'd["job_id"]')
+probe_expect 400 "not valid JSON" "$SOCK" POST /v1/jobs --body '{"circuit": "c", "partitions": ['
+probe_expect 404 "unknown circuit 'nope'" "$SOCK" POST /v1/jobs --body "{\"circuit\": \"nope\", \"partitions\": [{\"witness\": \"$WORK/w.wtns\"}]}"
+probe_expect 400 "partition 0: the witness has" "$SOCK" POST /v1/jobs --body "{\"circuit\": \"c\", \"partitions\": [{\"witness\": \"$WORK/other.wtns\"}]}"
+probe_expect 413 "over the limit" "$SOCK" POST /v1/jobs --claim-length 100000000
+probe_expect 413 "over the limit" "$SOCK" POST /v1/jobs --spaces 1100000
+probe_expect 401 "Authorization: Bearer" "$TCP" GET /v1/status
+probe_expect 401 "Authorization: Bearer" "$TCP" GET /v1/status --token wrong
+probe_expect 404 "no such resource" "$SOCK" GET /v1/nothing
+probe_expect 405 "allowed" "$SOCK" PUT /v1/status
+"${PROBE[@]}" "$SOCK" x x --garbage
+"${PROBE[@]}" "$TCP" x x --garbage
+"${PROBE[@]}" "$TCP" GET /v1/status --token s3cret-token >"$WORK/tcp.txt"
+[ "$(head -n 1 "$WORK/tcp.txt")" = 200 ] || fail "TCP with the token"
+CUZK_TOKEN_FILE=$WORK/token "$CUZK" client status --connect "$TCP" >/dev/null
+"$CUZK" client await "$long" >"$WORK/long-done.json"
+[ "$(jget "$WORK/long-done.json" 'd["state"], d["partitions_done"]')" = "('done', 12)" ] || fail "the long job"
+
+step "cancel a job"
+"$CUZK" client submit --circuit c --priority low $(for _ in $(seq 400); do echo "$WORK/w.wtns"; done) >"$WORK/big.json"
+big=$(jget "$WORK/big.json" 'd["job_id"]')
+"$CUZK" client cancel "$big" >/dev/null
+expect_fail "$CUZK" client await "$big"
+[ "$(jget "$WORK/out.txt" 'd["state"]')" = cancelled ] || fail "not cancelled"
+expect_fail "$CUZK" client cancel 999999
+expect_output "unknown job 999999"
+
+step "keys: evict, preload; an unknown circuit is a 404"
+"$CUZK" client evict --drop c2 | grep -q '"tier": "cold"'
+"$CUZK" client preload c2 | grep -q '"tier": "hot"'
+expect_fail "$CUZK" client preload nope
+expect_output "HTTP 404"
+
+step "status and metrics agree"
+"$CUZK" client status >"$WORK/status.json"
+"$CUZK" client metrics >"$WORK/metrics.txt"
+python3 - "$WORK/metrics.txt" "$WORK/status.json" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+status = json.load(open(sys.argv[2]))
+types, samples = {}, {}
+for line in text.splitlines():
+    m = re.match(r"# TYPE (\S+) (counter|gauge|histogram)$", line)
+    if m:
+        types[m.group(1)] = m.group(2)
+        continue
+    if line.startswith("#"):
+        assert re.match(r"# HELP cuzk_\w+ \S", line), line
+        continue
+    m = re.match(r'([a-z_]+)(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? (\S+)$', line)
+    assert m, "not a sample: " + line
+    name, value = m.group(1), float(m.group(4))
+    family = re.sub(r"_(bucket|sum|count)$", "", name) if name not in types else name
+    assert family in types, "no TYPE for " + name
+    assert name.startswith("cuzk_"), name
+    if types[family] == "counter":
+        assert name.endswith("_total"), name
+    samples[name + (m.group(2) or "")] = value
+jobs = status["jobs"]
+assert samples['cuzk_proofs_total{outcome="done"}'] == jobs["done"] == 6, jobs
+assert samples['cuzk_proofs_total{outcome="cancelled"}'] == jobs["cancelled"] == 1
+assert samples["cuzk_partitions_proved_total"] == status["partitions"]["proved"]
+assert samples['cuzk_budget_used_bytes{category="keys"}'] == status["budget"]["by_category"]["keys"] > 0
+assert samples["cuzk_pinned_pool_reuses_total"] == status["pinned_pool"]["reuses"] > 0
+assert samples['cuzk_gpu_busy_seconds_total{device="0"}'] > 0
+for stage in ("queue", "synthesis", "gpu_queue", "gpu", "finalize", "total"):
+    buckets = [v for k, v in samples.items() if k.startswith('cuzk_stage_duration_seconds_bucket{stage="%s"' % stage)]
+    assert buckets == sorted(buckets), stage
+    assert buckets[-1] == samples['cuzk_stage_duration_seconds_count{stage="%s"}' % stage] == status["partitions"]["proved"]
+assert status["http_responses"]["4xx"] >= 9
+print("metrics: %d samples, all well formed" % len(samples))
+PY
+
+step "SIGHUP reopens the log"
+mv "$WORK/d.log" "$WORK/d.log.1"
+kill -HUP "${PID[d]}"
+for _ in $(seq 50); do grep -q "log reopened" "$WORK/d.log" 2>/dev/null && break; sleep 0.1; done
+grep -q "log reopened" "$WORK/d.log" || fail "no new log"
+
+step "diag: the pool's reuse ratio, the timeline and its picture"
+"$CUZK" diag pool "$WORK/d.log.1" | tee "$WORK/pool.txt"
+grep -q '^reuse ratio: ' "$WORK/pool.txt"
+checkins=$(sed -n 's/^checkins: //p' "$WORK/pool.txt")
+[ "$checkins" -gt 0 ] || fail "no checkins in the log"
+"$CUZK" diag timeline "$WORK/timeline.jsonl" -o "$WORK/timeline.svg" | tee "$WORK/tl.txt"
+grep -q '^GPU 0: busy' "$WORK/tl.txt"
+head -c 5 "$WORK/timeline.svg" | grep -q '<svg'
+
+step "SIGTERM mid-job: new jobs refused, the running one finishes, exit 0"
+sed -e "s|backend = cpu|backend = sim\nsim_gpu_ms = 150|" -e "s|/d\.|/s.|g" -e "/^listen = tcp/d" \
+    -e "/^token_file/d" -e "/^timeline/d" "$WORK/d.ini" >"$WORK/s.ini"
+start_daemon s "$WORK/s.ini"
+export CUZK_CONNECT=unix:$WORK/s.sock
+"$CUZK" client submit --circuit c $(for _ in $(seq 10); do echo "$WORK/w.wtns"; done) >"$WORK/drain.json"
+job=$(jget "$WORK/drain.json" 'd["job_id"]')
+kill -TERM "${PID[s]}"
+refused=0
+for _ in $(seq 50); do
+    if ! "$CUZK" client submit --circuit c "$WORK/w.wtns" >/dev/null 2>"$WORK/refused.txt"; then
+        grep -q "HTTP 503.*shutting down" "$WORK/refused.txt" && refused=1 && break
+        cat "$WORK/refused.txt"; fail "the submit failed otherwise"
+    fi
+    sleep 0.05
+done
+[ $refused = 1 ] || fail "jobs still accepted while draining"
+"$CUZK" client await "$job" >"$WORK/drained.json"
+[ "$(jget "$WORK/drained.json" 'd["state"], d["partitions_done"]')" = "('done', 10)" ] || fail "the job did not finish"
+rc=0
+wait "${PID[s]}" || rc=$?
+unset "PID[s]"
+[ $rc = 0 ] || { cat "$WORK/s.out"; fail "the daemon exited $rc"; }
+grep -q 'msg="daemon: draining"' "$WORK/s.log" && grep -q 'msg="daemon: stopped"' "$WORK/s.log" || fail "log"
+[ ! -e "$WORK/s.sock" ] || fail "the socket file was left behind"
+
+step "the first daemon drains too"
+kill -TERM "${PID[d]}"
+rc=0
+wait "${PID[d]}" || rc=$?
+unset "PID[d]"
+[ $rc = 0 ] || fail "the daemon exited $rc"
+echo "daemon: all passed"
