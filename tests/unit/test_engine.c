@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
-#include "groth16/synth.h"
 #include "support.h"
 
 #define SIM_DOMAIN 1024 /* 96 KiB a/b/c buffers */
@@ -279,17 +278,10 @@ static void test_cpu_backend_end_to_end(void **state)
     snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
     snprintf(log_path, sizeof log_path, "%s/engine.log", dir);
     snprintf(tl_path, sizeof tl_path, "%s/timeline.jsonl", dir);
-    cuzk_error err = {0};
-    cuzk_synth_params sp = {CUZK_CURVE_BN254, 200, 2, 5, 0};
-    cuzk_r1cs r1cs;
     cuzk_wtns w;
-    cuzk_zkey z;
-    assert_int_equal(cuzk_circuit_synth(&sp, &r1cs, &w, &err), CUZK_OK);
-    assert_int_equal(cuzk_groth16_setup(&r1cs, 2, &z, &err), CUZK_OK);
-    assert_int_equal(cuzk_zkey_write(&z, zkey, &err), CUZK_OK);
-    cuzk_zkey_free(&z);
-    cuzk_r1cs_free(&r1cs);
+    assert_int_equal(write_dev_key(zkey, CUZK_CURVE_BN254, 200, 5, &w), CUZK_OK);
 
+    cuzk_error err = {0};
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
     cfg.synthesis_workers = 2;
