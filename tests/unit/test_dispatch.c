@@ -39,6 +39,21 @@ static void test_service_time_average(void **state)
     assert_near(p.ema_s, 0.8 * 2.0 + 0.2 * 1.0, EPS);
 }
 
+/* Before the first service time, only the device slots and the target
+ * queue are let in; after it, the interval spaces dispatches instead. */
+static void test_cold_start_admits_slots_and_target(void **state)
+{
+    (void)state;
+    pacer p;
+    pacer_init(&p, 0.5, 0.1, 1, 2);
+    assert_true(pacer_admits(&p, 0));
+    assert_true(pacer_admits(&p, 2));
+    assert_false(pacer_admits(&p, 3));
+    pacer_on_service_time(&p, 1.0);
+    assert_true(pacer_admits(&p, 3));
+    assert_true(pacer_admits(&p, 100));
+}
+
 /* At the target depth the interval is the service time shared among the
  * device slots; the proportional term stretches it when the queue is
  * longer and shortens it when shorter. */
@@ -82,9 +97,9 @@ static void test_integral_and_clamps(void **state)
 /* ---- the closed loop ------------------------------------------------------ */
 
 /* The engine's loop in model time: partition i is dispatched at dispatch[i]
- * (at most PERMITS in flight, spaced by the pacer, which sees the device
- * queue's length), reaches the device queue synth_s later, and is served in
- * order by one device taking SERVICE each. */
+ * (at most PERMITS in flight, admitted and spaced by the pacer, which sees
+ * the device queue's length), reaches the device queue synth_s later, and
+ * is served in order by one device taking SERVICE each. */
 #define SERVICE 1.0
 #define PERMITS 8
 #define N_PARTITIONS 400
@@ -109,7 +124,8 @@ static loop_result run_loop(double target, double synth_s)
         /* the next event: a completion, then an arrival, then a dispatch */
         double t_complete = started > completed ? device_done : INFINITY;
         double t_arrive = arrived < dispatched ? dispatch[arrived] + synth_s : INFINITY;
-        double t_dispatch = dispatched < N_PARTITIONS && dispatched - completed < PERMITS
+        int in_flight = dispatched - completed;
+        double t_dispatch = dispatched < N_PARTITIONS && in_flight < PERMITS && pacer_admits(&p, in_flight)
                                 ? (next_dispatch > now ? next_dispatch : now)
                                 : INFINITY;
         double t = fmin(t_complete, fmin(t_arrive, t_dispatch));
@@ -164,6 +180,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_service_time_average),
+        cmocka_unit_test(test_cold_start_admits_slots_and_target),
         cmocka_unit_test(test_proportional_term),
         cmocka_unit_test(test_integral_and_clamps),
         cmocka_unit_test(test_closed_loop_holds_target),

@@ -213,8 +213,9 @@ static timeline_profile profiled_run(cuzk_dispatch_policy policy, int workers, i
 /* Eight permits and eight idle synthesis workers: the semaphore lets the
  * device queue fill to what the permits allow; the pacer holds it near its
  * target (1) while the device stays busy, so dispatches end up spaced by
- * the device's service time. Margins are wide: a loaded machine stretches
- * the sleeps of the simulated device, but not these ratios. */
+ * the device's service time, and fewer buffers are ever checked out at
+ * once. Margins are wide: a loaded machine stretches the sleeps of the
+ * simulated device, but not these ratios. */
 static void test_pacer_holds_queue_near_target(void **state)
 {
     (void)state;
@@ -226,11 +227,14 @@ static void test_pacer_holds_queue_near_target(void **state)
     timeline_profile pace = profiled_run(CUZK_DISPATCH_PACER, workers, depth, synth_ms, gpu_ms, partitions,
                                          &pace_stats);
     print_message("device queue depth: semaphore %.2f, pacer %.2f; pacer dispatch interval %.4f s, "
-                  "service %.4f s, busy %.2f\n",
+                  "service %.4f s, busy %.2f; pool allocations: semaphore %llu, pacer %llu\n",
                   sem.queue_depth_mean, pace.queue_depth_mean, pace.dispatch_interval_mean,
-                  pace_stats.gpu_busy_s[0] / partitions, pace.busy_fraction);
+                  pace_stats.gpu_busy_s[0] / partitions, pace.busy_fraction,
+                  (unsigned long long)sem_stats.pool.allocations, (unsigned long long)pace_stats.pool.allocations);
     assert_int_equal(pace_stats.partitions_done, partitions);
     assert_true(pace_stats.pool.allocations <= (uint64_t)(depth + workers));
+    assert_int_equal(sem_stats.pool.allocations, depth);
+    assert_true(pace_stats.pool.allocations < sem_stats.pool.allocations);
     assert_true(sem.queue_depth_mean > 3);
     assert_true(pace.queue_depth_mean <= 2.5);
     assert_true(pace.queue_depth_mean < sem.queue_depth_mean / 2);
