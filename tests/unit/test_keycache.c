@@ -22,26 +22,24 @@
 #define N_KEYS 3
 
 /* Three key files of one circuit (different toxic waste), so one size. */
-static struct {
-    char dir[32];
-    char path[N_KEYS][64];
-    uint64_t bytes;
-} keys;
+static char key_dir[32];
+static char key_path[N_KEYS][64];
+static uint64_t key_bytes;
 
 static int make_key_files(void **state)
 {
     (void)state;
-    snprintf(keys.dir, sizeof keys.dir, "/tmp/cuzk-keycache-XXXXXX");
-    if (!mkdtemp(keys.dir))
+    snprintf(key_dir, sizeof key_dir, "/tmp/cuzk-keycache-XXXXXX");
+    if (!mkdtemp(key_dir))
         return -1;
     for (int i = 0; i < N_KEYS; i++) {
-        snprintf(keys.path[i], sizeof keys.path[i], "%s/key%d.zkey", keys.dir, i);
+        snprintf(key_path[i], sizeof key_path[i], "%s/key%d.zkey", key_dir, i);
         struct stat st;
-        if (write_dev_key(keys.path[i], CUZK_CURVE_BN254, 64, 1, NULL) || stat(keys.path[i], &st))
+        if (write_dev_key(key_path[i], CUZK_CURVE_BN254, 64, 1, NULL) || stat(key_path[i], &st))
             return -1;
-        if (i > 0 && (uint64_t)st.st_size != keys.bytes)
+        if (i > 0 && (uint64_t)st.st_size != key_bytes)
             return -1;
-        keys.bytes = (uint64_t)st.st_size;
+        key_bytes = (uint64_t)st.st_size;
     }
     return 0;
 }
@@ -50,7 +48,7 @@ static int remove_key_files(void **state)
 {
     (void)state;
     char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", keys.dir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", key_dir);
     return system(cmd) ? -1 : 0;
 }
 
@@ -71,7 +69,7 @@ static void cache_open(cache *c, uint64_t budget_bytes)
     budget_set_evictor(c->budget, keycache_evict_lru, c->kc);
     for (int i = 0; i < N_KEYS; i++) {
         cuzk_error err = {0};
-        c->k[i] = keycache_add(c->kc, keys.path[i], &err);
+        c->k[i] = keycache_add(c->kc, key_path[i], &err);
         assert_non_null(c->k[i]);
     }
 }
@@ -123,11 +121,11 @@ static void test_acquire_makes_hot(void **state)
 {
     (void)state;
     cache c;
-    cache_open(&c, 16 * keys.bytes);
+    cache_open(&c, 16 * key_bytes);
     key_info in = info_of(&c, 0);
     assert_int_equal(in.tier, KEY_COLD);
     assert_int_equal(in.refs, 0);
-    assert_int_equal(in.bytes, keys.bytes);
+    assert_int_equal(in.bytes, key_bytes);
     assert_int_equal(in.loads, 0);
     assert_int_equal(keys_counted(&c), 0);
 
@@ -138,26 +136,26 @@ static void test_acquire_makes_hot(void **state)
     assert_int_equal(in.tier, KEY_HOT);
     assert_int_equal(in.refs, 1);
     assert_int_equal(in.loads, 1);
-    assert_int_equal(keys_counted(&c), keys.bytes);
+    assert_int_equal(keys_counted(&c), key_bytes);
 
     assert_ptr_equal(acquire(&c, 0), z); /* a second reference, no second load */
     in = info_of(&c, 0);
     assert_int_equal(in.refs, 2);
     assert_int_equal(in.loads, 1);
-    assert_int_equal(keys_counted(&c), keys.bytes);
+    assert_int_equal(keys_counted(&c), key_bytes);
 
     keycache_release(c.kc, c.k[0]);
     keycache_release(c.kc, c.k[0]);
     in = info_of(&c, 0);
     assert_int_equal(in.tier, KEY_HOT);
     assert_int_equal(in.refs, 0);
-    assert_int_equal(keys_counted(&c), keys.bytes);
+    assert_int_equal(keys_counted(&c), key_bytes);
 
     preload(&c, 1);
     in = info_of(&c, 1);
     assert_int_equal(in.tier, KEY_HOT);
     assert_int_equal(in.refs, 0);
-    assert_int_equal(keys_counted(&c), 2 * keys.bytes);
+    assert_int_equal(keys_counted(&c), 2 * key_bytes);
     assert_int_equal(info_of(&c, 2).tier, KEY_COLD);
     cache_close(&c);
 }
@@ -168,7 +166,7 @@ static void test_evict_demotes(void **state)
 {
     (void)state;
     cache c;
-    cache_open(&c, 16 * keys.bytes);
+    cache_open(&c, 16 * key_bytes);
     preload(&c, 0);
     assert_int_equal(keycache_evict(c.kc, c.k[0], 0), CUZK_OK);
     key_info in = info_of(&c, 0);
@@ -180,7 +178,7 @@ static void test_evict_demotes(void **state)
     in = info_of(&c, 0);
     assert_int_equal(in.tier, KEY_HOT);
     assert_int_equal(in.loads, 2);
-    assert_int_equal(keys_counted(&c), keys.bytes);
+    assert_int_equal(keys_counted(&c), key_bytes);
 
     assert_int_equal(keycache_evict(c.kc, c.k[0], 1), CUZK_OK);
     in = info_of(&c, 0);
@@ -204,15 +202,15 @@ static void test_referenced_key_never_evicted(void **state)
 {
     (void)state;
     cache c;
-    cache_open(&c, 16 * keys.bytes);
+    cache_open(&c, 16 * key_bytes);
     acquire(&c, 0);
     assert_int_equal(keycache_evict(c.kc, c.k[0], 0), CUZK_ERR_ARG);
     assert_int_equal(keycache_evict_lru(c.kc, UINT64_MAX), 0);
     assert_int_equal(info_of(&c, 0).tier, KEY_HOT);
-    assert_int_equal(keys_counted(&c), keys.bytes);
+    assert_int_equal(keys_counted(&c), key_bytes);
 
     keycache_release(c.kc, c.k[0]);
-    assert_int_equal(keycache_evict_lru(c.kc, 1), keys.bytes);
+    assert_int_equal(keycache_evict_lru(c.kc, 1), key_bytes);
     assert_int_equal(info_of(&c, 0).tier, KEY_WARM);
     assert_int_equal(keys_counted(&c), 0);
     cache_close(&c);
@@ -224,7 +222,7 @@ static void test_lru_under_budget(void **state)
 {
     (void)state;
     cache c;
-    cache_open(&c, 2 * keys.bytes + keys.bytes / 2);
+    cache_open(&c, 2 * key_bytes + key_bytes / 2);
     preload(&c, 0);
     preload(&c, 1);
     preload(&c, 0); /* 0 used last: 1 is now the least recently used */
@@ -232,7 +230,7 @@ static void test_lru_under_budget(void **state)
     assert_int_equal(info_of(&c, 0).tier, KEY_HOT);
     assert_int_equal(info_of(&c, 1).tier, KEY_WARM);
     assert_int_equal(info_of(&c, 2).tier, KEY_HOT);
-    assert_int_equal(keys_counted(&c), 2 * keys.bytes);
+    assert_int_equal(keys_counted(&c), 2 * key_bytes);
 
     preload(&c, 1); /* now 0 is the oldest */
     assert_int_equal(info_of(&c, 0).tier, KEY_WARM);
@@ -242,13 +240,13 @@ static void test_lru_under_budget(void **state)
 
     /* asked for one key's worth plus a byte, the evictor takes two keys,
      * oldest first (2, then 1), and stops */
-    assert_int_equal(keycache_evict_lru(c.kc, keys.bytes + 1), 2 * keys.bytes);
+    assert_int_equal(keycache_evict_lru(c.kc, key_bytes + 1), 2 * key_bytes);
     for (int i = 0; i < N_KEYS; i++)
         assert_int_equal(info_of(&c, i).tier, KEY_WARM);
     budget_stats s;
     budget_get_stats(c.budget, &s);
     assert_true(s.high_water <= s.limit);
-    assert_int_equal(s.high_water, 2 * keys.bytes);
+    assert_int_equal(s.high_water, 2 * key_bytes);
     cache_close(&c);
 }
 
@@ -273,14 +271,14 @@ static void test_waiter_gets_room_on_release(void **state)
 {
     (void)state;
     cache c;
-    cache_open(&c, keys.bytes + keys.bytes / 2);
+    cache_open(&c, key_bytes + key_bytes / 2);
     acquire(&c, 0);
     acquirer a = {&c, 1, -1, 0};
     assert_int_equal(pthread_create(&a.th, NULL, acquirer_run, &a), 0);
     assert_true(budget_waiters_reach(c.budget, 1));
     assert_int_equal(info_of(&c, 0).tier, KEY_HOT);
     assert_int_equal(info_of(&c, 1).tier, KEY_COLD);
-    assert_int_equal(keys_counted(&c), keys.bytes);
+    assert_int_equal(keys_counted(&c), key_bytes);
 
     keycache_release(c.kc, c.k[0]);
     assert_true(budget_waiters_reach(c.budget, 0));
@@ -289,7 +287,7 @@ static void test_waiter_gets_room_on_release(void **state)
     assert_int_equal(info_of(&c, 0).tier, KEY_WARM);
     assert_int_equal(info_of(&c, 1).tier, KEY_HOT);
     assert_int_equal(info_of(&c, 1).refs, 1);
-    assert_int_equal(keys_counted(&c), keys.bytes);
+    assert_int_equal(keys_counted(&c), key_bytes);
     keycache_release(c.kc, c.k[1]);
     cache_close(&c);
 }
@@ -299,7 +297,7 @@ static void test_concurrent_acquires_load_once(void **state)
 {
     (void)state;
     cache c;
-    cache_open(&c, 16 * keys.bytes);
+    cache_open(&c, 16 * key_bytes);
     acquirer a[4];
     for (int t = 0; t < 4; t++) {
         a[t] = (acquirer){&c, 2, -1, 0};
@@ -312,7 +310,7 @@ static void test_concurrent_acquires_load_once(void **state)
     key_info in = info_of(&c, 2);
     assert_int_equal(in.loads, 1);
     assert_int_equal(in.refs, 4);
-    assert_int_equal(keys_counted(&c), keys.bytes);
+    assert_int_equal(keys_counted(&c), key_bytes);
     for (int t = 0; t < 4; t++)
         keycache_release(c.kc, c.k[2]);
     cache_close(&c);
@@ -327,7 +325,7 @@ static void test_missing_file_refused(void **state)
     cuzk_budget *b = budget_create(1 << 20);
     keycache *kc = keycache_create(b, NULL);
     char path[96];
-    snprintf(path, sizeof path, "%s/no-such.zkey", keys.dir);
+    snprintf(path, sizeof path, "%s/no-such.zkey", key_dir);
     cuzk_error err = {0};
     assert_null(keycache_add(kc, path, &err));
     assert_int_equal(err.code, CUZK_ERR_IO);
@@ -343,11 +341,11 @@ static void test_failed_load_leaves_nothing(void **state)
 {
     (void)state;
     cache c;
-    cache_open(&c, keys.bytes / 2);
+    cache_open(&c, key_bytes / 2);
     const cuzk_zkey *z;
     cuzk_error err = {0};
     assert_int_equal(keycache_acquire(c.kc, c.k[0], &z, &err), CUZK_ERR_NOMEM);
-    assert_non_null(strstr(err.msg, keys.path[0]));
+    assert_non_null(strstr(err.msg, key_path[0]));
     assert_non_null(strstr(err.msg, "does not fit in the memory budget"));
     key_info in = info_of(&c, 0);
     assert_int_equal(in.tier, KEY_COLD);
@@ -356,7 +354,7 @@ static void test_failed_load_leaves_nothing(void **state)
     cache_close(&c);
 
     char junk[96];
-    snprintf(junk, sizeof junk, "%s/junk.zkey", keys.dir);
+    snprintf(junk, sizeof junk, "%s/junk.zkey", key_dir);
     FILE *f = fopen(junk, "w");
     assert_non_null(f);
     fputs("not a zkey\n", f);
