@@ -48,7 +48,8 @@ GPU_TESTS   := $(patsubst tests/unit/%.c,build/tests/%,$(wildcard tests/unit/tes
 gpu-bundle: build/cuzk $(GPU_TESTS) build/gpu-bench
 	@rm -rf build/gpu-bundle && mkdir -p build/gpu-bundle/lib
 	@for p in $^; do strip -o build/gpu-bundle/$$(basename $$p) $$p; done
-	@for lib in $$(ldd $^ | awk '/cmocka|jansson|crypto/ {print $$3}' | sort -u); do cp -L $$lib build/gpu-bundle/lib/; done
+	@for lib in $$(ldd $^ | awk '$$3 ~ /^\// && $$1 !~ /^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s)\.so|^ld-linux/ {print $$3}' | sort -u); do \
+	    cp -L $$lib build/gpu-bundle/lib/; done
 	@du -sh build/gpu-bundle; ls build/gpu-bundle build/gpu-bundle/lib
 
 endif

@@ -50,6 +50,19 @@ typedef struct {
  * value, 1 when opt is none of these. */
 int cli_synth_opt(cli_synth_opts *o, int opt, const char *arg);
 
+/* Where cli_make_circuit_files writes; a NULL path is not written. */
+typedef struct {
+    const char *r1cs, *wtns, *zkey;
+} cli_circuit_paths;
+
+/* Synthesizes the circuit p and writes it, its witness and (with a zkey
+ * path) a development key made with `threads` threads: NOT FOR PRODUCTION.
+ * With keep != NULL the witness is also kept there (free with
+ * cuzk_wtns_free; untouched on failure). With who != NULL progress lines
+ * "<who>: ..." go to stderr. CLI_OK, or CLI_FAIL after reporting. */
+int cli_make_circuit_files(const char *who, const cuzk_synth_params *p, int threads, const cli_circuit_paths *to,
+                           cuzk_wtns *keep);
+
 /* Parses a whole positive number within [lo, hi]; -1 on junk. */
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
 

@@ -83,33 +83,6 @@ static const char *find_snarkjs(const char *given)
     return NULL;
 }
 
-static int prepare_files(const bench_opts *o, int threads, const char *r1cs, const char *wtns, const char *zkey)
-{
-    cuzk_error err = {0};
-    cuzk_r1cs r;
-    cuzk_wtns w;
-    cuzk_zkey z;
-    fprintf(stderr, "bench: synthesizing %u constraints...\n", o->s.p.n_constraints);
-    if (cuzk_circuit_synth(&o->s.p, &r, &w, &err))
-        return cli_report("synthesizing", &err);
-    int rc = cuzk_r1cs_write(&r, r1cs, &err) || cuzk_wtns_write(&w, wtns, &err);
-    cuzk_wtns_free(&w);
-    if (rc) {
-        cuzk_r1cs_free(&r);
-        return cli_report("writing the circuit", &err);
-    }
-    fprintf(stderr, "bench: development setup (not for production)...\n");
-    double t0 = cuzk_now_s();
-    rc = cuzk_groth16_setup(&r, threads, &z, &err);
-    cuzk_r1cs_free(&r);
-    if (rc)
-        return cli_report("setup", &err);
-    fprintf(stderr, "bench: setup took %.2f s\n", cuzk_now_s() - t0);
-    rc = cuzk_zkey_write(&z, zkey, &err);
-    cuzk_zkey_free(&z);
-    return rc ? cli_report("writing the key", &err) : CLI_OK;
-}
-
 /* Best-of-repeat in-process proof on one backend (on a GPU the key stays
  * resident after the first proof, which is a warm-up); verifies the last. */
 static int time_in_process(cuzk_backend *b, const bench_opts *o, int threads, const char *wtns_path,
@@ -196,7 +169,8 @@ static int run_bench_prove(int argc, char **argv)
     snprintf(wtns, sizeof wtns, "%s/witness.wtns", dir);
     snprintf(zkey, sizeof zkey, "%s/circuit.zkey", dir);
     snprintf(threads, sizeof threads, "%d", common.threads);
-    if ((rc = prepare_files(&o, common.threads, r1cs, wtns, zkey)))
+    cli_circuit_paths to = {r1cs, wtns, zkey};
+    if ((rc = cli_make_circuit_files("bench", &o.s.p, common.threads, &to, NULL)))
         return rc;
     cuzk_error err = {0};
     cuzk_backend *b = backend_create(o.backend, &(backend_options){.cpu_threads = common.threads}, &err);

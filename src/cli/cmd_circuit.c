@@ -43,15 +43,8 @@ static int run_synth(int argc, char **argv)
         return cli_usage_error(&cli_cmd_circuit_synth, "--curve and --constraints are required");
     if (argc - first != 2)
         return cli_usage_error(&cli_cmd_circuit_synth, "expected 2 file arguments, got %d", argc - first);
-    cuzk_error err = {0};
-    cuzk_r1cs r;
-    cuzk_wtns w;
-    if (cuzk_circuit_synth(&o.p, &r, &w, &err))
-        return cli_report("synthesizing the circuit", &err);
-    rc = cuzk_r1cs_write(&r, argv[first], &err) || cuzk_wtns_write(&w, argv[first + 1], &err);
-    cuzk_r1cs_free(&r);
-    cuzk_wtns_free(&w);
-    return rc ? cli_report("writing the circuit", &err) : CLI_OK;
+    cli_circuit_paths to = {argv[first], argv[first + 1], NULL};
+    return cli_make_circuit_files(NULL, &o.p, common.threads, &to, NULL);
 }
 
 const cli_command cli_cmd_circuit_synth = {

@@ -98,27 +98,17 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
     return -1;
 }
 
-/* A synthetic circuit, a development key and a witness for the cpu backend. */
+/* A synthetic circuit, its development key in a new work directory, and
+ * its witness in memory, for the real backends. */
 static int make_real_circuit(const pipeline_opts *o, int threads, char *zkey_path, size_t cap, cuzk_wtns *w)
 {
     char dir[] = "/tmp/cuzk-pipeline-XXXXXX";
     if (!mkdtemp(dir))
         return fprintf(stderr, "cuzk: cannot create a work directory\n"), CLI_FAIL;
     snprintf(zkey_path, cap, "%s/circuit.zkey", dir);
-    cuzk_error err = {0};
     cuzk_synth_params sp = {o->curve, o->constraints, 1, 1, 0};
-    cuzk_r1cs r;
-    cuzk_zkey z;
-    fprintf(stderr, "pipeline: circuit of %u constraints, development key...\n", o->constraints);
-    if (cuzk_circuit_synth(&sp, &r, w, &err))
-        return cli_report("synthesizing", &err);
-    int rc = cuzk_groth16_setup(&r, threads, &z, &err);
-    cuzk_r1cs_free(&r);
-    if (rc)
-        return cli_report("setup", &err);
-    rc = cuzk_zkey_write(&z, zkey_path, &err);
-    cuzk_zkey_free(&z);
-    return rc ? cli_report("writing the key", &err) : CLI_OK;
+    cli_circuit_paths to = {NULL, NULL, zkey_path};
+    return cli_make_circuit_files("pipeline", &sp, threads, &to, w);
 }
 
 static void print_report(const pipeline_opts *o, const char *backend, cuzk_engine_stats *s, double wall_s)

@@ -14,6 +14,11 @@ void pacer_on_service_time(pacer *p, double seconds)
     p->ema_s = p->ema_s == 0 ? seconds : (1 - PACER_EMA_ALPHA) * p->ema_s + PACER_EMA_ALPHA * seconds;
 }
 
+int pacer_admits(const pacer *p, int in_flight)
+{
+    return p->ema_s > 0 || in_flight < p->slots + p->target_depth;
+}
+
 double pacer_next_interval(pacer *p, double depth)
 {
     if (p->ema_s == 0)

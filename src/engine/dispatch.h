@@ -10,8 +10,10 @@
  *   interval = (ema / slots) * (1 + kp e + ki I),  e = depth - target,
  *   I = integral of e over dispatches (clamped against wind-up),
  *   ema = exponential moving average of service times (alpha = 0.2).
- * Before the first service time is measured the interval is 0 (the
- * permits still cap what is in flight). */
+ * Before the first service time is measured there is nothing to space
+ * by: the interval is 0, and pacer_admits holds what is in flight to the
+ * device slots plus the target queue, so a cold start does not fill every
+ * permit (and check out a buffer for each) at once. */
 typedef struct {
     double kp, ki, target_depth;
     int slots;
@@ -21,6 +23,10 @@ typedef struct {
 
 void pacer_init(pacer *p, double kp, double ki, double target_depth, int slots);
 void pacer_on_service_time(pacer *p, double seconds);
+/* Whether one more partition may be dispatched with `in_flight` already
+ * holding permits: always once a service time is known, before that only
+ * while in_flight < slots + target_depth. */
+int pacer_admits(const pacer *p, int in_flight);
 /* The interval to wait after a dispatch made with `depth` partitions queued
  * for the device; updates the integral. */
 double pacer_next_interval(pacer *p, double depth);

@@ -408,7 +408,8 @@ static void dispatch_step(cuzk_engine *e)
         dispatch_one(e, pop_pending(e), 1);
         return;
     case CUZK_DISPATCH_PACER:
-        if (e->permits_free <= 0 || !pending_count(e)) {
+        if (e->permits_free <= 0 || !pending_count(e) ||
+            !pacer_admits(&e->pace, e->cfg.max_gpu_queue_depth - e->permits_free)) {
             pthread_cond_wait(&e->dispatch_cv, &e->lock);
             return;
         }

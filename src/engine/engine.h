@@ -8,7 +8,9 @@
  *                     device finishes it (one completion starts one synthesis)
  *          pacer      PI control of the dispatch interval on the measured
  *                     device service time, holding the device queue near its
- *                     target, with the permits as a hard cap
+ *                     target, with the permits as a hard cap (before the
+ *                     first measurement: only the device slots plus the
+ *                     target are let in)
  *          poll       the legacy throttle: every poll_ms, if the device
  *                     queue is below max_gpu_queue_depth, release everything
  *                     pending (kept to reproduce the original's failure)

@@ -163,7 +163,12 @@ void keycache_release(keycache *kc, key_entry *k)
     pthread_mutex_lock(&kc->lock);
     k->refs--;
     k->last_used = cuzk_now_s();
+    int evictable = k->refs == 0 && k->tier == KEY_HOT;
     pthread_mutex_unlock(&kc->lock);
+    /* A budget waiter may have found every hot key referenced and gone to
+     * sleep; this one can be evicted now, so it should ask again. */
+    if (evictable)
+        budget_wake_all(kc->budget);
 }
 
 int keycache_preload(keycache *kc, key_entry *k, cuzk_error *err)

@@ -38,6 +38,8 @@ key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err);
 /* Makes the key hot (loading it, waiting for budget, evicting idle keys)
  * and takes a reference; *z stays valid until keycache_release. */
 int keycache_acquire(keycache *kc, key_entry *k, const cuzk_zkey **z, cuzk_error *err);
+/* Drops the reference; when it was the last, budget waiters are woken to
+ * ask the evictor again (the key has just become evictable). */
 void keycache_release(keycache *kc, key_entry *k);
 /* Preload: acquire then release (the key stays hot until evicted). */
 int keycache_preload(keycache *kc, key_entry *k, cuzk_error *err);

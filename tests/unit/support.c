@@ -2,7 +2,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include "groth16/groth16.h"
+#include "groth16/synth.h"
 #include "gpu/gpu.h"
 
 int gpu_tests_unavailable(void)
@@ -29,4 +32,43 @@ int count_lines_with(const char *path, const char *needle1, const char *needle2)
         n += strstr(line, needle1) && (!needle2 || strstr(line, needle2));
     fclose(f);
     return n;
+}
+
+int budget_waiters_reach(cuzk_budget *b, uint32_t n)
+{
+    const struct timespec tick = {0, 1000000};
+    for (int i = 0; i < 20000; i++) {
+        budget_stats s;
+        budget_get_stats(b, &s);
+        if (s.waiters == n)
+            return 1;
+        nanosleep(&tick, NULL);
+    }
+    return 0;
+}
+
+int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id curve, uint32_t n_constraints,
+                  uint64_t seed, cuzk_wtns *w)
+{
+    cuzk_error err = {0};
+    cuzk_synth_params sp = {curve, n_constraints, 2, seed, 0};
+    cuzk_r1cs r1cs;
+    cuzk_wtns witness;
+    cuzk_zkey z;
+    int rc = cuzk_circuit_synth(&sp, &r1cs, &witness, &err);
+    if (rc)
+        return rc;
+    rc = cuzk_groth16_setup(&r1cs, 2, &z, &err);
+    if (!rc) {
+        rc = cuzk_zkey_write(&z, zkey_path, &err);
+        cuzk_zkey_free(&z);
+    }
+    if (!rc && r1cs_path)
+        rc = cuzk_r1cs_write(&r1cs, r1cs_path, &err);
+    cuzk_r1cs_free(&r1cs);
+    if (rc || !w)
+        cuzk_wtns_free(&witness);
+    else
+        *w = witness;
+    return rc;
 }

@@ -3,6 +3,9 @@
 #ifndef CUZK_TESTS_SUPPORT_H
 #define CUZK_TESTS_SUPPORT_H
 
+#include "engine/budget.h"
+#include "groth16/wtns.h"
+
 /* 1 (after printing "SKIP: ...") when GPU tests cannot run here: no usable
  * GPU, or an AddressSanitizer build (the CUDA runtime and ASan's shadow
  * memory do not mix). The caller then exits 77, which tests/run-all counts
@@ -12,5 +15,18 @@ int gpu_tests_unavailable(void);
 /* Lines of the file at path containing both needles (needle2 may be NULL);
  * -1 when the file cannot be read. */
 int count_lines_with(const char *path, const char *needle1, const char *needle2);
+
+/* Waits until exactly n callers are blocked in budget_acquire; 1 when they
+ * are, 0 after about 20 s without. A thread's arrival in the queue has no
+ * other observable signal, so this polls the stats: tests assert on the
+ * state reached, never on the time taken. */
+int budget_waiters_reach(cuzk_budget *b, uint32_t n);
+
+/* A synthetic circuit of n_constraints (seed: which one; two public
+ * signals) with a development key written to zkey_path and, when r1cs_path
+ * is not NULL, the circuit to r1cs_path; the witness is kept in *w when w is
+ * not NULL (free with cuzk_wtns_free). CUZK_OK or the library's code. */
+int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id curve, uint32_t n_constraints,
+                  uint64_t seed, cuzk_wtns *w);
 
 #endif

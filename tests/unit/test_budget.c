@@ -11,9 +11,9 @@
 
 #include <pthread.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/budget.h"
+#include "support.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -22,20 +22,6 @@ static budget_stats stats_of(cuzk_budget *b)
     budget_stats s;
     budget_get_stats(b, &s);
     return s;
-}
-
-/* Waits until exactly n callers are blocked in budget_acquire. A thread's
- * arrival in the queue has no other observable signal, so this polls the
- * stats; the tests assert on the state reached, never on the time taken. */
-static void wait_for_waiters(cuzk_budget *b, uint32_t n)
-{
-    const struct timespec tick = {0, 1000000};
-    for (int i = 0; i < 20000; i++) {
-        if (stats_of(b).waiters == n)
-            return;
-        nanosleep(&tick, NULL);
-    }
-    fail_msg("never saw %u waiters", n);
 }
 
 typedef struct {
@@ -167,9 +153,9 @@ static void test_fifo_small_waits_behind_big(void **state)
 
     acquirer big, small;
     acquirer_start(&big, b, BUDGET_PARTITIONS, 50, NULL); /* 60 + 50 > 100: waits */
-    wait_for_waiters(b, 1);
+    assert_true(budget_waiters_reach(b, 1));
     acquirer_start(&small, b, BUDGET_PINNED, 30, NULL); /* 60 + 30 fits, but big is first */
-    wait_for_waiters(b, 2);
+    assert_true(budget_waiters_reach(b, 2));
     assert_int_equal(stats_of(b).used, 60);
 
     /* try_acquire never jumps the queue either, even for a byte. */
@@ -178,7 +164,7 @@ static void test_fifo_small_waits_behind_big(void **state)
     /* Free just enough for big: big gets 50 (used 90); small's 30 no longer fits. */
     budget_release(b, BUDGET_KEYS, 20);
     assert_int_equal(acquirer_join(&big), 0);
-    wait_for_waiters(b, 1);
+    assert_true(budget_waiters_reach(b, 1));
     budget_stats s = stats_of(b);
     assert_int_equal(s.used, 90);
     assert_int_equal(s.by_category[BUDGET_PARTITIONS], 50);
@@ -206,7 +192,7 @@ static void test_cancel_wakes_and_fails(void **state)
     volatile int cancel = 0;
     acquirer a;
     acquirer_start(&a, b, BUDGET_PARTITIONS, 10, &cancel);
-    wait_for_waiters(b, 1);
+    assert_true(budget_waiters_reach(b, 1));
     cancel = 1;
     budget_wake_all(b);
     assert_int_equal(acquirer_join(&a), -1);
@@ -231,9 +217,9 @@ static void test_cancelled_head_lets_next_through(void **state)
     volatile int cancel_big = 0;
     acquirer big, small;
     acquirer_start(&big, b, BUDGET_PARTITIONS, 50, &cancel_big);
-    wait_for_waiters(b, 1);
+    assert_true(budget_waiters_reach(b, 1));
     acquirer_start(&small, b, BUDGET_PINNED, 30, NULL);
-    wait_for_waiters(b, 2);
+    assert_true(budget_waiters_reach(b, 2));
     assert_int_equal(stats_of(b).used, 60);
 
     cancel_big = 1;

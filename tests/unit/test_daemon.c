@@ -24,7 +24,7 @@
 #include "daemon/http_server.h"
 #include "daemon/metrics.h"
 #include "daemon/token.h"
-#include "small_circuit.h"
+#include "support.h"
 
 /* ---------- configuration ---------- */
 
@@ -202,8 +202,8 @@ static int api_setup(void **state)
     snprintf(other_zkey, sizeof other_zkey, "%s/other.zkey", f->dir);
     cuzk_error err = {0};
     cuzk_wtns other;
-    if (small_circuit_write(200, f->zkey, f->r1cs, &f->w, &err) || cuzk_wtns_write(&f->w, f->witness, &err) ||
-        small_circuit_write(100, other_zkey, NULL, &other, &err) ||
+    if (write_dev_key(f->zkey, f->r1cs, CUZK_CURVE_BN254, 200, 5, &f->w) || cuzk_wtns_write(&f->w, f->witness, &err) ||
+        write_dev_key(other_zkey, NULL, CUZK_CURVE_BN254, 100, 5, &other) ||
         cuzk_wtns_write(&other, f->other_witness, &err))
         return -1;
     cuzk_wtns_free(&other);

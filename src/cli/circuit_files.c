@@ -1,0 +1,60 @@
+/* Synthetic circuits on disk, for `circuit synth`, `bench prove` and
+ * `bench pipeline`: one path from parameters to r1cs, witness and a
+ * development key. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "groth16/groth16.h"
+#include "util/timer.h"
+
+static void progress(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(const char *who, const char *fmt, ...)
+{
+    if (!who)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", who);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* The key of r, written to path. */
+static int write_development_key(const char *who, const cuzk_r1cs *r, int threads, const char *path, cuzk_error *err)
+{
+    progress(who, "development setup (not for production)...");
+    double t0 = cuzk_now_s();
+    cuzk_zkey z;
+    int rc = cuzk_groth16_setup(r, threads, &z, err);
+    if (rc)
+        return rc;
+    progress(who, "setup took %.2f s", cuzk_now_s() - t0);
+    rc = cuzk_zkey_write(&z, path, err);
+    cuzk_zkey_free(&z);
+    return rc;
+}
+
+int cli_make_circuit_files(const char *who, const cuzk_synth_params *p, int threads, const cli_circuit_paths *to,
+                           cuzk_wtns *keep)
+{
+    cuzk_error err = {0};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    progress(who, "synthesizing %u constraints...", p->n_constraints);
+    if (cuzk_circuit_synth(p, &r, &w, &err))
+        return cli_report("synthesizing the circuit", &err);
+    int rc = (to->r1cs && cuzk_r1cs_write(&r, to->r1cs, &err)) || (to->wtns && cuzk_wtns_write(&w, to->wtns, &err));
+    const char *what = "writing the circuit";
+    if (!rc && to->zkey) {
+        rc = write_development_key(who, &r, threads, to->zkey, &err);
+        what = "making the development key";
+    }
+    cuzk_r1cs_free(&r);
+    if (keep && !rc)
+        *keep = w;
+    else
+        cuzk_wtns_free(&w);
+    return rc ? cli_report(what, &err) : CLI_OK;
+}
