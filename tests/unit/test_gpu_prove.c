@@ -159,10 +159,10 @@ static void test_fixture_key(void **state)
     cuzk_zkey_free(&z);
 }
 
-/* The engine on the GPU backend: every proof verified, phases logged. */
-static void test_engine_on_gpu(void **state)
+/* The engine on the GPU backend with `devices` GPUs (0: all): every proof
+ * verified, phases logged, and with several GPUs each one used. */
+static void run_engine_on_gpus(int devices)
 {
-    (void)state;
     char dir[] = "/tmp/cuzk-gpu-engine-XXXXXX", zkey[64], log_path[64];
     assert_non_null(mkdtemp(dir));
     snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
@@ -174,18 +174,23 @@ static void test_engine_on_gpu(void **state)
 
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
-    cfg.synthesis_workers = 2;
+    cfg.synthesis_workers = 4;
     cfg.gpu_workers_per_device = 2;
+    cfg.max_gpu_queue_depth = 4;
     cfg.budget_bytes = 1ULL << 30;
     cfg.log = cuzk_logger_open(log_path, CUZK_LOG_INFO);
     assert_non_null(cfg.log);
-    cuzk_backend *b = backend_gpu_create(0, &err);
+    cuzk_backend *b = backend_gpu_create(devices, &err);
     assert_non_null(b);
+    int n_devices = b->n_devices;
     cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
     assert_non_null(e);
     assert_int_equal(cuzk_engine_register_circuit(e, "c", zkey, NULL, &err), CUZK_OK);
-    cuzk_partition_input parts[3] = {{NULL, &c.w}, {NULL, &c.w}, {NULL, &c.w}};
-    cuzk_job_request req = {"c", CUZK_PRIORITY_NORMAL, NULL, 3, parts};
+    enum { PARTS = 8 }; /* 16 partitions: every GPU gets some */
+    cuzk_partition_input parts[PARTS];
+    for (int i = 0; i < PARTS; i++)
+        parts[i] = (cuzk_partition_input){NULL, &c.w};
+    cuzk_job_request req = {"c", CUZK_PRIORITY_NORMAL, NULL, PARTS, parts};
     uint64_t ids[2];
     for (int i = 0; i < 2; i++)
         assert_int_equal(cuzk_engine_submit(e, &req, &ids[i], &err), CUZK_OK);
@@ -197,14 +202,38 @@ static void test_engine_on_gpu(void **state)
         assert_int_equal(r.verified, 1);
         cuzk_job_result_free(&r);
     }
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(e, &st);
+    for (int d = 0; d < n_devices; d++)
+        if (!(st.gpu_busy_s[d] > 0))
+            fail_msg("GPU %d of %d proved nothing", d, n_devices);
+    cuzk_engine_stats_free(&st);
     cuzk_engine_destroy(e);
     cuzk_logger_close(cfg.log);
 
-    assert_int_equal(count_lines_with(log_path, "gpu: partition proved", "msm_b2="), 6);
+    assert_int_equal(count_lines_with(log_path, "gpu: partition proved", "msm_b2="), 2 * PARTS);
     free_circuit(&c);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
+}
+
+static void test_engine_on_gpu(void **state)
+{
+    (void)state;
+    run_engine_on_gpus(1);
+}
+
+/* Independent proofs spread over every visible GPU, each with its own
+ * resident key (skipped with one GPU). */
+static void test_engine_on_all_gpus(void **state)
+{
+    (void)state;
+    if (cuzk_gpu_device_count() < 2) {
+        printf("one GPU: the several-GPU test needs two\n");
+        skip();
+    }
+    run_engine_on_gpus(0);
 }
 
 int main(void)
@@ -226,6 +255,7 @@ int main(void)
         cmocka_unit_test_prestate(test_fixture_key, "tests/fixtures/bn128"),
         cmocka_unit_test_prestate(test_fixture_key, "tests/fixtures/bls12381"),
         cmocka_unit_test(test_engine_on_gpu),
+        cmocka_unit_test(test_engine_on_all_gpus),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gpu_backend->destroy(gpu_backend);
