@@ -18,6 +18,7 @@ enum {
     CUZK_ERR_NOMEM = 5,         /* an allocation failed */
     CUZK_ERR_UNSATISFIED = 6,   /* the witness does not satisfy the r1cs */
     CUZK_ERR_INVALID_PROOF = 7, /* verification ran and the proof is not valid */
+    CUZK_ERR_CONFLICT = 8,      /* an idempotency key reused for a different request */
 };
 
 typedef struct cuzk_error {

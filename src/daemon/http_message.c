@@ -56,6 +56,8 @@ int http_status_for(int cuzk_code)
     case CUZK_ERR_ARG:
     case CUZK_ERR_UNSATISFIED:
         return 400;
+    case CUZK_ERR_CONFLICT:
+        return 409;
     case CUZK_ERR_NOMEM:
         return 503;
     default:

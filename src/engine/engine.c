@@ -1148,7 +1148,7 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *jo
                 *job_id = j->id;
                 pthread_mutex_unlock(&e->lock);
                 return same ? CUZK_OK
-                            : cuzk_fail(err, CUZK_ERR_ARG,
+                            : cuzk_fail(err, CUZK_ERR_CONFLICT,
                                         "request id '%s' was already used for a different job (%llu)",
                                         req->request_id, (unsigned long long)j->id);
             }

@@ -97,7 +97,7 @@ typedef struct {
  * (CUZK_ERR_FORMAT) or a wrong curve or length (CUZK_ERR_MISMATCH) fails
  * the submit, naming the partition. With a request_id seen before: the
  * same payload returns the same job id, another payload fails with
- * CUZK_ERR_ARG. */
+ * CUZK_ERR_CONFLICT. */
 int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err);
 
 typedef enum { CUZK_JOB_QUEUED, CUZK_JOB_RUNNING, CUZK_JOB_DONE, CUZK_JOB_FAILED, CUZK_JOB_CANCELLED } cuzk_job_state;

@@ -26,6 +26,7 @@ const char *cuzk_status_name(int code)
     case CUZK_ERR_NOMEM: return "out of memory";
     case CUZK_ERR_UNSATISFIED: return "witness does not satisfy the constraints";
     case CUZK_ERR_INVALID_PROOF: return "invalid proof";
+    case CUZK_ERR_CONFLICT: return "conflict";
     }
     return "unknown error";
 }

@@ -402,6 +402,10 @@ static void test_api_jobs(void **state)
              f->witness, f->witness);
     json_int_t id = submit_ok(f, body);
     assert_int_equal(submit_ok(f, body), id); /* the same request id: the same job */
+    char other[1024]; /* the same request id for another payload: a conflict */
+    snprintf(other, sizeof other,
+             "{\"circuit\": \"c\", \"request_id\": \"r1\", \"partitions\": [{\"witness\": \"%s\"}]}", f->witness);
+    expect_error(f, "POST", "/v1/jobs", other, 409, "r1");
     char *b64 = base64_of_file(f->witness);
     json_t *req = json_pack("{s:s, s:[{s:s}]}", "circuit", "c", "partitions", "witness_b64", b64);
     char *text = json_dumps(req, 0);

@@ -328,7 +328,7 @@ static void test_idempotent_request_ids(void **state)
     cuzk_job_request other = {"sim", CUZK_PRIORITY_NORMAL, "req-1", 3, NULL};
     uint64_t c = 0;
     cuzk_error err = {0};
-    assert_int_equal(cuzk_engine_submit(e, &other, &c, &err), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_engine_submit(e, &other, &c, &err), CUZK_ERR_CONFLICT);
     assert_non_null(strstr(err.msg, "req-1"));
     cuzk_job_request unknown = {"nope", CUZK_PRIORITY_NORMAL, NULL, 1, NULL};
     assert_int_equal(cuzk_engine_submit(e, &unknown, &c, &err), CUZK_ERR_ARG);
