@@ -51,19 +51,25 @@ MONT_INLINE int mont_geq(const uint64_t *a, const uint64_t *m, int n)
     return 1;
 }
 
-/* r = a + b mod m. Since m < 2^(64n-1), a + b never carries out. */
+/* r = a + b mod m, without branches (a data-dependent branch here
+ * mispredicts half the time). Since m < 2^(64n-1), a + b never carries out:
+ * s = a + b; d = s - m; keep s when that borrows. */
 MONT_INLINE void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n)
 {
-    mont_add_raw(r, a, b, n);
-    if (mont_geq(r, m, n))
-        mont_sub_raw(r, r, m, n);
+    uint64_t s[8], d[8];
+    mont_add_raw(s, a, b, n);
+    uint64_t keep_s = 0 - mont_sub_raw(d, s, m, n);
+    for (int j = 0; j < n; j++)
+        r[j] = (s[j] & keep_s) | (d[j] & ~keep_s);
 }
 
-/* r = a - b mod m: on borrow, add m back. */
+/* r = a - b mod m, without branches: add m back under the borrow's mask. */
 MONT_INLINE void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n)
 {
-    if (mont_sub_raw(r, a, b, n))
-        mont_add_raw(r, r, m, n);
+    uint64_t mask = 0 - mont_sub_raw(r, a, b, n), mm[8];
+    for (int j = 0; j < n; j++)
+        mm[j] = m[j] & mask;
+    mont_add_raw(r, r, mm, n);
 }
 
 MONT_INLINE int mont_is_zero(const uint64_t *a, int n)
