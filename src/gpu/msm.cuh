@@ -62,7 +62,9 @@ extern "C" {
  *                   threads the GPU holds at once (its occupancy): whole
  *                   waves, no tail
  * MSM_LEVEL_CHUNK   entries per thread in later passes of the segmented sum
- * MSM_THREADS       threads per block of the point-adding kernels */
+ * MSM_THREADS       threads per block of the point-adding kernels
+ * MSM_MIN_BLOCKS    blocks per SM the compiler must fit them for (more
+ *                   blocks: fewer registers per thread, maybe spills) */
 #ifndef MSM_COST_ADD
 #define MSM_COST_ADD 10.0
 #endif
@@ -92,6 +94,9 @@ extern "C" {
 #endif
 #ifndef MSM_THREADS
 #define MSM_THREADS 128
+#endif
+#ifndef MSM_MIN_BLOCKS
+#define MSM_MIN_BLOCKS 1
 #endif
 static_assert(MSM_C_MAX >= 2 && MSM_C_MAX <= CUZK_GPU_MSM_WINDOW_MAX, "windows of up to 24 bits: digit magnitudes and bucket ids fit 32 bits");
 static_assert(MSM_LEVEL_CHUNK >= 3, "a later pass must shrink the sequence (two partials per chunk)");
@@ -181,7 +186,7 @@ FF_INLINE void chunk_flush(const xyzz<F> &acc, uint32_t gid, bool open, bool fir
  * unused slot MSM_NO_GID. A run continues outside the chunk only through
  * its first or last entry. */
 template <class F, class Src>
-__global__ void __launch_bounds__(MSM_THREADS, 1)
+__global__ void __launch_bounds__(MSM_THREADS, MSM_MIN_BLOCKS)
     msm_chunk_kernel(Src src, size_t total, size_t K, size_t nchunks, xyzz<F> *out, xyzz<F> *part,
                      uint32_t *part_gid)
 {
@@ -219,7 +224,7 @@ __global__ void __launch_bounds__(MSM_THREADS, 1)
 
 /* segment t = (window t / nseg, buckets [lo, lo + seglen)): S and T */
 template <class F>
-__global__ void __launch_bounds__(MSM_THREADS, 1)
+__global__ void __launch_bounds__(MSM_THREADS, MSM_MIN_BLOCKS)
     msm_running_sums_kernel(const xyzz<F> *buckets, uint32_t nbuckets, uint32_t seglen, uint32_t nseg,
                             size_t count, xyzz<F> *sum_s, xyzz<F> *sum_t)
 {
@@ -239,7 +244,7 @@ __global__ void __launch_bounds__(MSM_THREADS, 1)
 
 /* sum_t[t] <- T + lo S, the segment's share of its window */
 template <class F>
-__global__ void __launch_bounds__(MSM_THREADS, 1)
+__global__ void __launch_bounds__(MSM_THREADS, MSM_MIN_BLOCKS)
     msm_segment_share_kernel(const xyzz<F> *sum_s, xyzz<F> *sum_t, uint32_t seglen, uint32_t nseg, size_t count)
 {
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
