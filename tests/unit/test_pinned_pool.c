@@ -304,6 +304,22 @@ static uint64_t evict_probe_fn(void *ctx, uint64_t need)
     return 0;
 }
 
+/* Installs e as b's evictor. */
+static void evict_probe_attach(evict_probe *e, cuzk_budget *b)
+{
+    e->calls = 0;
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->cv, NULL);
+    budget_set_evictor(b, evict_probe_fn, e);
+}
+
+static void evict_probe_detach(evict_probe *e, cuzk_budget *b)
+{
+    budget_set_evictor(b, NULL, NULL);
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->cv);
+}
+
 static void evict_probe_wait(evict_probe *e, int calls)
 {
     pthread_mutex_lock(&e->mu);
@@ -332,10 +348,8 @@ static void test_checkout_waits_for_budget(void **state)
     (void)state;
     fake_alloc *f = fake_new();
     cuzk_budget *b = budget_create(2 * S);
-    evict_probe probe = {.calls = 0};
-    pthread_mutex_init(&probe.mu, NULL);
-    pthread_cond_init(&probe.cv, NULL);
-    budget_set_evictor(b, evict_probe_fn, &probe);
+    evict_probe probe;
+    evict_probe_attach(&probe, b);
     pinned_pool *p = pool_create(b, fake_host(f), 60.0, NULL);
 
     void *a = pool_checkout(p, S, 1, 0, NULL);
@@ -385,10 +399,8 @@ static void test_checkout_waits_for_budget(void **state)
     pool_checkin(p, fill, 1, 2);
     pool_destroy(p);
     assert_int_equal(pinned_charged(b), 0);
-    budget_set_evictor(b, NULL, NULL);
+    evict_probe_detach(&probe, b);
     budget_destroy(b);
-    pthread_mutex_destroy(&probe.mu);
-    pthread_cond_destroy(&probe.cv);
     fake_delete(f);
 }
 
@@ -400,10 +412,8 @@ static void test_waiter_takes_buffer_checked_in_meanwhile(void **state)
     (void)state;
     fake_alloc *f = fake_new();
     cuzk_budget *b = budget_create(2 * S);
-    evict_probe probe = {.calls = 0};
-    pthread_mutex_init(&probe.mu, NULL);
-    pthread_cond_init(&probe.cv, NULL);
-    budget_set_evictor(b, evict_probe_fn, &probe);
+    evict_probe probe;
+    evict_probe_attach(&probe, b);
     pinned_pool *p = pool_create(b, fake_host(f), 60.0, NULL);
 
     assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, S, NULL), 0);
@@ -424,10 +434,8 @@ static void test_waiter_takes_buffer_checked_in_meanwhile(void **state)
     pool_checkin(p, a, 42, 7);
     budget_release(b, BUDGET_PARTITIONS, S);
     pool_destroy(p);
-    budget_set_evictor(b, NULL, NULL);
+    evict_probe_detach(&probe, b);
     budget_destroy(b);
-    pthread_mutex_destroy(&probe.mu);
-    pthread_cond_destroy(&probe.cv);
     fake_delete(f);
 }
 
