@@ -12,6 +12,7 @@
 
 #include "ff/field.h"
 #include "ff/fr_any.h"
+#include "groth16/binfile.h"
 #include "util/err.h"
 #include "util/threads.h"
 
@@ -364,39 +365,28 @@ int cuzk_pce_compile(const cuzk_zkey *z, cuzk_pce *out, cuzk_error *err)
 
 /* ---------------- key hash ---------------- */
 
-static void put_u32(uint8_t *p, uint32_t v)
-{
-    memcpy(p, &v, 4); /* little-endian host (checked above) */
-}
-
 int cuzk_pce_key_hash(const cuzk_zkey *z, uint8_t out[32])
 {
     if (!z || (z->n_coefs && !z->coefs))
         return CUZK_ERR_ARG;
-    enum { ENTRY = 44, BATCH = 1024 };
+    enum { ENTRY = CUZK_ZKEY_COEF_BYTES, BATCH = 1024 };
     uint8_t *buf = malloc((size_t)ENTRY * BATCH);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     int ok = buf && ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
     if (ok) {
         static const char tag[] = "cuzk-pce-key-v1";
         uint8_t head[20];
-        put_u32(head, (uint32_t)z->curve);
-        put_u32(head + 4, z->n_vars);
-        put_u32(head + 8, z->n_public);
-        put_u32(head + 12, z->domain_size);
-        put_u32(head + 16, z->n_coefs);
+        cuzk_put_le32(head, (uint32_t)z->curve);
+        cuzk_put_le32(head + 4, z->n_vars);
+        cuzk_put_le32(head + 8, z->n_public);
+        cuzk_put_le32(head + 12, z->domain_size);
+        cuzk_put_le32(head + 16, z->n_coefs);
         ok = EVP_DigestUpdate(ctx, tag, sizeof tag) && EVP_DigestUpdate(ctx, head, sizeof head);
     }
     for (uint32_t k = 0; ok && k < z->n_coefs; k += BATCH) {
         uint32_t cnt = z->n_coefs - k < BATCH ? z->n_coefs - k : BATCH;
-        for (uint32_t i = 0; i < cnt; i++) {
-            const cuzk_zkey_coef *e = &z->coefs[k + i];
-            uint8_t *p = buf + (size_t)i * ENTRY;
-            put_u32(p, e->matrix);
-            put_u32(p + 4, e->row);
-            put_u32(p + 8, e->wire);
-            memcpy(p + 12, e->value, 32);
-        }
+        for (uint32_t i = 0; i < cnt; i++)
+            cuzk_zkey_coef_encode(&z->coefs[k + i], buf + (size_t)i * ENTRY);
         ok = EVP_DigestUpdate(ctx, buf, (size_t)cnt * ENTRY);
     }
     unsigned int len = 0;
@@ -486,12 +476,12 @@ static void encode_header(uint8_t h[PCE_HEADER_BYTES], const cuzk_pce *p)
 {
     memset(h, 0, PCE_HEADER_BYTES);
     memcpy(h, PCE_MAGIC, 8);
-    put_u32(h + 8, PCE_VERSION);
-    put_u32(h + 12, (uint32_t)p->curve);
+    cuzk_put_le32(h + 8, PCE_VERSION);
+    cuzk_put_le32(h + 12, (uint32_t)p->curve);
     memcpy(h + 16, p->key_hash, 32);
-    put_u32(h + 48, p->n_rows);
-    put_u32(h + 52, p->n_vars);
-    put_u32(h + 56, p->n_values);
+    cuzk_put_le32(h + 48, p->n_rows);
+    cuzk_put_le32(h + 52, p->n_vars);
+    cuzk_put_le32(h + 56, p->n_values);
     /* h + 60: reserved, zero */
     uint64_t nnz[2] = {p->row_start[0][p->n_rows], p->row_start[1][p->n_rows]};
     memcpy(h + 64, nnz, 16);
@@ -577,14 +567,9 @@ int cuzk_pce_load(cuzk_pce *p, const char *path, const uint8_t expect_hash[32], 
                        (intmax_t)st.st_size);
         goto out;
     }
-    uint32_t version, curve, n_rows, n_vars, n_values, reserved;
+    uint32_t version = cuzk_le32(h + 8), curve = cuzk_le32(h + 12), n_rows = cuzk_le32(h + 48),
+             n_vars = cuzk_le32(h + 52), n_values = cuzk_le32(h + 56), reserved = cuzk_le32(h + 60);
     uint64_t nnz[2];
-    memcpy(&version, h + 8, 4);
-    memcpy(&curve, h + 12, 4);
-    memcpy(&n_rows, h + 48, 4);
-    memcpy(&n_vars, h + 52, 4);
-    memcpy(&n_values, h + 56, 4);
-    memcpy(&reserved, h + 60, 4);
     memcpy(nnz, h + 64, 16);
     if (memcmp(h, PCE_MAGIC, 8) != 0) {
         rc = cuzk_fail(err, CUZK_ERR_FORMAT, "pce: %s is not a PCE cache file (bad magic)", path);

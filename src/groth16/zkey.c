@@ -20,7 +20,7 @@ enum {
     SEC_H = 9,
     SEC_CONTRIBUTIONS = 10,
     ZKEY_N8R = 32,
-    COEF_BYTES = 12 + ZKEY_N8R,
+    COEF_BYTES = CUZK_ZKEY_COEF_BYTES,
     COEF_CHUNK = 4096,
     CS_HASH_BYTES = 64,
 };
@@ -289,19 +289,21 @@ static int write_points(cuzk_binwriter *w, const cuzk_zkey *z, const point_array
     return cuzk_binw_write(w, p->pts, (size_t)(p->count * p->coords * z->n8q), err);
 }
 
+void cuzk_zkey_coef_encode(const cuzk_zkey_coef *k, uint8_t out[CUZK_ZKEY_COEF_BYTES])
+{
+    cuzk_put_le32(out, k->matrix);
+    cuzk_put_le32(out + 4, k->row);
+    cuzk_put_le32(out + 8, k->wire);
+    memcpy(out + 12, k->value, sizeof k->value);
+}
+
 static int write_coefs(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk_error *err)
 {
     int rc = cuzk_binw_write_u32(w, z->n_coefs, err);
     for (uint32_t done = 0; !rc && done < z->n_coefs;) {
         uint32_t n = z->n_coefs - done < COEF_CHUNK ? z->n_coefs - done : COEF_CHUNK;
-        for (uint32_t j = 0; j < n; j++) {
-            const cuzk_zkey_coef *k = &z->coefs[done + j];
-            uint8_t *b = buf + (size_t)j * COEF_BYTES;
-            cuzk_put_le32(b, k->matrix);
-            cuzk_put_le32(b + 4, k->row);
-            cuzk_put_le32(b + 8, k->wire);
-            memcpy(b + 12, k->value, sizeof k->value);
-        }
+        for (uint32_t j = 0; j < n; j++)
+            cuzk_zkey_coef_encode(&z->coefs[done + j], buf + (size_t)j * COEF_BYTES);
         rc = cuzk_binw_write(w, buf, (size_t)n * COEF_BYTES, err);
         done += n;
     }

@@ -51,6 +51,11 @@ typedef struct {
     uint64_t serial;
 } cuzk_zkey;
 
+/* One coefficient as section 4 stores it: u32 matrix, row, wire, then the
+ * 32-byte value. */
+enum { CUZK_ZKEY_COEF_BYTES = 44 };
+void cuzk_zkey_coef_encode(const cuzk_zkey_coef *k, uint8_t out[CUZK_ZKEY_COEF_BYTES]);
+
 /* A fresh value for cuzk_zkey.serial (thread-safe). */
 uint64_t cuzk_zkey_new_serial(void);
 
