@@ -67,7 +67,7 @@ endef
 $(eval $(call build_tree,build,$(REL_CFLAGS)))
 $(eval $(call build_tree,build/debug,$(DBG_CFLAGS)))
 
-.PHONY: all deps test unit-test interop-test demo clean constants bench
+.PHONY: all deps test demo clean constants bench
 .DEFAULT_GOAL := all
 
 all: build/cuzk
@@ -84,6 +84,13 @@ test: deps
 demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build/cuzk
 	@scripts/demo
+
+# CPU kernel timings (MSM G1/G2, NTT/iNTT, both curves):
+#   build/bench_msm_ntt [threads] [log_min] [log_max]
+bench: build/bench_msm_ntt
+
+build/bench_msm_ntt: build/obj/tests/bench/bench_msm_ntt.o build/libcuzk.a
+	$(CC) $(REL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 constants:
 	python3 tools/gen_constants.py src/ff/constants.h

@@ -5,16 +5,7 @@
 
 #include "groth16/r1cs_eval.h"
 #include "util/err.h"
-
-/* splitmix64: a small deterministic generator; synthetic circuits need
- * reproducibility, not secrecy. */
-static uint64_t next_u64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+#include "util/random.h"
 
 /* A uniform-ish element below the modulus: rejection on the masked top. */
 static void random_element(uint64_t out[4], const uint64_t *m, uint64_t *state)
@@ -22,7 +13,7 @@ static void random_element(uint64_t out[4], const uint64_t *m, uint64_t *state)
     uint64_t mask = ~0ULL >> __builtin_clzll(m[3]);
     do {
         for (int i = 0; i < 4; i++)
-            out[i] = next_u64(state);
+            out[i] = cuzk_splitmix64(state);
         out[3] &= mask;
     } while (mont_geq(out, m, 4));
 }
@@ -30,7 +21,7 @@ static void random_element(uint64_t out[4], const uint64_t *m, uint64_t *state)
 /* +1, -1 (m - 1) or a full element: real circuits are dominated by +-1. */
 static void random_coef(uint64_t out[4], const uint64_t *m, uint64_t *state)
 {
-    uint64_t pick = next_u64(state) % 4;
+    uint64_t pick = cuzk_splitmix64(state) % 4;
     if (pick == 0) {
         random_element(out, m, state);
         return;
@@ -53,7 +44,7 @@ static void add_lc(synth_ctx *x, cuzk_r1cs *r, int matrix, uint32_t *at, uint32_
 {
     for (uint32_t k = 0; k < nterms; k++) {
         cuzk_r1cs_term *t = &r->terms[matrix][(*at)++];
-        t->wire = x->first_input + (uint32_t)(next_u64(&x->state) % (limit - x->first_input));
+        t->wire = x->first_input + (uint32_t)(cuzk_splitmix64(&x->state) % (limit - x->first_input));
         t->pad = 0;
         random_coef(t->coef, x->f.modulus, &x->state);
     }
@@ -97,8 +88,8 @@ int cuzk_circuit_synth(const cuzk_synth_params *p, cuzk_r1cs *r, cuzk_wtns *w, c
     uint32_t at[3] = {0, 0, 0};
     for (uint32_t i = 0; i < m; i++) {
         uint32_t out = inputs + i;
-        add_lc(&x, r, 0, &at[0], 1 + (uint32_t)(next_u64(&x.state) & 1), out);
-        add_lc(&x, r, 1, &at[1], 1 + (uint32_t)(next_u64(&x.state) & 1), out);
+        add_lc(&x, r, 0, &at[0], 1 + (uint32_t)(cuzk_splitmix64(&x.state) & 1), out);
+        add_lc(&x, r, 1, &at[1], 1 + (uint32_t)(cuzk_splitmix64(&x.state) & 1), out);
         cuzk_r1cs_term *c = &r->terms[2][at[2]++];
         *c = (cuzk_r1cs_term){.wire = out, .coef = {1, 0, 0, 0}};
         for (int k = 0; k < 3; k++)

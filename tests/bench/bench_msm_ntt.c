@@ -3,9 +3,7 @@
  *   bench_msm_ntt [threads] [log_min] [log_max]
  *
  * defaults: all CPUs, sizes 2^16 and 2^18. Prints the best of REPS runs in
- * milliseconds. Build (until the Makefile wires it up):
- *   cc -O3 -std=gnu11 -Iinclude -Isrc -pthread tests/bench/bench_msm_ntt.c \
- *      build/libcuzk.a -ljansson -lm
+ * milliseconds. Built by `make bench`.
  * Bases are P_{i+1} = 2 P_i + Q from random multiples of the generator
  * (cheap to make, as good as random for timing); scalars are random < r. */
 #include <stdint.h>
@@ -16,23 +14,16 @@
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/threads.h"
+#include "util/random.h"
 #include "util/timer.h"
 
 #define REPS 3
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /* Random 4-limb integer below 2^(bits-1), hence below r. */
 static void random_words(uint64_t l[4], unsigned bits, uint64_t *seed)
 {
     for (int i = 0; i < 4; i++)
-        l[i] = splitmix64(seed);
+        l[i] = cuzk_splitmix64(seed);
     l[3] &= (1ULL << (bits - 1 - 192)) - 1;
 }
 

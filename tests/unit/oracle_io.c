@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/random.h"
+
 #define ORACLE_SCRIPT "tools/ff_oracle.py"
 #define ORACLE_SHOWN_MAX 20 /* failures printed in full; the rest are counted */
 
@@ -38,10 +40,7 @@ void oracle_rng_seed(uint64_t seed) { oracle_rng = seed; }
 
 uint64_t oracle_rand64(void)
 {
-    uint64_t z = (oracle_rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return cuzk_splitmix64(&oracle_rng);
 }
 
 /* a < m over n words, written out here so that F_is_canonical is not its own judge */

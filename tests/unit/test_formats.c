@@ -31,6 +31,7 @@
 #include "groth16/r1cs.h"
 #include "groth16/wtns.h"
 #include "groth16/zkey.h"
+#include "util/random.h"
 
 static char tmp_dir[256];
 static const char *const curve_dirs[2] = {"bn128", "bls12381"};
@@ -123,13 +124,7 @@ static size_t sec_payload(const uint8_t *b, size_t n, uint32_t id)
 }
 
 static uint64_t rng_state = 0x243f6a8885a308d3ULL;
-static uint64_t rnd64(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd64(void) { return cuzk_splitmix64(&rng_state); }
 
 /* A random value below m (n words): random words with the top one clipped
  * under m's top word. */

@@ -22,19 +22,12 @@
 #include "gpu/gpu.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
+#include "util/random.h"
 #include "support.h"
 
 static cuzk_gpu *gpu;
 static uint64_t seed_state;
 static int nthreads = 1;
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /* Both scalar fields are four 64-bit words. */
 typedef struct {
@@ -45,7 +38,7 @@ typedef struct {
 static void random_fe(fe *k, unsigned bits)
 {
     for (int i = 0; i < 4; i++)
-        k->l[i] = splitmix64(&seed_state);
+        k->l[i] = cuzk_splitmix64(&seed_state);
     k->l[3] &= (1ULL << (bits - 1 - 192)) - 1;
 }
 
@@ -253,7 +246,7 @@ static void check_msm(const group_ops *G, const void *bases, const fe *k, size_t
 /* scalar i of a mixed set: zero, one, r - 1, small, or random */
 static void mixed_scalar(const group_ops *G, fe *k)
 {
-    uint64_t pick = splitmix64(&seed_state) % 16;
+    uint64_t pick = cuzk_splitmix64(&seed_state) % 16;
     memset(k, 0, sizeof *k);
     if (pick < 2)
         return; /* zero */
@@ -263,7 +256,7 @@ static void mixed_scalar(const group_ops *G, fe *k)
         memcpy(k->l, G->r, sizeof k->l);
         k->l[0] -= 1; /* r - 1: r is odd */
     } else if (pick == 4) {
-        k->l[0] = splitmix64(&seed_state) % 1000;
+        k->l[0] = cuzk_splitmix64(&seed_state) % 1000;
     } else {
         random_fe(k, G->bits);
     }
@@ -287,7 +280,7 @@ static void test_msm(void **state)
         memcpy(mixed, bases, n * as);
         for (size_t i = 0; i < n; i++) {
             mixed_scalar(G, &k[i]);
-            if (splitmix64(&seed_state) % 8 == 0)
+            if (cuzk_splitmix64(&seed_state) % 8 == 0)
                 memset(mixed + i * as, 0, as);
         }
         check_msm(G, mixed, k, n, "mixed");
@@ -341,13 +334,13 @@ static void test_msm_degenerate(void **state)
     G->neg(base + as, base);
     random_fe(&same, G->bits);
     for (size_t i = 0; i < n; i++) {
-        int opposite = splitmix64(&seed_state) % 3 == 0;
+        int opposite = cuzk_splitmix64(&seed_state) % 3 == 0;
         memcpy(bases + i * as, base + (opposite ? as : 0), as);
         k[i] = same;
     }
     check_msm(G, bases, k, n, "equal and opposite bases");
     for (size_t i = 0; i < n; i++)
-        k[i].l[0] = splitmix64(&seed_state) % 4; /* few distinct digits: long runs */
+        k[i].l[0] = cuzk_splitmix64(&seed_state) % 4; /* few distinct digits: long runs */
     check_msm(G, bases, k, n, "equal bases, tiny scalars");
     memset(k, 0, n * sizeof *k);
     check_msm(G, bases, k, n, "zero scalars");

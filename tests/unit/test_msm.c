@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "msm/msm.h"
+#include "util/random.h"
 
 /* Both scalar fields are four 64-bit limbs: scalars and discrete logs use
  * this common layout through the table below. */
@@ -36,19 +37,11 @@ typedef struct {
     void (*neg_base)(void *r, const void *a);
 } group_ops;
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Random integer below 2^(bits-1), hence below r. */
 static void random_scalar(fe *k, unsigned bits, uint64_t *seed)
 {
     for (int i = 0; i < 4; i++)
-        k->l[i] = splitmix64(seed);
+        k->l[i] = cuzk_splitmix64(seed);
     k->l[3] &= (1ULL << (bits - 1 - 192)) - 1;
 }
 
@@ -161,7 +154,7 @@ static void case_init(msm_case *c, const group_ops *g, size_t n, uint64_t seed)
     g->make_bases(c->bases, c->t, n, seed);
     for (size_t i = 0; i < n; i++) {
         random_scalar(&c->k[i], g->r_bits, &seed);
-        uint64_t pick = splitmix64(&seed) % 16;
+        uint64_t pick = cuzk_splitmix64(&seed) % 16;
         if (pick == 0)
             memset(&c->k[i], 0, sizeof c->k[i]);
         else if (pick == 1) {
@@ -172,21 +165,21 @@ static void case_init(msm_case *c, const group_ops *g, size_t n, uint64_t seed)
             c->k[i].l[0] -= 1; /* r - 1 (r is odd) */
         } else if (pick == 3) {
             memset(&c->k[i], 0, sizeof c->k[i]);
-            c->k[i].l[0] = 1 + (splitmix64(&seed) & 1);
+            c->k[i].l[0] = 1 + (cuzk_splitmix64(&seed) & 1);
         } else if (pick == 4) {
-            unsigned bits = 1 + (unsigned)(splitmix64(&seed) % (g->r_bits - 1));
+            unsigned bits = 1 + (unsigned)(cuzk_splitmix64(&seed) % (g->r_bits - 1));
             memset(&c->k[i], 0, sizeof c->k[i]);
             for (unsigned j = 0; j < bits; j++)
                 c->k[i].l[j / 64] |= 1ULL << (j % 64);
         } else if ((pick == 5 || pick == 6) && i > 0) {
-            size_t j = splitmix64(&seed) % i;
+            size_t j = cuzk_splitmix64(&seed) % i;
             memcpy(base_at(c, i), base_at(c, j), g->affine_size);
             c->t[i] = c->t[j];
             if (pick == 6) {
                 g->neg_base(base_at(c, i), base_at(c, j));
                 g->neg_t(&c->t[i], &c->t[j]);
             }
-            if (splitmix64(&seed) & 1)
+            if (cuzk_splitmix64(&seed) & 1)
                 c->k[i] = c->k[j];
         }
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "poly/ntt.h"
+#include "util/random.h"
 
 /* Both scalar fields are four 64-bit limbs; the tests run on this common
  * layout through a table of the field's operations. */
@@ -54,20 +55,12 @@ FIELD_OPS(bls12_381_fr, BLS12_381_FR)
 
 /* ---- helpers ---- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Random limbs below 2^(bits-1) < modulus, then into Montgomery form. */
 static void random_fe(const field_ops *f, fe *r, uint64_t *seed)
 {
     fe raw;
     for (int i = 0; i < 4; i++)
-        raw.l[i] = splitmix64(seed);
+        raw.l[i] = cuzk_splitmix64(seed);
     raw.l[3] &= (1ULL << (f->bits - 1 - 192)) - 1;
     f->to_mont(r, &raw);
 }
