@@ -28,6 +28,7 @@
 #pragma nv_diag_suppress 1675
 extern "C" {
 #include "ec/ec.h"
+#include "util/random.h"
 }
 #pragma nv_diag_default 1675
 
@@ -78,13 +79,7 @@ static void fill_random(cuzk_gpu *g, void *dev, size_t n, unsigned bits, uint64_
 }
 
 static uint64_t host_seed = 0x1234abcdULL;
-static uint64_t host_rand(void)
-{
-    uint64_t z = (host_seed += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+static uint64_t host_rand(void) { return cuzk_splitmix64(&host_seed); }
 
 /* count distinct affine points P_{i+1} = 2 P_i + Q of group G */
 #define MAKE_POINTS(G, FQ)                                                                     \
