@@ -35,6 +35,9 @@ cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_er
 int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int threads, cuzk_proof *proof,
                   uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err)
 {
+    if (b->simulated)
+        return cuzk_fail(err, CUZK_ERR_ARG, "the %s backend makes placeholder proofs: prove with cpu, gpu or auto",
+                         b->name);
     int rc = cuzk_groth16_check_inputs(z, w, err);
     if (rc)
         return rc;

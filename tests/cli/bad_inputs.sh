@@ -26,6 +26,12 @@ expect_fail "$CUZK" groth16 prove "$d/bn.zkey" "$d/bn25.wtns" "$d/p.json" "$d/q.
 expect_output "nVars"
 step "a witness for another r1cs"
 expect_fail "$CUZK" groth16 prove --r1cs "$d/bn25.r1cs" "$d/bn.zkey" "$d/bn.wtns" "$d/p.json" "$d/q.json"
+step "a backend that makes no real proofs, or none at all"
+expect_fail "$CUZK" groth16 prove --backend sim "$d/bn.zkey" "$d/bn.wtns" "$d/sim.json" "$d/q.json"
+expect_output "placeholder"
+[ ! -e "$d/sim.json" ] || { echo "FAIL: the sim backend wrote a proof file"; exit 1; }
+expect_fail "$CUZK" groth16 prove --backend nope "$d/bn.zkey" "$d/bn.wtns" "$d/p.json" "$d/q.json"
+expect_output "unknown backend"
 step "r1cs of the other curve for setup --curve"
 expect_fail "$CUZK" setup --curve bls12381 "$d/bn.r1cs" "$d/x.zkey"
 step "malformed proof and key JSON"
