@@ -1,6 +1,7 @@
 #include "support.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -71,4 +72,12 @@ int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id cu
     else
         *w = witness;
     return rc;
+}
+
+int remove_tree(const char *dir)
+{
+    char cmd[4096];
+    if ((size_t)snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir) >= sizeof cmd)
+        return -1;
+    return system(cmd) ? -1 : 0;
 }

@@ -22,6 +22,9 @@ int count_lines_with(const char *path, const char *needle1, const char *needle2)
  * state reached, never on the time taken. */
 int budget_waiters_reach(cuzk_budget *b, uint32_t n);
 
+/* Removes dir and everything below it (rm -rf); 0 on success. */
+int remove_tree(const char *dir);
+
 /* A synthetic circuit of n_constraints (seed: which one; two public
  * signals) with a development key written to zkey_path and, when r1cs_path
  * is not NULL, the circuit to r1cs_path; the witness is kept in *w when w is

@@ -224,9 +224,7 @@ static int api_teardown(void **state)
     cuzk_engine_destroy(f->engine);
     api_destroy(&f->api);
     cuzk_wtns_free(&f->w);
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    int rc = system(cmd);
+    int rc = remove_tree(f->dir);
     free(f);
     return rc;
 }

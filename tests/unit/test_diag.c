@@ -16,6 +16,7 @@
 #include "diag/pool_report.h"
 #include "diag/timeline_data.h"
 #include "diag/timeline_svg.h"
+#include "support.h"
 
 static char tmp_dir[] = "/tmp/cuzk-diag-XXXXXX";
 
@@ -171,9 +172,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp_dir);
-    return system(cmd);
+    return remove_tree(tmp_dir);
 }
 
 int main(void)

@@ -414,13 +414,6 @@ static cuzk_engine *small_key_engine(char *dir, cuzk_backend *backend, cuzk_wtns
     return e;
 }
 
-static void remove_dir(const char *dir)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
-}
-
 /* Real proofs through the whole pipeline on the CPU backend, verified. */
 static void test_cpu_backend_end_to_end(void **state)
 {
@@ -463,7 +456,7 @@ static void test_cpu_backend_end_to_end(void **state)
     int events = count_lines_with(tl_path, "", NULL);
     assert_int_equal(events, 3 * 6);
     cuzk_wtns_free(&w);
-    remove_dir(dir);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* Drain waits for every job; cancel_all ends them; nothing is left active. */
@@ -579,7 +572,7 @@ static void test_circuit_keys(void **state)
     assert_int_equal(cuzk_engine_evict_key(e, "real", 0, &err), CUZK_OK);
     cuzk_engine_destroy(e);
     cuzk_wtns_free(&w);
-    remove_dir(dir);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 /* Witnesses are checked at submit: a wrong length or a missing file is
@@ -617,7 +610,7 @@ static void test_submit_checks_witness(void **state)
     assert_int_equal(info.key.refs, 0); /* the refused job gave its key back */
     cuzk_engine_destroy(e);
     cuzk_wtns_free(&w);
-    remove_dir(dir);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 int main(void)

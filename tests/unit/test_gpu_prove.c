@@ -213,9 +213,7 @@ static void run_engine_on_gpus(int devices)
 
     assert_int_equal(count_lines_with(log_path, "gpu: partition proved", "msm_b2="), 2 * PARTS);
     free_circuit(&c);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(dir), 0);
 }
 
 static void test_engine_on_gpu(void **state)

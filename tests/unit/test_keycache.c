@@ -47,9 +47,7 @@ static int make_key_files(void **state)
 static int remove_key_files(void **state)
 {
     (void)state;
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", key_dir);
-    return system(cmd) ? -1 : 0;
+    return remove_tree(key_dir);
 }
 
 /* A cache over the three key files under a budget of budget_bytes, with
