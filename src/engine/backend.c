@@ -48,15 +48,18 @@ int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int t
     threads = threads < 1 ? 1 : threads;
     double start = cuzk_now_s();
     size_t bytes = cuzk_groth16_abc_bytes(z);
-    void *abc = b->host.alloc(b->host.ctx, bytes);
-    if (!abc)
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for a, b, c (%zu bytes)", bytes);
-    cuzk_groth16_synthesize_abc(z, w, abc, threads);
-    t->abc = cuzk_now_s() - start;
+    void *abc = NULL;
+    if (!b->builds_abc) {
+        if (!(abc = b->host.alloc(b->host.ctx, bytes)))
+            return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for a, b, c (%zu bytes)", bytes);
+        cuzk_groth16_synthesize_abc(z, w, abc, threads);
+        t->abc = cuzk_now_s() - start;
+    }
     backend_work work = {z, w, abc, z->domain_size};
     cuzk_msm_results m;
     rc = b->prove_start(b, 0, &work, &m, t, err);
-    b->host.free(b->host.ctx, abc, bytes);
+    if (abc)
+        b->host.free(b->host.ctx, abc, bytes);
     if (rc)
         return rc;
     double t0 = cuzk_now_s();

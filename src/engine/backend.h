@@ -21,7 +21,8 @@ typedef struct cuzk_backend cuzk_backend;
 typedef struct {
     const cuzk_zkey *key;     /* NULL for simulated circuits */
     const cuzk_wtns *witness; /* NULL for simulated circuits */
-    void *abc;                /* pinned, 3 x domain_size scalars; consumed */
+    void *abc;                /* pinned, 3 x domain_size scalars; consumed.
+                               * NULL: the backend builds them (builds_abc) */
     uint32_t domain_size;
 } backend_work;
 
@@ -29,6 +30,8 @@ struct cuzk_backend {
     const char *name;
     int n_devices;
     int simulated;        /* proofs are placeholders: nothing to verify */
+    int builds_abc;       /* prove_start takes abc = NULL and builds a, b, c
+                           * from the key's coefficients itself */
     host_allocator host;  /* how the pinned pool gets memory on this host */
     /* Device part of one proof; fills *m and the device phases of *times
      * (h2d, ntt, msm_*, d2h, total). Thread-safe: the engine runs up to
@@ -50,8 +53,10 @@ cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
 
 /* The CUDA prover (backend_gpu.c) on the first max_devices visible GPUs
  * (0: all). Each device keeps the proving keys it has seen resident
- * (evicting idle ones, least recently used first, when memory runs out);
- * the pinned pool gets page-locked memory (cudaHostAlloc). NULL with a
+ * (evicting idle ones, least recently used first, when memory runs out;
+ * a key that still does not fit streams its points from host memory); the
+ * pinned pool gets page-locked memory (cudaHostAlloc). It builds a, b, c on
+ * the device when given none. NULL with a
  * message when there is no usable GPU or CUDA in this build. */
 cuzk_backend *backend_gpu_create(int max_devices, cuzk_error *err);
 
@@ -74,7 +79,8 @@ cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_er
 
 /* One whole proof of w against z through a backend outside the engine (the
  * command line): abc synthesized from the key's coefficients into memory
- * from b->host, prove_start on device 0, prove_finish. On success fills
+ * from b->host (unless the backend builds_abc), prove_start on device 0,
+ * prove_finish. On success fills
  * proof, pub (z->n_public public signals, caller-allocated, normal form)
  * and, when t is not NULL, the stage timings (abc, the device phases,
  * finish, total). CUZK_ERR_MISMATCH when the witness does not belong to

@@ -28,7 +28,12 @@ cuzk_backend *backend_cpu_create(int threads)
     cpu_backend *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    b->base = (cuzk_backend){"cpu", 1, 0, host_allocator_pageable(), cpu_prove_start, backend_finish_on_cpu, cpu_destroy};
+    b->base = (cuzk_backend){.name = "cpu",
+                             .n_devices = 1,
+                             .host = host_allocator_pageable(),
+                             .prove_start = cpu_prove_start,
+                             .prove_finish = backend_finish_on_cpu,
+                             .destroy = cpu_destroy};
     b->threads = threads > 0 ? threads : 1;
     return &b->base;
 }

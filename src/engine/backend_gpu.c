@@ -8,7 +8,10 @@
  *              shared by the device's contexts; a key is uploaded once,
  *              by the first worker that needs it (the others wait), and
  *              idle keys are freed least recently used first when an upload
- *              runs out of device memory.
+ *              runs out of device memory. A key that does not fit even then
+ *              streams its points from the zkey's host memory
+ *              (cuzk_gpu_key_stream); it refers to that memory, so it is
+ *              dropped when its last proof in flight ends.
  * Keys are told apart by cuzk_zkey.serial, so a key reloaded at the same
  * address is not mistaken for the old one. */
 #include <pthread.h>
@@ -90,7 +93,8 @@ static void unlink_key(gpu_device *d, device_key *k)
         }
 }
 
-/* Uploads z on g, freeing idle keys while the device is out of memory. */
+/* Uploads z on g, freeing idle keys while the device is out of memory;
+ * streams its points when nothing is left to free. */
 static int upload_with_eviction(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out,
                                 cuzk_error *err)
 {
@@ -102,10 +106,14 @@ static int upload_with_eviction(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, 
         int freed = evict_one_idle_key(d);
         pthread_mutex_unlock(&d->lock);
         if (!freed)
-            return cuzk_fail(err, CUZK_ERR_NOMEM,
-                             "the proving key (%zu MiB of points) does not fit in GPU %d's free memory",
-                             cuzk_gpu_key_bytes(z) >> 20, d->index);
+            break;
     }
+    if (cuzk_gpu_key_stream(g, z, 0, out, err) == CUZK_OK)
+        return CUZK_OK;
+    return cuzk_fail(err, CUZK_ERR_NOMEM,
+                     "the proving key (%zu MiB) does not fit in GPU %d's free memory, even with its points "
+                     "streamed from host memory",
+                     cuzk_gpu_key_bytes(z) >> 20, d->index);
 }
 
 /* *out <- the resident copy of z on d, uploaded on first use; holds a
@@ -161,8 +169,14 @@ static int key_take(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, device_key *
 static void key_give_back(gpu_device *d, device_key *k)
 {
     pthread_mutex_lock(&d->lock);
-    k->refs--;
+    int drop = --k->refs == 0 && cuzk_gpu_key_streamed(k->key);
+    if (drop)
+        unlink_key(d, k);
     pthread_mutex_unlock(&d->lock);
+    if (drop) {
+        cuzk_gpu_key_free(k->key);
+        free(k);
+    }
 }
 
 static int gpu_prove_start(cuzk_backend *b, int device, const backend_work *w, cuzk_msm_results *m,
@@ -239,8 +253,13 @@ cuzk_backend *backend_gpu_create(int max_devices, cuzk_error *err)
         cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    gb->base = (cuzk_backend){"gpu", count, 0, {pinned_alloc, pinned_free, NULL}, gpu_prove_start,
-                              backend_finish_on_cpu, gpu_destroy};
+    gb->base = (cuzk_backend){.name = "gpu",
+                              .n_devices = count,
+                              .builds_abc = 1,
+                              .host = {pinned_alloc, pinned_free, NULL},
+                              .prove_start = gpu_prove_start,
+                              .prove_finish = backend_finish_on_cpu,
+                              .destroy = gpu_destroy};
     for (int i = 0; i < count; i++) {
         gb->dev[i].index = i;
         pthread_mutex_init(&gb->dev[i].lock, NULL);

@@ -58,8 +58,13 @@ cuzk_backend *backend_sim_create(int n_devices, double gpu_ms)
     sim_backend *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    b->base = (cuzk_backend){"sim", n_devices > 0 ? n_devices : 1, 1, host_allocator_pageable(), sim_prove_start,
-                             sim_prove_finish, sim_destroy};
+    b->base = (cuzk_backend){.name = "sim",
+                             .n_devices = n_devices > 0 ? n_devices : 1,
+                             .simulated = 1,
+                             .host = host_allocator_pageable(),
+                             .prove_start = sim_prove_start,
+                             .prove_finish = sim_prove_finish,
+                             .destroy = sim_destroy};
     b->gpu_ms = gpu_ms;
     return &b->base;
 }

@@ -68,6 +68,7 @@ static int open_on(cuzk_gpu *g, int device, cuzk_error *err)
     if (!pools)
         return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "CUDA device %d has no stream-ordered memory pools", device);
     GPU_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    GPU_CHECK(cudaStreamCreateWithFlags(&g->copy_stream, cudaStreamNonBlocking));
     cudaMemPoolProps props;
     memset(&props, 0, sizeof props);
     props.allocType = cudaMemAllocationTypePinned;
@@ -117,8 +118,9 @@ extern "C" void cuzk_gpu_close(cuzk_gpu *g)
     if (!g)
         return;
     cudaSetDevice(g->device);
-    if (g->stream)
-        cudaStreamSynchronize(g->stream);
+    for (cudaStream_t s : {g->stream, g->copy_stream})
+        if (s)
+            cudaStreamSynchronize(s);
     for (auto &curve : g->tw)
         for (auto &t : curve)
             if (t.ptr)
@@ -129,8 +131,12 @@ extern "C" void cuzk_gpu_close(cuzk_gpu *g)
     for (cudaEvent_t ev : g->phase_ev)
         if (ev)
             cudaEventDestroy(ev);
-    if (g->stream)
-        cudaStreamDestroy(g->stream);
+    for (cudaEvent_t ev : g->slice_ready)
+        if (ev)
+            cudaEventDestroy(ev);
+    for (cudaStream_t s : {g->stream, g->copy_stream})
+        if (s)
+            cudaStreamDestroy(s);
     if (g->pool)
         cudaMemPoolDestroy(g->pool);
     cudaGetLastError();

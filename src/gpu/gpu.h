@@ -101,26 +101,42 @@ int cuzk_gpu_msm_g2_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, cons
 
 /* ---- whole proofs (prove.cu) ---- */
 
-/* A proving key's point arrays (A, B1, B2, C, H) resident in device memory. */
+/* A proving key on one device: its coefficients (as rows, to build a, b,
+ * c on the device) and its point arrays (A, B1, B2, C, H), either resident
+ * in device memory or streamed from host memory during each proof. */
 typedef struct cuzk_gpu_key cuzk_gpu_key;
 
-/* Device bytes the resident copy of z takes. */
+/* Device bytes the resident copy of z takes (points and coefficients). */
 size_t cuzk_gpu_key_bytes(const cuzk_zkey *z);
 
-/* *out <- z's points uploaded to g's device; they stay there, usable from
- * any context of that device, until cuzk_gpu_key_free. CUZK_ERR_NOMEM when
- * they do not fit. */
+/* *out <- z's coefficients and points uploaded to g's device; they stay
+ * there, usable from any context of that device, until cuzk_gpu_key_free.
+ * CUZK_ERR_NOMEM when they do not fit. */
 int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err);
+
+/* *out <- a key for z whose points stay in z's host memory (page-locked in
+ * place where the driver allows) and go to the device slice_points at a
+ * time (0: 2^22) in each MSM, each slice's copy overlapping the previous
+ * slice's MSM: for keys whose points do not fit. Only the coefficients are
+ * uploaded. z must outlive the key. */
+int cuzk_gpu_key_stream(cuzk_gpu *g, const cuzk_zkey *z, size_t slice_points, cuzk_gpu_key **out,
+                        cuzk_error *err);
+
+/* 1 for a key made by cuzk_gpu_key_stream. */
+int cuzk_gpu_key_streamed(const cuzk_gpu_key *k);
 void cuzk_gpu_key_free(cuzk_gpu_key *k);
 
-/* The device part of one proof (src/groth16/prove.inc, prove_abc): abc
+/* The device part of one proof (src/groth16/prove.inc, prove_abc) against
+ * the key k (made from the same zkey on g's device). The witness (n_vars
+ * Fr, normal form, host) goes to the device; a, b, c come either from abc
  * (3 x domain_size Fr, Montgomery: a, b, c; host memory, pinned for full
- * copy speed; not modified) and the witness (n_vars Fr, normal form, host)
- * go to the device, the coset chain makes h, and the five MSMs run against
- * the resident key k (uploaded from the same zkey on g's device). Fills *m
- * and, when t is not NULL, t's h2d, ntt, msm_*, d2h and total from CUDA
- * events (the other fields are left alone). Scratch comes from g's memory
- * pool: after the first proof of a size, no allocation reaches the driver. */
+ * copy speed; not modified) or, when abc is NULL, are built on the device
+ * from k's coefficients. The coset chain makes h, and the five MSMs run
+ * (A, B1 and B2 sharing their digits). Fills *m and, when t is not NULL,
+ * t's h2d, ntt, msm_*, d2h and total from CUDA events, and t->abc when the
+ * device built a, b, c (the other fields are left alone). Scratch comes
+ * from g's memory pool: after the first proof of a size, no allocation
+ * reaches the driver. */
 int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,
                    cuzk_prove_timings *t, cuzk_error *err);
 

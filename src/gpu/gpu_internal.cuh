@@ -29,6 +29,10 @@ struct cuzk_gpu {
     int device;
     int sm_count;
     cudaStream_t stream;
+    /* copies that overlap the stream's kernels: the slices of a streamed
+     * key (prove.cu), each signalling its buffer ready */
+    cudaStream_t copy_stream;
+    cudaEvent_t slice_ready[2];
     cudaMemPool_t pool;
     /* NTT twiddles per curve and direction (see ntt.cu): 2^lg elements */
     struct {
@@ -37,7 +41,7 @@ struct cuzk_gpu {
     } tw[2][2];
     unsigned msm_c; /* MSM window bits, 0: chosen by the cost model */
     /* phase boundaries of the last cuzk_gpu_prove (prove.cu) */
-    cudaEvent_t phase_ev[8];
+    cudaEvent_t phase_ev[9];
     /* Optional step timing of the last MSM (the benchmark turns it on):
      * events recorded on the stream at named points. */
     struct {

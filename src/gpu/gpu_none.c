@@ -117,6 +117,18 @@ int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuz
     return no_cuda(err);
 }
 
+int cuzk_gpu_key_stream(cuzk_gpu *g, const cuzk_zkey *z, size_t slice_points, cuzk_gpu_key **out, cuzk_error *err)
+{
+    (void)slice_points;
+    return cuzk_gpu_key_upload(g, z, out, err);
+}
+
+int cuzk_gpu_key_streamed(const cuzk_gpu_key *k)
+{
+    (void)k;
+    return 0;
+}
+
 void cuzk_gpu_key_free(cuzk_gpu_key *k) { (void)k; }
 
 int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,

@@ -21,21 +21,15 @@ static __device__ __forceinline__ uint32_t scalar_word(const uint32_t k[8], unsi
 }
 
 /* Signed digits as src/msm/msm.c's msm_recode: a window value above 2^(c-1)
- * becomes value - 2^c and carries one into the next window. Infinity bases
- * (all-zero bytes) get zero keys. */
-static __global__ void msm_digits_kernel(const uint4 *bases, unsigned base_vecs, const uint4 *scalars, size_t n,
-                                         unsigned c, unsigned nwin, uint32_t *keys, uint32_t *vals)
+ * becomes value - 2^c and carries one into the next window. */
+static __global__ void msm_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, uint32_t *keys,
+                                         uint32_t *vals)
 {
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     const uint4 lo = __ldg(scalars + 2 * i), hi = __ldg(scalars + 2 * i + 1);
     const uint32_t k[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-    uint32_t any = 0;
-    for (unsigned j = 0; j < base_vecs; j++) {
-        const uint4 v = __ldg(bases + i * base_vecs + j);
-        any |= v.x | v.y | v.z | v.w;
-    }
     const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
     uint32_t carry = 0;
     for (unsigned w = 0; w < nwin; w++) {
@@ -44,23 +38,13 @@ static __global__ void msm_digits_kernel(const uint4 *bases, unsigned base_vecs,
         const uint32_t v = (uint32_t)(win >> (off % 32) & mask) + carry;
         carry = v > half;
         const uint32_t mag = carry ? (1u << c) - v : v; /* v = 2^c: digit 0, carry 1 */
-        keys[w * n + i] = any ? mag : 0;
+        keys[w * n + i] = mag;
         vals[w * n + i] = (uint32_t)i | (carry && mag ? 0x80000000u : 0);
     }
 }
 
-int msm_digits(cuzk_gpu *g, const void *bases, size_t base_bytes, const uint32_t *scalars, size_t n, unsigned c,
-               unsigned nwin, uint32_t *keys, uint32_t *vals, cuzk_error *err)
-{
-    msm_digits_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(
-        static_cast<const uint4 *>(bases), (unsigned)(base_bytes / 16), reinterpret_cast<const uint4 *>(scalars), n,
-        c, nwin, keys, vals);
-    GPU_LAUNCHED();
-    return 0;
-}
-
-int msm_sort_windows(cuzk_gpu *g, const uint32_t *keys, const uint32_t *vals, uint32_t *skeys, uint32_t *svals,
-                     size_t n, unsigned nwin, unsigned c, cuzk_error *err)
+static int msm_sort_windows(cuzk_gpu *g, const uint32_t *keys, const uint32_t *vals, uint32_t *skeys,
+                            uint32_t *svals, size_t n, unsigned nwin, unsigned c, cuzk_error *err)
 {
     size_t bytes = 0;
     GPU_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, skeys, vals, svals, n, 0, (int)c, g->stream));
@@ -73,6 +57,50 @@ int msm_sort_windows(cuzk_gpu *g, const uint32_t *keys, const uint32_t *vals, ui
                                                   0, (int)c, g->stream));
     }
     return 0;
+}
+
+int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
+                cuzk_error *err)
+{
+    out.plan = plan;
+    out.n = n;
+    if (n == 0)
+        return 0;
+    const size_t E0 = (size_t)plan.nwin * n;
+    GPU_TRY(out.keys.alloc(g, E0, err));
+    GPU_TRY(out.vals.alloc(g, E0, err));
+    dev_buf<uint32_t> keys, vals;
+    GPU_TRY(keys.alloc(g, E0, err));
+    GPU_TRY(vals.alloc(g, E0, err));
+    msm_digits_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(
+        reinterpret_cast<const uint4 *>(scalars), n, plan.c, plan.nwin, keys, vals);
+    GPU_LAUNCHED();
+    GPU_TRY(prof_mark(g, "digits", err));
+    GPU_TRY(msm_sort_windows(g, keys, vals, out.keys, out.vals, n, plan.nwin, plan.c, err));
+    return prof_mark(g, "sort", err);
+}
+
+/* one thread per base; each warp's ballot is one mask word */
+static __global__ void msm_inf_mask_kernel(const uint4 *bases, unsigned base_vecs, size_t n, uint32_t *inf)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t any = i >= n;
+    for (unsigned j = 0; i < n && j < base_vecs; j++) {
+        const uint4 v = __ldg(bases + i * base_vecs + j);
+        any |= v.x | v.y | v.z | v.w;
+    }
+    const uint32_t word = __ballot_sync(0xffffffffu, any == 0);
+    if (i % 32 == 0 && i < n)
+        inf[i / 32] = word;
+}
+
+int msm_inf_mask(cuzk_gpu *g, const void *bases, size_t base_bytes, size_t n, uint32_t *inf, cuzk_error *err)
+{
+    static_assert(SMALL_THREADS % 32 == 0, "whole warps");
+    msm_inf_mask_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(
+        static_cast<const uint4 *>(bases), (unsigned)(base_bytes / 16), n, inf);
+    GPU_LAUNCHED();
+    return prof_mark(g, "inf_mask", err);
 }
 
 int msm_seq_alloc(cuzk_gpu *g, msm_seq &s, size_t cap, size_t slots, cuzk_error *err)

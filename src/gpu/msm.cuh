@@ -9,12 +9,15 @@
  * bucket B_wb summing the P_i with d_iw = b and the -P_i with d_iw = -b.
  *
  *  1. digits: one thread per scalar writes, per window, key = |d| (0 for a
- *     zero digit or an infinity base) and value = i | sign << 31.
+ *     zero digit) and value = i | sign << 31.
  *  2. sort: each window's (key, value) pairs by key (CUB radix sort, c
  *     bits), so a bucket's points are contiguous. Bucket id of an entry:
  *     gid = w 2^(c-1) + key - 1; along the sorted windows gids never
  *     decrease, and zero keys (no gid) sit only at each window's start.
+ *     Steps 1-2 see only the scalars (msm_sorted): MSMs over the same
+ *     scalars share them, as a proof's A, B1 (G1) and B2 (G2) do.
  *  3. buckets: a segmented sum of that sorted sequence into XYZZ buckets.
+ *     Infinity bases (a bit mask, one bit per base) are skipped there.
  *     Each thread walks a fixed-length chunk (so a bucket holding half of
  *     all points costs no more than an even spread), adding runs of one gid
  *     with mixed additions. A run whose neighbours outside the chunk hold
@@ -107,14 +110,24 @@ static constexpr uint32_t MSM_NO_GID = 0xffffffffu;
 
 /* ---- group-independent steps (msm.cu) ---- */
 
-/* keys[w n + i], vals[w n + i] <- digit of scalar i in window w (step 1);
- * bases of base_bytes each, scalars 8 words each */
-int msm_digits(cuzk_gpu *g, const void *bases, size_t base_bytes, const uint32_t *scalars, size_t n, unsigned c,
-               unsigned nwin, uint32_t *keys, uint32_t *vals, cuzk_error *err);
+struct msm_plan {
+    unsigned c, nwin;
+    uint32_t nbuckets; /* per window: 2^(c-1) */
+};
 
-/* skeys/svals <- each window's pairs sorted by key (step 2) */
-int msm_sort_windows(cuzk_gpu *g, const uint32_t *keys, const uint32_t *vals, uint32_t *skeys, uint32_t *svals,
-                     size_t n, unsigned nwin, unsigned c, cuzk_error *err);
+/* Steps 1-2 for n scalars (8 words each, device memory): each window's
+ * (key, value) pairs sorted by key. */
+struct msm_sorted {
+    msm_plan plan = {0, 0, 0};
+    size_t n = 0;
+    dev_buf<uint32_t> keys, vals;
+};
+int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
+                cuzk_error *err);
+
+/* inf[i / 32] bit i % 32 <- base i (base_bytes each, a multiple of 16) is
+ * all zero: infinity */
+int msm_inf_mask(cuzk_gpu *g, const void *bases, size_t base_bytes, size_t n, uint32_t *inf, cuzk_error *err);
 
 /* A sorted sequence of (gid, ref), at most `cap` entries, and the scratch
  * to compact partials into it: part_gid, flags and pos hold max(cap, slots)
@@ -142,6 +155,7 @@ template <class F> struct seq_bases {
     size_t n;
     uint32_t nbuckets;
     const affine<F> *bases;
+    const uint32_t *inf; /* msm_inf_mask */
 
     FF_INLINE uint32_t gid(size_t p) const
     {
@@ -150,8 +164,10 @@ template <class F> struct seq_bases {
     }
     FF_INLINE void add(xyzz<F> &acc, size_t p) const
     {
-        const uint32_t v = vals[p];
-        affine<F> q = load_ro(bases + (v & 0x7fffffffu));
+        const uint32_t v = vals[p], i = v & 0x7fffffffu;
+        if (__ldg(inf + i / 32) >> (i % 32) & 1)
+            return;
+        affine<F> q = load_ro(bases + i);
         if (v >> 31)
             q.y = q.y.neg();
         xyzz_add_affine(acc, q);
@@ -258,11 +274,6 @@ __global__ void __launch_bounds__(MSM_THREADS, MSM_MIN_BLOCKS)
 
 /* ---- host side ---- */
 
-struct msm_plan {
-    unsigned c, nwin;
-    uint32_t nbuckets; /* per window: 2^(c-1) */
-};
-
 /* The window minimising the cost model for n points, or c = forced. */
 template <class T> static msm_plan msm_choose(size_t n, unsigned forced)
 {
@@ -314,26 +325,15 @@ static inline size_t msm_level_slots(size_t entries)
     return 2 * ((entries + MSM_LEVEL_CHUNK - 1) / MSM_LEVEL_CHUNK);
 }
 
-/* Steps 1-3: buckets[w 2^(c-1) + |d| - 1] <- bucket sums (buckets zeroed
- * first). */
+/* Step 3: buckets[w 2^(c-1) + |d| - 1] <- bucket sums of the sorted digits
+ * (buckets zeroed first), infinity bases skipped. */
 template <class T>
-static int msm_fill_buckets(cuzk_gpu *g, const msm_plan &plan, const affine<typename T::F> *bases,
-                            const uint32_t *scalars, size_t n, xyzz<typename T::F> *buckets, cuzk_error *err)
+static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<typename T::F> *bases,
+                            const uint32_t *inf, xyzz<typename T::F> *buckets, cuzk_error *err)
 {
     using F = typename T::F;
-    const size_t E0 = (size_t)plan.nwin * n;
-    dev_buf<uint32_t> skeys, svals;
-    GPU_TRY(skeys.alloc(g, E0, err));
-    GPU_TRY(svals.alloc(g, E0, err));
-    {
-        dev_buf<uint32_t> keys, vals;
-        GPU_TRY(keys.alloc(g, E0, err));
-        GPU_TRY(vals.alloc(g, E0, err));
-        GPU_TRY(msm_digits(g, bases, sizeof(affine<F>), scalars, n, plan.c, plan.nwin, keys, vals, err));
-        GPU_TRY(prof_mark(g, "digits", err));
-        GPU_TRY(msm_sort_windows(g, keys, vals, skeys, svals, n, plan.nwin, plan.c, err));
-        GPU_TRY(prof_mark(g, "sort", err));
-    }
+    const msm_plan &plan = sorted.plan;
+    const size_t E0 = (size_t)plan.nwin * sorted.n;
     GPU_CHECK(cudaMemsetAsync(buckets, 0, (size_t)plan.nwin * plan.nbuckets * sizeof(xyzz<F>), g->stream));
 
     int resident = 0; /* blocks per multiprocessor */
@@ -348,7 +348,7 @@ static int msm_fill_buckets(cuzk_gpu *g, const msm_plan &plan, const affine<type
     GPU_TRY(msm_seq_alloc(g, s, 2 * nchunks0, msm_level_slots(2 * nchunks0), err));
     dev_buf<xyzz<F>> part0;
     GPU_TRY(part0.alloc(g, 2 * nchunks0, err));
-    seq_bases<F> src0 = {skeys, svals, n, plan.nbuckets, bases};
+    seq_bases<F> src0 = {sorted.keys, sorted.vals, sorted.n, plan.nbuckets, bases, inf};
     msm_chunk_kernel<F, seq_bases<F>><<<grid_for(nchunks0, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(
         src0, E0, K0, nchunks0, buckets, part0, s.part_gid);
     GPU_LAUNCHED();
@@ -411,24 +411,26 @@ template <class T> static void xyzz_to_jac(typename T::jac *r, const xyzz<typena
     T::mul(&r->z, &zz, &zzz);
 }
 
-/* *result = sum scalars[i] bases[i], bases and scalars in device memory */
+/* *result = sum scalars[i] bases[i] for the scalars behind `sorted`,
+ * bases in device memory (steps 3-5) */
 template <class T>
 static int msm_device(cuzk_gpu *g, typename T::jac *result, const affine<typename T::F> *bases,
-                      const uint32_t *scalars, size_t n, cuzk_error *err)
+                      const msm_sorted &sorted, cuzk_error *err)
 {
     using F = typename T::F;
     T::set_inf(result);
-    g->prof.n = 0;
-    if (n == 0)
+    if (sorted.n == 0)
         return 0;
-    const msm_plan plan = msm_choose<T>(n, g->msm_c);
-    GPU_TRY(prof_mark(g, "start", err));
+    const msm_plan &plan = sorted.plan;
     dev_buf<xyzz<F>> windows;
     GPU_TRY(windows.alloc(g, plan.nwin, err));
     {
+        dev_buf<uint32_t> inf;
+        GPU_TRY(inf.alloc(g, (sorted.n + 31) / 32, err));
+        GPU_TRY(msm_inf_mask(g, bases, sizeof(affine<F>), sorted.n, inf, err));
         dev_buf<xyzz<F>> buckets;
         GPU_TRY(buckets.alloc(g, (size_t)plan.nwin * plan.nbuckets, err));
-        GPU_TRY(msm_fill_buckets<T>(g, plan, bases, scalars, n, buckets, err));
+        GPU_TRY(msm_fill_buckets<T>(g, sorted, bases, inf, buckets, err));
         GPU_TRY(msm_window_sums<T>(g, plan, buckets, windows, err));
     }
     /* step 5 */
@@ -469,22 +471,33 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     GPU_TRY(cs.enter(given, err));
     cuzk_gpu *g = cs.get();
     typename T::jac *res = static_cast<typename T::jac *>(result);
-    if (on_device)
-        return msm_device<T>(g, res, static_cast<const A *>(bases), static_cast<const uint32_t *>(scalars), n, err);
     dev_buf<A> db;
     dev_buf<uint32_t> ds;
-    GPU_TRY(db.alloc(g, n, err));
-    GPU_TRY(ds.alloc(g, 8 * n, err));
-    GPU_CHECK(cudaMemcpyAsync(db, bases, n * sizeof(A), cudaMemcpyHostToDevice, g->stream));
-    GPU_CHECK(cudaMemcpyAsync(ds, scalars, n * 32, cudaMemcpyHostToDevice, g->stream));
-    return msm_device<T>(g, res, db, ds, n, err);
+    if (!on_device) {
+        GPU_TRY(db.alloc(g, n, err));
+        GPU_TRY(ds.alloc(g, 8 * n, err));
+        GPU_CHECK(cudaMemcpyAsync(db, bases, n * sizeof(A), cudaMemcpyHostToDevice, g->stream));
+        GPU_CHECK(cudaMemcpyAsync(ds, scalars, n * 32, cudaMemcpyHostToDevice, g->stream));
+        bases = db.get();
+        scalars = ds.get();
+    }
+    g->prof.n = 0;
+    GPU_TRY(prof_mark(g, "start", err));
+    msm_sorted sorted;
+    GPU_TRY(msm_prepare(g, static_cast<const uint32_t *>(scalars), n, msm_choose<T>(n, g->msm_c), sorted, err));
+    return msm_device<T>(g, res, static_cast<const A *>(bases), sorted, err);
 }
 
-/* The entry point of one group, msm_<G>(g, result, bases, scalars, n,
- * on_device, err), defined in msm_<G>.cu: the CPU group G (its Jacobian
- * type and the operations that finish the sum on the host), coordinate
- * field FQ, device group DEV, scalar bits, and the cost of one coordinate
- * multiplication relative to one over the 254-bit field. */
+/* The entry points of one group, defined in msm_<G>.cu:
+ *   msm_<G>(g, result, bases, scalars, n, on_device, err)  the door's call
+ *   msm_<G>_plan(n)      the window plan of n points (the context's forced
+ *                        window applies)
+ *   msm_<G>_sorted(g, result, bases, sorted, err)  device bases against
+ *                        prepared scalars (msm_prepare)
+ * from the CPU group G (its Jacobian type and the operations that finish
+ * the sum on the host), coordinate field FQ, device group DEV, scalar bits,
+ * and the cost of one coordinate multiplication relative to one over the
+ * 254-bit field. */
 #define MSM_INSTANCE(G, FQ, DEV, BITS, MUL_COST)                                               \
     namespace gpu {                                                                            \
     struct G##_msm {                                                                           \
@@ -506,12 +519,20 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     {                                                                                          \
         return msm_call<G##_msm>(g, result, bases, scalars, n, on_device, err);                \
     }                                                                                          \
+    msm_plan msm_##G##_plan(const cuzk_gpu *g, size_t n) { return msm_choose<G##_msm>(n, g->msm_c); } \
+    int msm_##G##_sorted(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err) \
+    {                                                                                          \
+        return msm_device<G##_msm>(g, static_cast<G##_jac *>(result),                          \
+                                   static_cast<const affine<DEV::F> *>(bases), sorted, err);   \
+    }                                                                                          \
     }
 
 /* the four instances */
 #define MSM_DECLARE(G)                                                                         \
     int msm_##G(cuzk_gpu *g, void *result, const void *bases, const void *scalars, size_t n, bool on_device, \
-                cuzk_error *err);
+                cuzk_error *err);                                                              \
+    msm_plan msm_##G##_plan(const cuzk_gpu *g, size_t n);                                      \
+    int msm_##G##_sorted(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err);
 MSM_DECLARE(bn254_g1)
 MSM_DECLARE(bn254_g2)
 MSM_DECLARE(bls12_381_g1)

@@ -2,7 +2,8 @@
  * backend, on both curves:
  *   - the five MSM results of one proof equal the CPU's, point for point,
  *     on the same a, b, c and witness (the proofs themselves differ: fresh
- *     blinding each time)
+ *     blinding each time); also with a, b, c built on the device, and on a
+ *     key whose points stream from host memory in several slices
  *   - GPU proofs verify, again with the key resident, for an all-zero
  *     witness, and for the snarkjs-made fixture keys; a changed public
  *     signal is rejected
@@ -71,7 +72,29 @@ static void expect_same_results(cuzk_curve_id curve, const cuzk_msm_results *cpu
         fail_msg("MSM B2: the GPU's point differs from the CPU's");
 }
 
-/* prove_start on both backends from the same a, b, c. */
+/* The device part of a proof of c on a key made by cuzk_gpu_key_stream
+ * (points streamed in slices of `slice` points), a, b, c built on the
+ * device: the CPU's results. */
+static void check_streamed_key(const circuit *c, const cuzk_msm_results *cpu, size_t slice)
+{
+    cuzk_error err = {0};
+    cuzk_gpu *g = NULL;
+    cuzk_gpu_key *k = NULL;
+    assert_int_equal(cuzk_gpu_open(&g, 0, &err), CUZK_OK);
+    if (cuzk_gpu_key_stream(g, &c->z, slice, &k, &err))
+        fail_msg("streamed key: %s", err.msg);
+    assert_true(cuzk_gpu_key_streamed(k));
+    cuzk_msm_results m;
+    cuzk_prove_timings t = {0};
+    if (cuzk_gpu_prove(g, k, NULL, c->w.values, &m, &t, &err))
+        fail_msg("proof on a streamed key: %s", err.msg);
+    expect_same_results(c->z.curve, cpu, &m);
+    cuzk_gpu_key_free(k);
+    cuzk_gpu_close(g);
+}
+
+/* prove_start on both backends from the same a, b, c; on the GPU also with
+ * a, b, c built on the device, and on a streamed key. */
 static void check_msm_results(const circuit *c)
 {
     size_t bytes = cuzk_groth16_abc_bytes(&c->z);
@@ -89,6 +112,13 @@ static void check_msm_results(const circuit *c)
         fail_msg("GPU prove_start: %s", err.msg);
     expect_same_results(c->z.curve, &mc, &mg);
     assert_true(tg.total > 0);
+    assert_true(gpu_backend->builds_abc);
+    wg.abc = NULL;
+    if (gpu_backend->prove_start(gpu_backend, 0, &wg, &mg, &tg, &err))
+        fail_msg("GPU prove_start building a, b, c: %s", err.msg);
+    expect_same_results(c->z.curve, &mc, &mg);
+    assert_true(tg.abc > 0);
+    check_streamed_key(c, &mc, 1000);
     free(abc_cpu);
     gpu_backend->host.free(gpu_backend->host.ctx, abc_gpu, bytes);
 }
