@@ -80,29 +80,6 @@ int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &
     return prof_mark(g, "sort", err);
 }
 
-/* one thread per base; each warp's ballot is one mask word */
-static __global__ void msm_inf_mask_kernel(const uint4 *bases, unsigned base_vecs, size_t n, uint32_t *inf)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t any = i >= n;
-    for (unsigned j = 0; i < n && j < base_vecs; j++) {
-        const uint4 v = __ldg(bases + i * base_vecs + j);
-        any |= v.x | v.y | v.z | v.w;
-    }
-    const uint32_t word = __ballot_sync(0xffffffffu, any == 0);
-    if (i % 32 == 0 && i < n)
-        inf[i / 32] = word;
-}
-
-int msm_inf_mask(cuzk_gpu *g, const void *bases, size_t base_bytes, size_t n, uint32_t *inf, cuzk_error *err)
-{
-    static_assert(SMALL_THREADS % 32 == 0, "whole warps");
-    msm_inf_mask_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(
-        static_cast<const uint4 *>(bases), (unsigned)(base_bytes / 16), n, inf);
-    GPU_LAUNCHED();
-    return prof_mark(g, "inf_mask", err);
-}
-
 int msm_seq_alloc(cuzk_gpu *g, msm_seq &s, size_t cap, size_t slots, cuzk_error *err)
 {
     const size_t m = cap > slots ? cap : slots;

@@ -17,7 +17,8 @@
  *     Steps 1-2 see only the scalars (msm_sorted): MSMs over the same
  *     scalars share them, as a proof's A, B1 (G1) and B2 (G2) do.
  *  3. buckets: a segmented sum of that sorted sequence into XYZZ buckets.
- *     Infinity bases (a bit mask, one bit per base) are skipped there.
+ *     An infinity base (all-zero bytes) is recognised once loaded and
+ *     skipped: a test on registers, no extra memory access in the chain.
  *     Each thread walks a fixed-length chunk (so a bucket holding half of
  *     all points costs no more than an even spread), adding runs of one gid
  *     with mixed additions. A run whose neighbours outside the chunk hold
@@ -125,10 +126,6 @@ struct msm_sorted {
 int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
                 cuzk_error *err);
 
-/* inf[i / 32] bit i % 32 <- base i (base_bytes each, a multiple of 16) is
- * all zero: infinity */
-int msm_inf_mask(cuzk_gpu *g, const void *bases, size_t base_bytes, size_t n, uint32_t *inf, cuzk_error *err);
-
 /* A sorted sequence of (gid, ref), at most `cap` entries, and the scratch
  * to compact partials into it: part_gid, flags and pos hold max(cap, slots)
  * entries (a first pass may write cap slots; a later pass over cap entries
@@ -155,7 +152,6 @@ template <class F> struct seq_bases {
     size_t n;
     uint32_t nbuckets;
     const affine<F> *bases;
-    const uint32_t *inf; /* msm_inf_mask */
 
     FF_INLINE uint32_t gid(size_t p) const
     {
@@ -164,10 +160,10 @@ template <class F> struct seq_bases {
     }
     FF_INLINE void add(xyzz<F> &acc, size_t p) const
     {
-        const uint32_t v = vals[p], i = v & 0x7fffffffu;
-        if (__ldg(inf + i / 32) >> (i % 32) & 1)
+        const uint32_t v = vals[p];
+        affine<F> q = load_ro(bases + (v & 0x7fffffffu));
+        if (q.is_inf())
             return;
-        affine<F> q = load_ro(bases + i);
         if (v >> 31)
             q.y = q.y.neg();
         xyzz_add_affine(acc, q);
@@ -329,7 +325,7 @@ static inline size_t msm_level_slots(size_t entries)
  * (buckets zeroed first), infinity bases skipped. */
 template <class T>
 static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<typename T::F> *bases,
-                            const uint32_t *inf, xyzz<typename T::F> *buckets, cuzk_error *err)
+                            xyzz<typename T::F> *buckets, cuzk_error *err)
 {
     using F = typename T::F;
     const msm_plan &plan = sorted.plan;
@@ -348,7 +344,7 @@ static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<
     GPU_TRY(msm_seq_alloc(g, s, 2 * nchunks0, msm_level_slots(2 * nchunks0), err));
     dev_buf<xyzz<F>> part0;
     GPU_TRY(part0.alloc(g, 2 * nchunks0, err));
-    seq_bases<F> src0 = {sorted.keys, sorted.vals, sorted.n, plan.nbuckets, bases, inf};
+    seq_bases<F> src0 = {sorted.keys, sorted.vals, sorted.n, plan.nbuckets, bases};
     msm_chunk_kernel<F, seq_bases<F>><<<grid_for(nchunks0, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(
         src0, E0, K0, nchunks0, buckets, part0, s.part_gid);
     GPU_LAUNCHED();
@@ -425,12 +421,9 @@ static int msm_device(cuzk_gpu *g, typename T::jac *result, const affine<typenam
     dev_buf<xyzz<F>> windows;
     GPU_TRY(windows.alloc(g, plan.nwin, err));
     {
-        dev_buf<uint32_t> inf;
-        GPU_TRY(inf.alloc(g, (sorted.n + 31) / 32, err));
-        GPU_TRY(msm_inf_mask(g, bases, sizeof(affine<F>), sorted.n, inf, err));
         dev_buf<xyzz<F>> buckets;
         GPU_TRY(buckets.alloc(g, (size_t)plan.nwin * plan.nbuckets, err));
-        GPU_TRY(msm_fill_buckets<T>(g, sorted, bases, inf, buckets, err));
+        GPU_TRY(msm_fill_buckets<T>(g, sorted, bases, buckets, err));
         GPU_TRY(msm_window_sums<T>(g, plan, buckets, windows, err));
     }
     /* step 5 */
