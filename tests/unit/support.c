@@ -48,6 +48,22 @@ int budget_waiters_reach(cuzk_budget *b, uint32_t n)
     return 0;
 }
 
+int make_dev_key(const cuzk_synth_params *sp, cuzk_zkey *z, cuzk_wtns *w, cuzk_r1cs *r)
+{
+    cuzk_error err = {0};
+    cuzk_r1cs r1cs;
+    int rc = cuzk_circuit_synth(sp, &r1cs, w, &err);
+    if (rc)
+        return rc;
+    if ((rc = cuzk_groth16_setup(&r1cs, 2, z, &err)))
+        cuzk_wtns_free(w);
+    if (rc || !r)
+        cuzk_r1cs_free(&r1cs);
+    else
+        *r = r1cs;
+    return rc;
+}
+
 int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id curve, uint32_t n_constraints,
                   uint64_t seed, cuzk_wtns *w)
 {
@@ -56,14 +72,11 @@ int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id cu
     cuzk_r1cs r1cs;
     cuzk_wtns witness;
     cuzk_zkey z;
-    int rc = cuzk_circuit_synth(&sp, &r1cs, &witness, &err);
+    int rc = make_dev_key(&sp, &z, &witness, &r1cs);
     if (rc)
         return rc;
-    rc = cuzk_groth16_setup(&r1cs, 2, &z, &err);
-    if (!rc) {
-        rc = cuzk_zkey_write(&z, zkey_path, &err);
-        cuzk_zkey_free(&z);
-    }
+    rc = cuzk_zkey_write(&z, zkey_path, &err);
+    cuzk_zkey_free(&z);
     if (!rc && r1cs_path)
         rc = cuzk_r1cs_write(&r1cs, r1cs_path, &err);
     cuzk_r1cs_free(&r1cs);

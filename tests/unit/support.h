@@ -4,7 +4,9 @@
 #define CUZK_TESTS_SUPPORT_H
 
 #include "engine/budget.h"
+#include "groth16/synth.h"
 #include "groth16/wtns.h"
+#include "groth16/zkey.h"
 
 /* 1 (after printing "SKIP: ...") when GPU tests cannot run here: no usable
  * GPU, or an AddressSanitizer build (the CUDA runtime and ASan's shadow
@@ -24,6 +26,11 @@ int budget_waiters_reach(cuzk_budget *b, uint32_t n);
 
 /* Removes dir and everything below it (rm -rf); 0 on success. */
 int remove_tree(const char *dir);
+
+/* A synthetic circuit (sp) and a development key for it, in memory: *z and
+ * *w, and the circuit in *r when r is not NULL (free each with its _free;
+ * nothing to free after a failure). CUZK_OK or the library's code. */
+int make_dev_key(const cuzk_synth_params *sp, cuzk_zkey *z, cuzk_wtns *w, cuzk_r1cs *r);
 
 /* A synthetic circuit of n_constraints (seed: which one; two public
  * signals) with a development key written to zkey_path and, when r1cs_path

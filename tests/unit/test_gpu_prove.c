@@ -38,13 +38,8 @@ typedef struct {
 
 static void make_circuit(circuit *c, cuzk_curve_id curve, uint32_t constraints, int zero_witness)
 {
-    cuzk_error err = {0};
     cuzk_synth_params sp = {curve, constraints, 3, 11, zero_witness};
-    cuzk_r1cs r;
-    assert_int_equal(cuzk_circuit_synth(&sp, &r, &c->w, &err), CUZK_OK);
-    if (cuzk_groth16_setup(&r, 4, &c->z, &err))
-        fail_msg("setup: %s", err.msg);
-    cuzk_r1cs_free(&r);
+    assert_int_equal(make_dev_key(&sp, &c->z, &c->w, NULL), CUZK_OK);
 }
 
 static void free_circuit(circuit *c)

@@ -27,6 +27,7 @@
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 #include "util/timer.h"
+#include "support.h"
 
 static char tmp_dir[256];
 
@@ -41,11 +42,7 @@ static void make_key(cuzk_curve_id curve, uint32_t n_constraints, uint32_t n_pub
                      key_and_witness *kw)
 {
     cuzk_synth_params sp = {.curve = curve, .n_constraints = n_constraints, .n_public = n_public, .seed = seed};
-    cuzk_r1cs r;
-    cuzk_error err = {0};
-    assert_int_equal(cuzk_circuit_synth(&sp, &r, &kw->w, &err), CUZK_OK);
-    assert_int_equal(cuzk_groth16_setup(&r, 1, &kw->z, &err), CUZK_OK);
-    cuzk_r1cs_free(&r);
+    assert_int_equal(make_dev_key(&sp, &kw->z, &kw->w, NULL), CUZK_OK);
 }
 
 static void free_key(key_and_witness *kw)
