@@ -13,7 +13,9 @@
 # For the GPU machine (nvcc and gcc, but no cmocka or jansson headers):
 #   make CUDA=1 gpu-bundle  builds the programs scripts/gpu-check runs, with
 #                           the shared libraries that machine lacks, into
-#                           build/gpu-bundle: carry that one folder.
+#                           build/gpu-bundle, and packs that folder into
+#                           build/gpu-bundle.tar.xz (~10 MB against ~60):
+#                           carry either; gpu-check unpacks the archive.
 #
 # Knobs: CUDA_ARCH (default 90, the H200), NVCC_EXTRA (e.g.
 # -DMSM_C_MAX=20, see the knob lists in src/gpu/*.cu and msm.cuh).
@@ -51,6 +53,8 @@ gpu-bundle: build/cuzk $(GPU_TESTS) build/gpu-bench
 	@for lib in $$(ldd $^ | awk '$$3 ~ /^\// && $$1 !~ /^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s)\.so|^ld-linux/ {print $$3}' | sort -u); do \
 	    cp -L $$lib build/gpu-bundle/lib/; done
 	@du -sh build/gpu-bundle; ls build/gpu-bundle build/gpu-bundle/lib
+	tar -C build -cJf build/gpu-bundle.tar.xz gpu-bundle
+	@du -sh build/gpu-bundle.tar.xz
 
 endif
 
