@@ -611,6 +611,41 @@ FF_MUL_PATHS_TEST(bn254_fr, BN254_FR)
 FF_MUL_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 FF_MUL_PATHS_TEST(bls12_381_fr, BLS12_381_FR)
 
+/* The same for the Fp2 product and square (mont2_mul, mont2_sqr: assembly
+ * with lazy reduction on x86-64) against their C forms, each coefficient
+ * random or one of the edges. */
+#define FF_MUL2_PATHS_TEST(F, UP)                                                                  \
+    static void test_##F##_mul2_paths(void **state)                                                \
+    {                                                                                              \
+        (void)state;                                                                               \
+        F edge[3] = {{{0}}, {{1}}, {{0}}};                                                         \
+        memcpy(edge[2].l, F##_MODULUS, sizeof edge[2].l);                                          \
+        edge[2].l[0] -= 1;                                                                         \
+        for (int it = 0; it < 20000; it++) {                                                       \
+            F a[2], b[2], fast[2], slow[2];                                                        \
+            for (int k = 0; k < 2; k++) {                                                          \
+                if (it < 81) {                                                                     \
+                    a[k] = edge[it / (k ? 3 : 1) % 3];                                             \
+                    b[k] = edge[it / (k ? 27 : 9) % 3];                                            \
+                } else {                                                                           \
+                    oracle_rand_below(a[k].l, F##_MODULUS, F##_LIMBS_N);                           \
+                    oracle_rand_below(b[k].l, F##_MODULUS, F##_LIMBS_N);                           \
+                }                                                                                  \
+            }                                                                                      \
+            mont2_mul(fast[0].l, a[0].l, b[0].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);              \
+            mont2_mul_portable(slow[0].l, a[0].l, b[0].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);     \
+            if (memcmp(fast, slow, sizeof fast))                                                   \
+                fail_msg(#F ": the dispatched Fp2 multiply differs from the C one, iteration %d", it); \
+            mont2_sqr(fast[0].l, a[0].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);                      \
+            mont2_sqr_portable(slow[0].l, a[0].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);             \
+            if (memcmp(fast, slow, sizeof fast))                                                   \
+                fail_msg(#F ": the dispatched Fp2 square differs from the C one, iteration %d", it); \
+        }                                                                                          \
+    }
+
+FF_MUL2_PATHS_TEST(bn254_fp, BN254_FP)
+FF_MUL2_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
+
 #define FF_FIELD_ENTRIES(F)                                                                        \
     cmocka_unit_test(test_##F##_modulus), cmocka_unit_test(test_##F##_oracle),                     \
         cmocka_unit_test(test_##F##_properties), cmocka_unit_test(test_##F##_mul_paths)
@@ -635,6 +670,8 @@ int main(void)
         cmocka_unit_test(test_bn254_fr_root_of_unity),
         cmocka_unit_test(test_bls12_381_fr_root_of_unity),
         FF_TOWER_ENTRIES(bn254),        FF_TOWER_ENTRIES(bls12_381),
+        cmocka_unit_test(test_bn254_fp_mul2_paths),
+        cmocka_unit_test(test_bls12_381_fp_mul2_paths),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     oracle_free(&ff_vec);
