@@ -582,7 +582,8 @@ FF_TOWER_TESTS(bls12_381)
 
 /* The multiply mont_mul dispatches to (assembly on x86-64 with BMI2/ADX,
  * which the oracle tests above then check) equals the portable C one on
- * random reduced inputs and the edges 0, 1, m - 1. */
+ * random reduced inputs and the edges 0, 1, m - 1; so do the addition and
+ * subtraction (inline assembly on x86-64). */
 #define FF_MUL_PATHS_TEST(F, UP)                                                                   \
     static void test_##F##_mul_paths(void **state)                                                 \
     {                                                                                              \
@@ -603,6 +604,14 @@ FF_TOWER_TESTS(bls12_381)
             mont_mul_portable(slow.l, a.l, b.l, F##_MODULUS, UP##_INV, F##_LIMBS_N);               \
             if (memcmp(&fast, &slow, sizeof fast))                                                 \
                 fail_msg(#F ": the dispatched multiply differs from the portable one, iteration %d", it); \
+            mont_add(fast.l, a.l, b.l, F##_MODULUS, F##_LIMBS_N);                                  \
+            mont_add_portable(slow.l, a.l, b.l, F##_MODULUS, F##_LIMBS_N);                         \
+            if (memcmp(&fast, &slow, sizeof fast))                                                 \
+                fail_msg(#F ": the dispatched addition differs from the portable one, iteration %d", it); \
+            mont_sub(fast.l, a.l, b.l, F##_MODULUS, F##_LIMBS_N);                                  \
+            mont_sub_portable(slow.l, a.l, b.l, F##_MODULUS, F##_LIMBS_N);                         \
+            if (memcmp(&fast, &slow, sizeof fast))                                                 \
+                fail_msg(#F ": the dispatched subtraction differs from the portable one, iteration %d", it); \
         }                                                                                          \
     }
 
