@@ -38,9 +38,11 @@ Usage: python3 tools/gen_mont_asm.py src/ff/mont_x86_64.S src/ff/mont_x86_64.h
 import sys
 
 # SysV arguments: rdi = r, rsi = a, rdx = b, rcx = m, r8 = inv.
-# b moves to r11 (rdx feeds mulx).
+# b moves to r11 (rdx feeds mulx). Working registers come from POOL in order,
+# the free caller-saved ones first: each callee-saved one costs a push and a
+# pop, and r8 and rdi (inv and r) a trip through the stack.
 A, B, M = "rsi", "r11", "rcx"
-POOL = ["rbx", "rbp", "r12", "r13", "r14", "r15", "r8", "r9", "r10", "rdi"]
+POOL = ["r9", "r10", "rbx", "rbp", "r12", "r13", "r14", "r15", "r8", "rdi"]
 SAVED = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
 
 
@@ -56,13 +58,13 @@ class Emitter:
     def op(self, text):
         self.out.append("    " + text)
 
-    def header(self, name):
+    def header(self, name, saved):
         self.out += [f".globl {name}", f".type {name}, @function", f"{name}:", "    endbr64"]
-        for reg in SAVED:
+        for reg in saved:
             self.op(f"push {reg}")
 
-    def footer(self, name):
-        for reg in reversed(SAVED):
+    def footer(self, name, saved):
+        for reg in reversed(saved):
             self.op(f"pop {reg}")
         self.out += ["    ret", f".size {name}, .-{name}", ""]
 
@@ -143,12 +145,16 @@ class Emitter:
 
 def mont_mul(n):
     e, name = Emitter(n), f"mont_mul_{n}_adx"
-    e.header(name)
-    e.op("push rdi")
-    e.op("push r8")          # [rsp] = inv, [rsp + 8] = r
-    e.op("mov r11, rdx")
     t = POOL[: n + 1]        # t[0..n], t[n] zero at the top of each round
     lo, hi = POOL[n + 1], POOL[n + 2]
+    saved = [reg for reg in SAVED if reg in POOL[: n + 3]]
+    stack_r, stack_inv = "rdi" in POOL[: n + 3], "r8" in POOL[: n + 3]
+    e.header(name, saved)
+    if stack_r:
+        e.op("push rdi")
+    if stack_inv:
+        e.op("push r8")      # [rsp] = inv
+    e.op("mov r11, rdx")
     for reg in t:
         e.op(f"xor {reg}, {reg}")
     for i in range(n):
@@ -157,15 +163,17 @@ def mont_mul(n):
         e.op("xor eax, eax")
         e.row(t, lambda j: mem(A, 8 * j), lo, hi)
         e.op("/* q = t[0] * inv; t = (t + q m) / 2^64 */")
-        t = e.reduce_round(t, lo, hi, "[rsp]")
+        t = e.reduce_round(t, lo, hi, "[rsp]" if stack_inv else "r8")
     # t[0..n-1] < 2m: subtract m unless that borrows
     spare = [t[n], lo, hi, "rdx", A, B, "rax"][:n]
     e.sub_m_select(t, spare)
-    e.op("add rsp, 8")
-    e.op("pop rdi")
+    if stack_inv:
+        e.op("add rsp, 8")
+    if stack_r:
+        e.op("pop rdi")
     for j in range(n):
         e.op(f"mov {mem('rdi', 8 * j)}, {spare[j]}")
-    e.footer(name)
+    e.footer(name, saved)
     return e.out
 
 
@@ -203,7 +211,7 @@ def mont_mul2(n):
     """(a0 + a1 u)(b0 + b1 u), Karatsuba with two reductions."""
     e, name = Emitter(n), f"mont_mul2_{n}_adx"
     f = Frame(n, [("sa", 1), ("sb", 1), ("t0", 2), ("t1", 2), ("t2", 2)])
-    e.header(name)
+    e.header(name, SAVED)
     fp2_prologue(e, f)
     e.op("mov r11, rdx")
     a0, a1 = (lambda j: mem(A, 8 * j)), (lambda j: mem(A, 8 * (n + j)))
@@ -228,7 +236,7 @@ def mont_mul2(n):
     for j in range(n):
         e.op(f"{'add' if j == 0 else 'adc'} {f('t0', n)(j)}, {masked[j]}")
     fp2_epilogue(e, f, f("t0"), f("t2"))
-    e.footer(name)
+    e.footer(name, SAVED)
     return e.out
 
 
@@ -236,7 +244,7 @@ def mont_sqr2(n):
     """(a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, two reductions."""
     e, name = Emitter(n), f"mont_sqr2_{n}_adx"
     f = Frame(n, [("s", 1), ("d", 1), ("a2", 1), ("t0", 2), ("t1", 2)])
-    e.header(name)
+    e.header(name, SAVED)
     e.op("mov r11, rdx")     # m arrives in rdx, inv in rcx
     e.op("mov r8, rcx")
     e.op("mov rcx, r11")
@@ -250,7 +258,7 @@ def mont_sqr2(n):
     e.mul_wide(f("t0"), f("s"), f("d"))
     e.mul_wide(f("t1"), a0, f("a2"))
     fp2_epilogue(e, f, f("t0"), f("t1"))
-    e.footer(name)
+    e.footer(name, SAVED)
     return e.out
 
 
