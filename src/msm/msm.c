@@ -16,6 +16,9 @@
  *                 their chains of dependent products)
  * MSM_AFFINE_MIN  fewest points per task for batch-affine buckets; smaller
  *                 tasks use Jacobian buckets (too few additions per level)
+ * MSM_TREE_BYTES  the segments of a chunk are summed level by level in
+ *                 groups of about this many bytes of points, which stay in
+ *                 the core's L2 cache (1 MiB on the development machine)
  * MSM_LANES       lanes of the bucket reduction (additions per batch there)
  * MSM_C_MIN, MSM_C_MAX  the range of window sizes tried
  * MSM_COST_*      cost model of msm_plan_choose, in field multiplications:
@@ -32,6 +35,9 @@
 #endif
 #ifndef MSM_GROUP
 #define MSM_GROUP 2
+#endif
+#ifndef MSM_TREE_BYTES
+#define MSM_TREE_BYTES (512 << 10)
 #endif
 #ifndef MSM_LANES
 #define MSM_LANES 256
