@@ -94,7 +94,7 @@ build/bench_msm_ntt: build/obj/tests/bench/bench_msm_ntt.o build/libcuzk.a
 
 constants:
 	python3 tools/gen_constants.py src/ff/constants.h
-	python3 tools/gen_mont_asm.py src/ff/mont_x86_64.S
+	python3 tools/gen_mont_asm.py src/ff/mont_x86_64.S src/ff/mont_x86_64.h
 
 clean:
 	rm -rf build

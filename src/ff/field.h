@@ -57,9 +57,21 @@
     /* 1 when the raw little-endian value is < m (a canonical encoding). */                    \
     MONT_INLINE int F##_is_canonical(const F *a) { return !mont_geq(a->l, F##_MODULUS, N); }
 
+/* Products in F[u]/(u^2 + 1) (tower.inc's Fp2) on (c0, c1) as 2N words,
+ * for the base fields only: mont2_mul needs 4m < R, which Fr of BLS12-381
+ * does not meet. */
+#define FIELD_DEFINE_U2(F, N, UP)                                                               \
+    MONT_INLINE void F##_mul_u2(uint64_t *r, const uint64_t *a, const uint64_t *b)              \
+    {                                                                                          \
+        mont2_mul(r, a, b, F##_MODULUS, UP##_INV, N);                                          \
+    }                                                                                          \
+    MONT_INLINE void F##_sqr_u2(uint64_t *r, const uint64_t *a) { mont2_sqr(r, a, F##_MODULUS, UP##_INV, N); }
+
 FIELD_DEFINE(bn254_fp, 4, BN254_FP)
 FIELD_DEFINE(bn254_fr, 4, BN254_FR)
 FIELD_DEFINE(bls12_381_fp, 6, BLS12_381_FP)
 FIELD_DEFINE(bls12_381_fr, 4, BLS12_381_FR)
+FIELD_DEFINE_U2(bn254_fp, 4, BN254_FP)
+FIELD_DEFINE_U2(bls12_381_fp, 6, BLS12_381_FP)
 
 #endif

@@ -11,166 +11,160 @@ mont_mul_4_adx:
     push r12
     push r13
     push r14
-    push r15
-    push rdi
-    push r8
     mov r11, rdx
+    xor r9, r9
+    xor r10, r10
     xor rbx, rbx
     xor rbp, rbp
     xor r12, r12
-    xor r13, r13
-    xor r14, r14
     /* round 0: t += a * b[0] */
     mov rdx, [r11 + 0]
     xor eax, eax
-    mulx r8, r15, [rsi + 0]
-    adcx rbx, r15
-    adox rbp, r8
-    mulx r8, r15, [rsi + 8]
-    adcx rbp, r15
-    adox r12, r8
-    mulx r8, r15, [rsi + 16]
-    adcx r12, r15
-    adox r13, r8
-    mulx r8, r15, [rsi + 24]
-    adcx r13, r15
-    adox r14, r8
-    adcx r14, rax
+    mulx r14, r13, [rsi + 0]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsi + 8]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsi + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 24]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
     /* q = t[0] * inv; t = (t + q m) / 2^64 */
-    mov rdx, rbx
-    imul rdx, [rsp]
+    mov rdx, r9
+    imul rdx, r8
     xor eax, eax
-    mulx r8, r15, [rcx + 0]
-    adcx rbx, r15
-    adox rbp, r8
-    mulx r8, r15, [rcx + 8]
-    adcx rbp, r15
-    adox r12, r8
-    mulx r8, r15, [rcx + 16]
-    adcx r12, r15
-    adox r13, r8
-    mulx r8, r15, [rcx + 24]
-    adcx r13, r15
-    adox r14, r8
-    adcx r14, rax
+    mulx r14, r13, [rcx + 0]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 24]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
     /* round 1: t += a * b[1] */
     mov rdx, [r11 + 8]
     xor eax, eax
-    mulx r8, r15, [rsi + 0]
-    adcx rbp, r15
-    adox r12, r8
-    mulx r8, r15, [rsi + 8]
-    adcx r12, r15
-    adox r13, r8
-    mulx r8, r15, [rsi + 16]
-    adcx r13, r15
-    adox r14, r8
-    mulx r8, r15, [rsi + 24]
-    adcx r14, r15
-    adox rbx, r8
-    adcx rbx, rax
+    mulx r14, r13, [rsi + 0]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsi + 8]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 24]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
     /* q = t[0] * inv; t = (t + q m) / 2^64 */
-    mov rdx, rbp
-    imul rdx, [rsp]
+    mov rdx, r10
+    imul rdx, r8
     xor eax, eax
-    mulx r8, r15, [rcx + 0]
-    adcx rbp, r15
-    adox r12, r8
-    mulx r8, r15, [rcx + 8]
-    adcx r12, r15
-    adox r13, r8
-    mulx r8, r15, [rcx + 16]
-    adcx r13, r15
-    adox r14, r8
-    mulx r8, r15, [rcx + 24]
-    adcx r14, r15
-    adox rbx, r8
-    adcx rbx, rax
+    mulx r14, r13, [rcx + 0]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
     /* round 2: t += a * b[2] */
     mov rdx, [r11 + 16]
     xor eax, eax
-    mulx r8, r15, [rsi + 0]
-    adcx r12, r15
-    adox r13, r8
-    mulx r8, r15, [rsi + 8]
-    adcx r13, r15
-    adox r14, r8
-    mulx r8, r15, [rsi + 16]
-    adcx r14, r15
-    adox rbx, r8
-    mulx r8, r15, [rsi + 24]
-    adcx rbx, r15
-    adox rbp, r8
-    adcx rbp, rax
+    mulx r14, r13, [rsi + 0]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 8]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 16]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsi + 24]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
     /* q = t[0] * inv; t = (t + q m) / 2^64 */
-    mov rdx, r12
-    imul rdx, [rsp]
+    mov rdx, rbx
+    imul rdx, r8
     xor eax, eax
-    mulx r8, r15, [rcx + 0]
-    adcx r12, r15
-    adox r13, r8
-    mulx r8, r15, [rcx + 8]
-    adcx r13, r15
-    adox r14, r8
-    mulx r8, r15, [rcx + 16]
-    adcx r14, r15
-    adox rbx, r8
-    mulx r8, r15, [rcx + 24]
-    adcx rbx, r15
-    adox rbp, r8
-    adcx rbp, rax
+    mulx r14, r13, [rcx + 0]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
     /* round 3: t += a * b[3] */
     mov rdx, [r11 + 24]
     xor eax, eax
-    mulx r8, r15, [rsi + 0]
-    adcx r13, r15
-    adox r14, r8
-    mulx r8, r15, [rsi + 8]
-    adcx r14, r15
-    adox rbx, r8
-    mulx r8, r15, [rsi + 16]
-    adcx rbx, r15
-    adox rbp, r8
-    mulx r8, r15, [rsi + 24]
-    adcx rbp, r15
-    adox r12, r8
-    adcx r12, rax
+    mulx r14, r13, [rsi + 0]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 8]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsi + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsi + 24]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
     /* q = t[0] * inv; t = (t + q m) / 2^64 */
-    mov rdx, r13
-    imul rdx, [rsp]
+    mov rdx, rbp
+    imul rdx, r8
     xor eax, eax
-    mulx r8, r15, [rcx + 0]
-    adcx r13, r15
-    adox r14, r8
-    mulx r8, r15, [rcx + 8]
-    adcx r14, r15
-    adox rbx, r8
-    mulx r8, r15, [rcx + 16]
-    adcx rbx, r15
-    adox rbp, r8
-    mulx r8, r15, [rcx + 24]
-    adcx rbp, r15
-    adox r12, r8
-    adcx r12, rax
-    mov r13, r14
-    sub r13, [rcx + 0]
-    mov r15, rbx
-    sbb r15, [rcx + 8]
-    mov r8, rbp
-    sbb r8, [rcx + 16]
-    mov rdx, r12
+    mulx r14, r13, [rcx + 0]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    mov rbp, r12
+    sub rbp, [rcx + 0]
+    mov r13, r9
+    sbb r13, [rcx + 8]
+    mov r14, r10
+    sbb r14, [rcx + 16]
+    mov rdx, rbx
     sbb rdx, [rcx + 24]
-    cmovc r13, r14
-    cmovc r15, rbx
-    cmovc r8, rbp
-    cmovc rdx, r12
-    add rsp, 8
-    pop rdi
-    mov [rdi + 0], r13
-    mov [rdi + 8], r15
-    mov [rdi + 16], r8
+    cmovc rbp, r12
+    cmovc r13, r9
+    cmovc r14, r10
+    cmovc rdx, rbx
+    mov [rdi + 0], rbp
+    mov [rdi + 8], r13
+    mov [rdi + 16], r14
     mov [rdi + 24], rdx
-    pop r15
     pop r14
     pop r13
     pop r12
@@ -190,309 +184,307 @@ mont_mul_6_adx:
     push r13
     push r14
     push r15
-    push rdi
     push r8
     mov r11, rdx
+    xor r9, r9
+    xor r10, r10
     xor rbx, rbx
     xor rbp, rbp
     xor r12, r12
     xor r13, r13
     xor r14, r14
-    xor r15, r15
-    xor r8, r8
     /* round 0: t += a * b[0] */
     mov rdx, [r11 + 0]
     xor eax, eax
-    mulx r10, r9, [rsi + 0]
-    adcx rbx, r9
-    adox rbp, r10
-    mulx r10, r9, [rsi + 8]
-    adcx rbp, r9
-    adox r12, r10
-    mulx r10, r9, [rsi + 16]
-    adcx r12, r9
-    adox r13, r10
-    mulx r10, r9, [rsi + 24]
-    adcx r13, r9
-    adox r14, r10
-    mulx r10, r9, [rsi + 32]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rsi + 40]
-    adcx r15, r9
-    adox r8, r10
-    adcx r8, rax
+    mulx r8, r15, [rsi + 0]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    /* q = t[0] * inv; t = (t + q m) / 2^64 */
+    mov rdx, r9
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    /* round 1: t += a * b[1] */
+    mov rdx, [r11 + 8]
+    xor eax, eax
+    mulx r8, r15, [rsi + 0]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 8]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    /* q = t[0] * inv; t = (t + q m) / 2^64 */
+    mov rdx, r10
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    /* round 2: t += a * b[2] */
+    mov rdx, [r11 + 16]
+    xor eax, eax
+    mulx r8, r15, [rsi + 0]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 8]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
     /* q = t[0] * inv; t = (t + q m) / 2^64 */
     mov rdx, rbx
     imul rdx, [rsp]
     xor eax, eax
-    mulx r10, r9, [rcx + 0]
-    adcx rbx, r9
-    adox rbp, r10
-    mulx r10, r9, [rcx + 8]
-    adcx rbp, r9
-    adox r12, r10
-    mulx r10, r9, [rcx + 16]
-    adcx r12, r9
-    adox r13, r10
-    mulx r10, r9, [rcx + 24]
-    adcx r13, r9
-    adox r14, r10
-    mulx r10, r9, [rcx + 32]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rcx + 40]
-    adcx r15, r9
-    adox r8, r10
-    adcx r8, rax
-    /* round 1: t += a * b[1] */
-    mov rdx, [r11 + 8]
+    mulx r8, r15, [rcx + 0]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    /* round 3: t += a * b[3] */
+    mov rdx, [r11 + 24]
     xor eax, eax
-    mulx r10, r9, [rsi + 0]
-    adcx rbp, r9
-    adox r12, r10
-    mulx r10, r9, [rsi + 8]
-    adcx r12, r9
-    adox r13, r10
-    mulx r10, r9, [rsi + 16]
-    adcx r13, r9
-    adox r14, r10
-    mulx r10, r9, [rsi + 24]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rsi + 32]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rsi + 40]
-    adcx r8, r9
-    adox rbx, r10
+    mulx r8, r15, [rsi + 0]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r10, r15
+    adox rbx, r8
     adcx rbx, rax
     /* q = t[0] * inv; t = (t + q m) / 2^64 */
     mov rdx, rbp
     imul rdx, [rsp]
     xor eax, eax
-    mulx r10, r9, [rcx + 0]
-    adcx rbp, r9
-    adox r12, r10
-    mulx r10, r9, [rcx + 8]
-    adcx r12, r9
-    adox r13, r10
-    mulx r10, r9, [rcx + 16]
-    adcx r13, r9
-    adox r14, r10
-    mulx r10, r9, [rcx + 24]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rcx + 32]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rcx + 40]
-    adcx r8, r9
-    adox rbx, r10
+    mulx r8, r15, [rcx + 0]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r10, r15
+    adox rbx, r8
     adcx rbx, rax
-    /* round 2: t += a * b[2] */
-    mov rdx, [r11 + 16]
+    /* round 4: t += a * b[4] */
+    mov rdx, [r11 + 32]
     xor eax, eax
-    mulx r10, r9, [rsi + 0]
-    adcx r12, r9
-    adox r13, r10
-    mulx r10, r9, [rsi + 8]
-    adcx r13, r9
-    adox r14, r10
-    mulx r10, r9, [rsi + 16]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rsi + 24]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rsi + 32]
-    adcx r8, r9
-    adox rbx, r10
-    mulx r10, r9, [rsi + 40]
-    adcx rbx, r9
-    adox rbp, r10
+    mulx r8, r15, [rsi + 0]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 40]
+    adcx rbx, r15
+    adox rbp, r8
     adcx rbp, rax
     /* q = t[0] * inv; t = (t + q m) / 2^64 */
     mov rdx, r12
     imul rdx, [rsp]
     xor eax, eax
-    mulx r10, r9, [rcx + 0]
-    adcx r12, r9
-    adox r13, r10
-    mulx r10, r9, [rcx + 8]
-    adcx r13, r9
-    adox r14, r10
-    mulx r10, r9, [rcx + 16]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rcx + 24]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rcx + 32]
-    adcx r8, r9
-    adox rbx, r10
-    mulx r10, r9, [rcx + 40]
-    adcx rbx, r9
-    adox rbp, r10
+    mulx r8, r15, [rcx + 0]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbx, r15
+    adox rbp, r8
     adcx rbp, rax
-    /* round 3: t += a * b[3] */
-    mov rdx, [r11 + 24]
+    /* round 5: t += a * b[5] */
+    mov rdx, [r11 + 40]
     xor eax, eax
-    mulx r10, r9, [rsi + 0]
-    adcx r13, r9
-    adox r14, r10
-    mulx r10, r9, [rsi + 8]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rsi + 16]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rsi + 24]
-    adcx r8, r9
-    adox rbx, r10
-    mulx r10, r9, [rsi + 32]
-    adcx rbx, r9
-    adox rbp, r10
-    mulx r10, r9, [rsi + 40]
-    adcx rbp, r9
-    adox r12, r10
+    mulx r8, r15, [rsi + 0]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 40]
+    adcx rbp, r15
+    adox r12, r8
     adcx r12, rax
     /* q = t[0] * inv; t = (t + q m) / 2^64 */
     mov rdx, r13
     imul rdx, [rsp]
     xor eax, eax
-    mulx r10, r9, [rcx + 0]
-    adcx r13, r9
-    adox r14, r10
-    mulx r10, r9, [rcx + 8]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rcx + 16]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rcx + 24]
-    adcx r8, r9
-    adox rbx, r10
-    mulx r10, r9, [rcx + 32]
-    adcx rbx, r9
-    adox rbp, r10
-    mulx r10, r9, [rcx + 40]
-    adcx rbp, r9
-    adox r12, r10
+    mulx r8, r15, [rcx + 0]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbp, r15
+    adox r12, r8
     adcx r12, rax
-    /* round 4: t += a * b[4] */
-    mov rdx, [r11 + 32]
-    xor eax, eax
-    mulx r10, r9, [rsi + 0]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rsi + 8]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rsi + 16]
-    adcx r8, r9
-    adox rbx, r10
-    mulx r10, r9, [rsi + 24]
-    adcx rbx, r9
-    adox rbp, r10
-    mulx r10, r9, [rsi + 32]
-    adcx rbp, r9
-    adox r12, r10
-    mulx r10, r9, [rsi + 40]
-    adcx r12, r9
-    adox r13, r10
-    adcx r13, rax
-    /* q = t[0] * inv; t = (t + q m) / 2^64 */
-    mov rdx, r14
-    imul rdx, [rsp]
-    xor eax, eax
-    mulx r10, r9, [rcx + 0]
-    adcx r14, r9
-    adox r15, r10
-    mulx r10, r9, [rcx + 8]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rcx + 16]
-    adcx r8, r9
-    adox rbx, r10
-    mulx r10, r9, [rcx + 24]
-    adcx rbx, r9
-    adox rbp, r10
-    mulx r10, r9, [rcx + 32]
-    adcx rbp, r9
-    adox r12, r10
-    mulx r10, r9, [rcx + 40]
-    adcx r12, r9
-    adox r13, r10
-    adcx r13, rax
-    /* round 5: t += a * b[5] */
-    mov rdx, [r11 + 40]
-    xor eax, eax
-    mulx r10, r9, [rsi + 0]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rsi + 8]
-    adcx r8, r9
-    adox rbx, r10
-    mulx r10, r9, [rsi + 16]
-    adcx rbx, r9
-    adox rbp, r10
-    mulx r10, r9, [rsi + 24]
-    adcx rbp, r9
-    adox r12, r10
-    mulx r10, r9, [rsi + 32]
-    adcx r12, r9
-    adox r13, r10
-    mulx r10, r9, [rsi + 40]
-    adcx r13, r9
-    adox r14, r10
-    adcx r14, rax
-    /* q = t[0] * inv; t = (t + q m) / 2^64 */
-    mov rdx, r15
-    imul rdx, [rsp]
-    xor eax, eax
-    mulx r10, r9, [rcx + 0]
-    adcx r15, r9
-    adox r8, r10
-    mulx r10, r9, [rcx + 8]
-    adcx r8, r9
-    adox rbx, r10
-    mulx r10, r9, [rcx + 16]
-    adcx rbx, r9
-    adox rbp, r10
-    mulx r10, r9, [rcx + 24]
-    adcx rbp, r9
-    adox r12, r10
-    mulx r10, r9, [rcx + 32]
-    adcx r12, r9
-    adox r13, r10
-    mulx r10, r9, [rcx + 40]
-    adcx r13, r9
-    adox r14, r10
-    adcx r14, rax
-    mov r15, r8
-    sub r15, [rcx + 0]
-    mov r9, rbx
-    sbb r9, [rcx + 8]
-    mov r10, rbp
-    sbb r10, [rcx + 16]
-    mov rdx, r12
+    mov r13, r14
+    sub r13, [rcx + 0]
+    mov r15, r9
+    sbb r15, [rcx + 8]
+    mov r8, r10
+    sbb r8, [rcx + 16]
+    mov rdx, rbx
     sbb rdx, [rcx + 24]
-    mov rsi, r13
+    mov rsi, rbp
     sbb rsi, [rcx + 32]
-    mov r11, r14
+    mov r11, r12
     sbb r11, [rcx + 40]
-    cmovc r15, r8
-    cmovc r9, rbx
-    cmovc r10, rbp
-    cmovc rdx, r12
-    cmovc rsi, r13
-    cmovc r11, r14
+    cmovc r13, r14
+    cmovc r15, r9
+    cmovc r8, r10
+    cmovc rdx, rbx
+    cmovc rsi, rbp
+    cmovc r11, r12
     add rsp, 8
-    pop rdi
-    mov [rdi + 0], r15
-    mov [rdi + 8], r9
-    mov [rdi + 16], r10
+    mov [rdi + 0], r13
+    mov [rdi + 8], r15
+    mov [rdi + 16], r8
     mov [rdi + 24], rdx
     mov [rdi + 32], rsi
     mov [rdi + 40], r11
@@ -504,5 +496,2651 @@ mont_mul_6_adx:
     pop rbx
     ret
 .size mont_mul_6_adx, .-mont_mul_6_adx
+
+    .p2align 5
+.globl mont_mul2_4_adx
+.type mont_mul2_4_adx, @function
+mont_mul2_4_adx:
+    endbr64
+    push rbx
+    push rbp
+    push r12
+    push r13
+    push r14
+    push r15
+    sub rsp, 272
+    mov [rsp], r8
+    mov [rsp + 8], rdi
+    mov r11, rdx
+    /* sa = a0 + a1, sb = b0 + b1 (both below 2m) */
+    mov rax, [rsi + 0]
+    add rax, [rsi + 32]
+    mov [rsp + 16], rax
+    mov rax, [rsi + 8]
+    adc rax, [rsi + 40]
+    mov [rsp + 24], rax
+    mov rax, [rsi + 16]
+    adc rax, [rsi + 48]
+    mov [rsp + 32], rax
+    mov rax, [rsi + 24]
+    adc rax, [rsi + 56]
+    mov [rsp + 40], rax
+    mov rax, [r11 + 0]
+    add rax, [r11 + 32]
+    mov [rsp + 48], rax
+    mov rax, [r11 + 8]
+    adc rax, [r11 + 40]
+    mov [rsp + 56], rax
+    mov rax, [r11 + 16]
+    adc rax, [r11 + 48]
+    mov [rsp + 64], rax
+    mov rax, [r11 + 24]
+    adc rax, [r11 + 56]
+    mov [rsp + 72], rax
+    /* t0 = a0 b0, t1 = a1 b1, t2 = sa sb */
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    mov rdx, [r11 + 0]
+    mulx r14, r13, [rsi + 0]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsi + 8]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsi + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 24]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
+    mov [rsp + 80], r9
+    xor r9, r9
+    mov rdx, [r11 + 8]
+    mulx r14, r13, [rsi + 0]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsi + 8]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 24]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
+    mov [rsp + 88], r10
+    xor r10, r10
+    mov rdx, [r11 + 16]
+    mulx r14, r13, [rsi + 0]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 8]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 16]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsi + 24]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
+    mov [rsp + 96], rbx
+    xor rbx, rbx
+    mov rdx, [r11 + 24]
+    mulx r14, r13, [rsi + 0]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 8]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsi + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsi + 24]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    mov [rsp + 104], rbp
+    xor rbp, rbp
+    mov [rsp + 112], r12
+    mov [rsp + 120], r9
+    mov [rsp + 128], r10
+    mov [rsp + 136], rbx
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    mov rdx, [r11 + 32]
+    mulx r14, r13, [rsi + 32]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsi + 40]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsi + 48]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 56]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
+    mov [rsp + 144], r9
+    xor r9, r9
+    mov rdx, [r11 + 40]
+    mulx r14, r13, [rsi + 32]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsi + 40]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 48]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 56]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
+    mov [rsp + 152], r10
+    xor r10, r10
+    mov rdx, [r11 + 48]
+    mulx r14, r13, [rsi + 32]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 40]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 48]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsi + 56]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
+    mov [rsp + 160], rbx
+    xor rbx, rbx
+    mov rdx, [r11 + 56]
+    mulx r14, r13, [rsi + 32]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 40]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsi + 48]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsi + 56]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    mov [rsp + 168], rbp
+    xor rbp, rbp
+    mov [rsp + 176], r12
+    mov [rsp + 184], r9
+    mov [rsp + 192], r10
+    mov [rsp + 200], rbx
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    mov rdx, [rsp + 48]
+    mulx r14, r13, [rsp + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsp + 24]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsp + 32]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsp + 40]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
+    mov [rsp + 208], r9
+    xor r9, r9
+    mov rdx, [rsp + 56]
+    mulx r14, r13, [rsp + 16]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsp + 24]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsp + 32]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsp + 40]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
+    mov [rsp + 216], r10
+    xor r10, r10
+    mov rdx, [rsp + 64]
+    mulx r14, r13, [rsp + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsp + 24]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsp + 32]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsp + 40]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
+    mov [rsp + 224], rbx
+    xor rbx, rbx
+    mov rdx, [rsp + 72]
+    mulx r14, r13, [rsp + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsp + 24]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsp + 32]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsp + 40]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    mov [rsp + 232], rbp
+    xor rbp, rbp
+    mov [rsp + 240], r12
+    mov [rsp + 248], r9
+    mov [rsp + 256], r10
+    mov [rsp + 264], rbx
+    /* t2 -= t0 + t1 (= a0 b1 + a1 b0) */
+    mov rax, [rsp + 208]
+    sub rax, [rsp + 80]
+    mov [rsp + 208], rax
+    mov rax, [rsp + 216]
+    sbb rax, [rsp + 88]
+    mov [rsp + 216], rax
+    mov rax, [rsp + 224]
+    sbb rax, [rsp + 96]
+    mov [rsp + 224], rax
+    mov rax, [rsp + 232]
+    sbb rax, [rsp + 104]
+    mov [rsp + 232], rax
+    mov rax, [rsp + 240]
+    sbb rax, [rsp + 112]
+    mov [rsp + 240], rax
+    mov rax, [rsp + 248]
+    sbb rax, [rsp + 120]
+    mov [rsp + 248], rax
+    mov rax, [rsp + 256]
+    sbb rax, [rsp + 128]
+    mov [rsp + 256], rax
+    mov rax, [rsp + 264]
+    sbb rax, [rsp + 136]
+    mov [rsp + 264], rax
+    mov rax, [rsp + 208]
+    sub rax, [rsp + 144]
+    mov [rsp + 208], rax
+    mov rax, [rsp + 216]
+    sbb rax, [rsp + 152]
+    mov [rsp + 216], rax
+    mov rax, [rsp + 224]
+    sbb rax, [rsp + 160]
+    mov [rsp + 224], rax
+    mov rax, [rsp + 232]
+    sbb rax, [rsp + 168]
+    mov [rsp + 232], rax
+    mov rax, [rsp + 240]
+    sbb rax, [rsp + 176]
+    mov [rsp + 240], rax
+    mov rax, [rsp + 248]
+    sbb rax, [rsp + 184]
+    mov [rsp + 248], rax
+    mov rax, [rsp + 256]
+    sbb rax, [rsp + 192]
+    mov [rsp + 256], rax
+    mov rax, [rsp + 264]
+    sbb rax, [rsp + 200]
+    mov [rsp + 264], rax
+    /* t0 -= t1; when that borrows, t0 += m R */
+    mov rax, [rsp + 80]
+    sub rax, [rsp + 144]
+    mov [rsp + 80], rax
+    mov rax, [rsp + 88]
+    sbb rax, [rsp + 152]
+    mov [rsp + 88], rax
+    mov rax, [rsp + 96]
+    sbb rax, [rsp + 160]
+    mov [rsp + 96], rax
+    mov rax, [rsp + 104]
+    sbb rax, [rsp + 168]
+    mov [rsp + 104], rax
+    mov rax, [rsp + 112]
+    sbb rax, [rsp + 176]
+    mov [rsp + 112], rax
+    mov rax, [rsp + 120]
+    sbb rax, [rsp + 184]
+    mov [rsp + 120], rax
+    mov rax, [rsp + 128]
+    sbb rax, [rsp + 192]
+    mov [rsp + 128], rax
+    mov rax, [rsp + 136]
+    sbb rax, [rsp + 200]
+    mov [rsp + 136], rax
+    sbb rax, rax
+    mov r9, [rcx + 0]
+    and r9, rax
+    mov r10, [rcx + 8]
+    and r10, rax
+    mov rbx, [rcx + 16]
+    and rbx, rax
+    mov rbp, [rcx + 24]
+    and rbp, rax
+    add [rsp + 112], r9
+    adc [rsp + 120], r10
+    adc [rsp + 128], rbx
+    adc [rsp + 136], rbp
+    mov rdi, [rsp + 8]
+    mov r9, [rsp + 80]
+    mov r10, [rsp + 88]
+    mov rbx, [rsp + 96]
+    mov rbp, [rsp + 104]
+    xor r12, r12
+    mov rdx, r9
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 24]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
+    mov rdx, r10
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
+    mov rdx, rbx
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
+    mov rdx, rbp
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    add r12, [rsp + 112]
+    adc r9, [rsp + 120]
+    adc r10, [rsp + 128]
+    adc rbx, [rsp + 136]
+    mov rbp, r12
+    sub rbp, [rcx + 0]
+    mov r13, r9
+    sbb r13, [rcx + 8]
+    mov r14, r10
+    sbb r14, [rcx + 16]
+    mov rdx, rbx
+    sbb rdx, [rcx + 24]
+    cmovc rbp, r12
+    cmovc r13, r9
+    cmovc r14, r10
+    cmovc rdx, rbx
+    mov [rdi + 0], rbp
+    mov [rdi + 8], r13
+    mov [rdi + 16], r14
+    mov [rdi + 24], rdx
+    mov rdi, [rsp + 8]
+    mov r9, [rsp + 208]
+    mov r10, [rsp + 216]
+    mov rbx, [rsp + 224]
+    mov rbp, [rsp + 232]
+    xor r12, r12
+    mov rdx, r9
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 24]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
+    mov rdx, r10
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
+    mov rdx, rbx
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
+    mov rdx, rbp
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    add r12, [rsp + 240]
+    adc r9, [rsp + 248]
+    adc r10, [rsp + 256]
+    adc rbx, [rsp + 264]
+    mov rbp, r12
+    sub rbp, [rcx + 0]
+    mov r13, r9
+    sbb r13, [rcx + 8]
+    mov r14, r10
+    sbb r14, [rcx + 16]
+    mov rdx, rbx
+    sbb rdx, [rcx + 24]
+    cmovc rbp, r12
+    cmovc r13, r9
+    cmovc r14, r10
+    cmovc rdx, rbx
+    mov [rdi + 32], rbp
+    mov [rdi + 40], r13
+    mov [rdi + 48], r14
+    mov [rdi + 56], rdx
+    add rsp, 272
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbp
+    pop rbx
+    ret
+.size mont_mul2_4_adx, .-mont_mul2_4_adx
+
+    .p2align 5
+.globl mont_mul2_6_adx
+.type mont_mul2_6_adx, @function
+mont_mul2_6_adx:
+    endbr64
+    push rbx
+    push rbp
+    push r12
+    push r13
+    push r14
+    push r15
+    sub rsp, 400
+    mov [rsp], r8
+    mov [rsp + 8], rdi
+    mov r11, rdx
+    /* sa = a0 + a1, sb = b0 + b1 (both below 2m) */
+    mov rax, [rsi + 0]
+    add rax, [rsi + 48]
+    mov [rsp + 16], rax
+    mov rax, [rsi + 8]
+    adc rax, [rsi + 56]
+    mov [rsp + 24], rax
+    mov rax, [rsi + 16]
+    adc rax, [rsi + 64]
+    mov [rsp + 32], rax
+    mov rax, [rsi + 24]
+    adc rax, [rsi + 72]
+    mov [rsp + 40], rax
+    mov rax, [rsi + 32]
+    adc rax, [rsi + 80]
+    mov [rsp + 48], rax
+    mov rax, [rsi + 40]
+    adc rax, [rsi + 88]
+    mov [rsp + 56], rax
+    mov rax, [r11 + 0]
+    add rax, [r11 + 48]
+    mov [rsp + 64], rax
+    mov rax, [r11 + 8]
+    adc rax, [r11 + 56]
+    mov [rsp + 72], rax
+    mov rax, [r11 + 16]
+    adc rax, [r11 + 64]
+    mov [rsp + 80], rax
+    mov rax, [r11 + 24]
+    adc rax, [r11 + 72]
+    mov [rsp + 88], rax
+    mov rax, [r11 + 32]
+    adc rax, [r11 + 80]
+    mov [rsp + 96], rax
+    mov rax, [r11 + 40]
+    adc rax, [r11 + 88]
+    mov [rsp + 104], rax
+    /* t0 = a0 b0, t1 = a1 b1, t2 = sa sb */
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    xor r13, r13
+    xor r14, r14
+    mov rdx, [r11 + 0]
+    mulx r8, r15, [rsi + 0]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    mov [rsp + 112], r9
+    xor r9, r9
+    mov rdx, [r11 + 8]
+    mulx r8, r15, [rsi + 0]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 8]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    mov [rsp + 120], r10
+    xor r10, r10
+    mov rdx, [r11 + 16]
+    mulx r8, r15, [rsi + 0]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 8]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    mov [rsp + 128], rbx
+    xor rbx, rbx
+    mov rdx, [r11 + 24]
+    mulx r8, r15, [rsi + 0]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r10, r15
+    adox rbx, r8
+    adcx rbx, rax
+    mov [rsp + 136], rbp
+    xor rbp, rbp
+    mov rdx, [r11 + 32]
+    mulx r8, r15, [rsi + 0]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 40]
+    adcx rbx, r15
+    adox rbp, r8
+    adcx rbp, rax
+    mov [rsp + 144], r12
+    xor r12, r12
+    mov rdx, [r11 + 40]
+    mulx r8, r15, [rsi + 0]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 40]
+    adcx rbp, r15
+    adox r12, r8
+    adcx r12, rax
+    mov [rsp + 152], r13
+    xor r13, r13
+    mov [rsp + 160], r14
+    mov [rsp + 168], r9
+    mov [rsp + 176], r10
+    mov [rsp + 184], rbx
+    mov [rsp + 192], rbp
+    mov [rsp + 200], r12
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    xor r13, r13
+    xor r14, r14
+    mov rdx, [r11 + 48]
+    mulx r8, r15, [rsi + 48]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 56]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 64]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 72]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 80]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 88]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    mov [rsp + 208], r9
+    xor r9, r9
+    mov rdx, [r11 + 56]
+    mulx r8, r15, [rsi + 48]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 56]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 64]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 72]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 80]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 88]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    mov [rsp + 216], r10
+    xor r10, r10
+    mov rdx, [r11 + 64]
+    mulx r8, r15, [rsi + 48]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 56]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 64]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 72]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 80]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 88]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    mov [rsp + 224], rbx
+    xor rbx, rbx
+    mov rdx, [r11 + 72]
+    mulx r8, r15, [rsi + 48]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 56]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 64]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 72]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 80]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 88]
+    adcx r10, r15
+    adox rbx, r8
+    adcx rbx, rax
+    mov [rsp + 232], rbp
+    xor rbp, rbp
+    mov rdx, [r11 + 80]
+    mulx r8, r15, [rsi + 48]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 56]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 64]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 72]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 80]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 88]
+    adcx rbx, r15
+    adox rbp, r8
+    adcx rbp, rax
+    mov [rsp + 240], r12
+    xor r12, r12
+    mov rdx, [r11 + 88]
+    mulx r8, r15, [rsi + 48]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 56]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 64]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 72]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 80]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 88]
+    adcx rbp, r15
+    adox r12, r8
+    adcx r12, rax
+    mov [rsp + 248], r13
+    xor r13, r13
+    mov [rsp + 256], r14
+    mov [rsp + 264], r9
+    mov [rsp + 272], r10
+    mov [rsp + 280], rbx
+    mov [rsp + 288], rbp
+    mov [rsp + 296], r12
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    xor r13, r13
+    xor r14, r14
+    mov rdx, [rsp + 64]
+    mulx r8, r15, [rsp + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsp + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsp + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsp + 40]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 56]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    mov [rsp + 304], r9
+    xor r9, r9
+    mov rdx, [rsp + 72]
+    mulx r8, r15, [rsp + 16]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsp + 24]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsp + 32]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 56]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    mov [rsp + 312], r10
+    xor r10, r10
+    mov rdx, [rsp + 80]
+    mulx r8, r15, [rsp + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsp + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsp + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsp + 56]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    mov [rsp + 320], rbx
+    xor rbx, rbx
+    mov rdx, [rsp + 88]
+    mulx r8, r15, [rsp + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsp + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsp + 56]
+    adcx r10, r15
+    adox rbx, r8
+    adcx rbx, rax
+    mov [rsp + 328], rbp
+    xor rbp, rbp
+    mov rdx, [rsp + 96]
+    mulx r8, r15, [rsp + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsp + 56]
+    adcx rbx, r15
+    adox rbp, r8
+    adcx rbp, rax
+    mov [rsp + 336], r12
+    xor r12, r12
+    mov rdx, [rsp + 104]
+    mulx r8, r15, [rsp + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsp + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsp + 48]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsp + 56]
+    adcx rbp, r15
+    adox r12, r8
+    adcx r12, rax
+    mov [rsp + 344], r13
+    xor r13, r13
+    mov [rsp + 352], r14
+    mov [rsp + 360], r9
+    mov [rsp + 368], r10
+    mov [rsp + 376], rbx
+    mov [rsp + 384], rbp
+    mov [rsp + 392], r12
+    /* t2 -= t0 + t1 (= a0 b1 + a1 b0) */
+    mov rax, [rsp + 304]
+    sub rax, [rsp + 112]
+    mov [rsp + 304], rax
+    mov rax, [rsp + 312]
+    sbb rax, [rsp + 120]
+    mov [rsp + 312], rax
+    mov rax, [rsp + 320]
+    sbb rax, [rsp + 128]
+    mov [rsp + 320], rax
+    mov rax, [rsp + 328]
+    sbb rax, [rsp + 136]
+    mov [rsp + 328], rax
+    mov rax, [rsp + 336]
+    sbb rax, [rsp + 144]
+    mov [rsp + 336], rax
+    mov rax, [rsp + 344]
+    sbb rax, [rsp + 152]
+    mov [rsp + 344], rax
+    mov rax, [rsp + 352]
+    sbb rax, [rsp + 160]
+    mov [rsp + 352], rax
+    mov rax, [rsp + 360]
+    sbb rax, [rsp + 168]
+    mov [rsp + 360], rax
+    mov rax, [rsp + 368]
+    sbb rax, [rsp + 176]
+    mov [rsp + 368], rax
+    mov rax, [rsp + 376]
+    sbb rax, [rsp + 184]
+    mov [rsp + 376], rax
+    mov rax, [rsp + 384]
+    sbb rax, [rsp + 192]
+    mov [rsp + 384], rax
+    mov rax, [rsp + 392]
+    sbb rax, [rsp + 200]
+    mov [rsp + 392], rax
+    mov rax, [rsp + 304]
+    sub rax, [rsp + 208]
+    mov [rsp + 304], rax
+    mov rax, [rsp + 312]
+    sbb rax, [rsp + 216]
+    mov [rsp + 312], rax
+    mov rax, [rsp + 320]
+    sbb rax, [rsp + 224]
+    mov [rsp + 320], rax
+    mov rax, [rsp + 328]
+    sbb rax, [rsp + 232]
+    mov [rsp + 328], rax
+    mov rax, [rsp + 336]
+    sbb rax, [rsp + 240]
+    mov [rsp + 336], rax
+    mov rax, [rsp + 344]
+    sbb rax, [rsp + 248]
+    mov [rsp + 344], rax
+    mov rax, [rsp + 352]
+    sbb rax, [rsp + 256]
+    mov [rsp + 352], rax
+    mov rax, [rsp + 360]
+    sbb rax, [rsp + 264]
+    mov [rsp + 360], rax
+    mov rax, [rsp + 368]
+    sbb rax, [rsp + 272]
+    mov [rsp + 368], rax
+    mov rax, [rsp + 376]
+    sbb rax, [rsp + 280]
+    mov [rsp + 376], rax
+    mov rax, [rsp + 384]
+    sbb rax, [rsp + 288]
+    mov [rsp + 384], rax
+    mov rax, [rsp + 392]
+    sbb rax, [rsp + 296]
+    mov [rsp + 392], rax
+    /* t0 -= t1; when that borrows, t0 += m R */
+    mov rax, [rsp + 112]
+    sub rax, [rsp + 208]
+    mov [rsp + 112], rax
+    mov rax, [rsp + 120]
+    sbb rax, [rsp + 216]
+    mov [rsp + 120], rax
+    mov rax, [rsp + 128]
+    sbb rax, [rsp + 224]
+    mov [rsp + 128], rax
+    mov rax, [rsp + 136]
+    sbb rax, [rsp + 232]
+    mov [rsp + 136], rax
+    mov rax, [rsp + 144]
+    sbb rax, [rsp + 240]
+    mov [rsp + 144], rax
+    mov rax, [rsp + 152]
+    sbb rax, [rsp + 248]
+    mov [rsp + 152], rax
+    mov rax, [rsp + 160]
+    sbb rax, [rsp + 256]
+    mov [rsp + 160], rax
+    mov rax, [rsp + 168]
+    sbb rax, [rsp + 264]
+    mov [rsp + 168], rax
+    mov rax, [rsp + 176]
+    sbb rax, [rsp + 272]
+    mov [rsp + 176], rax
+    mov rax, [rsp + 184]
+    sbb rax, [rsp + 280]
+    mov [rsp + 184], rax
+    mov rax, [rsp + 192]
+    sbb rax, [rsp + 288]
+    mov [rsp + 192], rax
+    mov rax, [rsp + 200]
+    sbb rax, [rsp + 296]
+    mov [rsp + 200], rax
+    sbb rax, rax
+    mov r9, [rcx + 0]
+    and r9, rax
+    mov r10, [rcx + 8]
+    and r10, rax
+    mov rbx, [rcx + 16]
+    and rbx, rax
+    mov rbp, [rcx + 24]
+    and rbp, rax
+    mov r12, [rcx + 32]
+    and r12, rax
+    mov r13, [rcx + 40]
+    and r13, rax
+    add [rsp + 160], r9
+    adc [rsp + 168], r10
+    adc [rsp + 176], rbx
+    adc [rsp + 184], rbp
+    adc [rsp + 192], r12
+    adc [rsp + 200], r13
+    mov rdi, [rsp + 8]
+    mov r9, [rsp + 112]
+    mov r10, [rsp + 120]
+    mov rbx, [rsp + 128]
+    mov rbp, [rsp + 136]
+    mov r12, [rsp + 144]
+    mov r13, [rsp + 152]
+    xor r14, r14
+    mov rdx, r9
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    mov rdx, r10
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    mov rdx, rbx
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    mov rdx, rbp
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r10, r15
+    adox rbx, r8
+    adcx rbx, rax
+    mov rdx, r12
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbx, r15
+    adox rbp, r8
+    adcx rbp, rax
+    mov rdx, r13
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbp, r15
+    adox r12, r8
+    adcx r12, rax
+    add r14, [rsp + 160]
+    adc r9, [rsp + 168]
+    adc r10, [rsp + 176]
+    adc rbx, [rsp + 184]
+    adc rbp, [rsp + 192]
+    adc r12, [rsp + 200]
+    mov r13, r14
+    sub r13, [rcx + 0]
+    mov r15, r9
+    sbb r15, [rcx + 8]
+    mov r8, r10
+    sbb r8, [rcx + 16]
+    mov rdx, rbx
+    sbb rdx, [rcx + 24]
+    mov rsi, rbp
+    sbb rsi, [rcx + 32]
+    mov r11, r12
+    sbb r11, [rcx + 40]
+    cmovc r13, r14
+    cmovc r15, r9
+    cmovc r8, r10
+    cmovc rdx, rbx
+    cmovc rsi, rbp
+    cmovc r11, r12
+    mov [rdi + 0], r13
+    mov [rdi + 8], r15
+    mov [rdi + 16], r8
+    mov [rdi + 24], rdx
+    mov [rdi + 32], rsi
+    mov [rdi + 40], r11
+    mov rdi, [rsp + 8]
+    mov r9, [rsp + 304]
+    mov r10, [rsp + 312]
+    mov rbx, [rsp + 320]
+    mov rbp, [rsp + 328]
+    mov r12, [rsp + 336]
+    mov r13, [rsp + 344]
+    xor r14, r14
+    mov rdx, r9
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    mov rdx, r10
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    mov rdx, rbx
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    mov rdx, rbp
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r10, r15
+    adox rbx, r8
+    adcx rbx, rax
+    mov rdx, r12
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbx, r15
+    adox rbp, r8
+    adcx rbp, rax
+    mov rdx, r13
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbp, r15
+    adox r12, r8
+    adcx r12, rax
+    add r14, [rsp + 352]
+    adc r9, [rsp + 360]
+    adc r10, [rsp + 368]
+    adc rbx, [rsp + 376]
+    adc rbp, [rsp + 384]
+    adc r12, [rsp + 392]
+    mov r13, r14
+    sub r13, [rcx + 0]
+    mov r15, r9
+    sbb r15, [rcx + 8]
+    mov r8, r10
+    sbb r8, [rcx + 16]
+    mov rdx, rbx
+    sbb rdx, [rcx + 24]
+    mov rsi, rbp
+    sbb rsi, [rcx + 32]
+    mov r11, r12
+    sbb r11, [rcx + 40]
+    cmovc r13, r14
+    cmovc r15, r9
+    cmovc r8, r10
+    cmovc rdx, rbx
+    cmovc rsi, rbp
+    cmovc r11, r12
+    mov [rdi + 48], r13
+    mov [rdi + 56], r15
+    mov [rdi + 64], r8
+    mov [rdi + 72], rdx
+    mov [rdi + 80], rsi
+    mov [rdi + 88], r11
+    add rsp, 400
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbp
+    pop rbx
+    ret
+.size mont_mul2_6_adx, .-mont_mul2_6_adx
+
+    .p2align 5
+.globl mont_sqr2_4_adx
+.type mont_sqr2_4_adx, @function
+mont_sqr2_4_adx:
+    endbr64
+    push rbx
+    push rbp
+    push r12
+    push r13
+    push r14
+    push r15
+    mov r11, rdx
+    mov r8, rcx
+    mov rcx, r11
+    sub rsp, 240
+    mov [rsp], r8
+    mov [rsp + 8], rdi
+    /* s = a0 + a1, d = a0 + m - a1, a2 = 2 a1 (all below 2m) */
+    mov rax, [rsi + 0]
+    add rax, [rsi + 32]
+    mov [rsp + 16], rax
+    mov rax, [rsi + 8]
+    adc rax, [rsi + 40]
+    mov [rsp + 24], rax
+    mov rax, [rsi + 16]
+    adc rax, [rsi + 48]
+    mov [rsp + 32], rax
+    mov rax, [rsi + 24]
+    adc rax, [rsi + 56]
+    mov [rsp + 40], rax
+    mov rax, [rsi + 0]
+    add rax, [rcx + 0]
+    mov [rsp + 48], rax
+    mov rax, [rsi + 8]
+    adc rax, [rcx + 8]
+    mov [rsp + 56], rax
+    mov rax, [rsi + 16]
+    adc rax, [rcx + 16]
+    mov [rsp + 64], rax
+    mov rax, [rsi + 24]
+    adc rax, [rcx + 24]
+    mov [rsp + 72], rax
+    mov rax, [rsp + 48]
+    sub rax, [rsi + 32]
+    mov [rsp + 48], rax
+    mov rax, [rsp + 56]
+    sbb rax, [rsi + 40]
+    mov [rsp + 56], rax
+    mov rax, [rsp + 64]
+    sbb rax, [rsi + 48]
+    mov [rsp + 64], rax
+    mov rax, [rsp + 72]
+    sbb rax, [rsi + 56]
+    mov [rsp + 72], rax
+    mov rax, [rsi + 32]
+    add rax, [rsi + 32]
+    mov [rsp + 80], rax
+    mov rax, [rsi + 40]
+    adc rax, [rsi + 40]
+    mov [rsp + 88], rax
+    mov rax, [rsi + 48]
+    adc rax, [rsi + 48]
+    mov [rsp + 96], rax
+    mov rax, [rsi + 56]
+    adc rax, [rsi + 56]
+    mov [rsp + 104], rax
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    mov rdx, [rsp + 48]
+    mulx r14, r13, [rsp + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsp + 24]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsp + 32]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsp + 40]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
+    mov [rsp + 112], r9
+    xor r9, r9
+    mov rdx, [rsp + 56]
+    mulx r14, r13, [rsp + 16]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsp + 24]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsp + 32]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsp + 40]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
+    mov [rsp + 120], r10
+    xor r10, r10
+    mov rdx, [rsp + 64]
+    mulx r14, r13, [rsp + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsp + 24]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsp + 32]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsp + 40]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
+    mov [rsp + 128], rbx
+    xor rbx, rbx
+    mov rdx, [rsp + 72]
+    mulx r14, r13, [rsp + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsp + 24]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsp + 32]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsp + 40]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    mov [rsp + 136], rbp
+    xor rbp, rbp
+    mov [rsp + 144], r12
+    mov [rsp + 152], r9
+    mov [rsp + 160], r10
+    mov [rsp + 168], rbx
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    mov rdx, [rsp + 80]
+    mulx r14, r13, [rsi + 0]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsi + 8]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsi + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 24]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
+    mov [rsp + 176], r9
+    xor r9, r9
+    mov rdx, [rsp + 88]
+    mulx r14, r13, [rsi + 0]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rsi + 8]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 24]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
+    mov [rsp + 184], r10
+    xor r10, r10
+    mov rdx, [rsp + 96]
+    mulx r14, r13, [rsi + 0]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rsi + 8]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 16]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsi + 24]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
+    mov [rsp + 192], rbx
+    xor rbx, rbx
+    mov rdx, [rsp + 104]
+    mulx r14, r13, [rsi + 0]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rsi + 8]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rsi + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rsi + 24]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    mov [rsp + 200], rbp
+    xor rbp, rbp
+    mov [rsp + 208], r12
+    mov [rsp + 216], r9
+    mov [rsp + 224], r10
+    mov [rsp + 232], rbx
+    mov rdi, [rsp + 8]
+    mov r9, [rsp + 112]
+    mov r10, [rsp + 120]
+    mov rbx, [rsp + 128]
+    mov rbp, [rsp + 136]
+    xor r12, r12
+    mov rdx, r9
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 24]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
+    mov rdx, r10
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
+    mov rdx, rbx
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
+    mov rdx, rbp
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    add r12, [rsp + 144]
+    adc r9, [rsp + 152]
+    adc r10, [rsp + 160]
+    adc rbx, [rsp + 168]
+    mov rbp, r12
+    sub rbp, [rcx + 0]
+    mov r13, r9
+    sbb r13, [rcx + 8]
+    mov r14, r10
+    sbb r14, [rcx + 16]
+    mov rdx, rbx
+    sbb rdx, [rcx + 24]
+    cmovc rbp, r12
+    cmovc r13, r9
+    cmovc r14, r10
+    cmovc rdx, rbx
+    mov [rdi + 0], rbp
+    mov [rdi + 8], r13
+    mov [rdi + 16], r14
+    mov [rdi + 24], rdx
+    mov rdi, [rsp + 8]
+    mov r9, [rsp + 176]
+    mov r10, [rsp + 184]
+    mov rbx, [rsp + 192]
+    mov rbp, [rsp + 200]
+    xor r12, r12
+    mov rdx, r9
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 24]
+    adcx rbp, r13
+    adox r12, r14
+    adcx r12, rax
+    mov rdx, r10
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx r10, r13
+    adox rbx, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 16]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r12, r13
+    adox r9, r14
+    adcx r9, rax
+    mov rdx, rbx
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx rbx, r13
+    adox rbp, r14
+    mulx r14, r13, [rcx + 8]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r9, r13
+    adox r10, r14
+    adcx r10, rax
+    mov rdx, rbp
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r14, r13, [rcx + 0]
+    adcx rbp, r13
+    adox r12, r14
+    mulx r14, r13, [rcx + 8]
+    adcx r12, r13
+    adox r9, r14
+    mulx r14, r13, [rcx + 16]
+    adcx r9, r13
+    adox r10, r14
+    mulx r14, r13, [rcx + 24]
+    adcx r10, r13
+    adox rbx, r14
+    adcx rbx, rax
+    add r12, [rsp + 208]
+    adc r9, [rsp + 216]
+    adc r10, [rsp + 224]
+    adc rbx, [rsp + 232]
+    mov rbp, r12
+    sub rbp, [rcx + 0]
+    mov r13, r9
+    sbb r13, [rcx + 8]
+    mov r14, r10
+    sbb r14, [rcx + 16]
+    mov rdx, rbx
+    sbb rdx, [rcx + 24]
+    cmovc rbp, r12
+    cmovc r13, r9
+    cmovc r14, r10
+    cmovc rdx, rbx
+    mov [rdi + 32], rbp
+    mov [rdi + 40], r13
+    mov [rdi + 48], r14
+    mov [rdi + 56], rdx
+    add rsp, 240
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbp
+    pop rbx
+    ret
+.size mont_sqr2_4_adx, .-mont_sqr2_4_adx
+
+    .p2align 5
+.globl mont_sqr2_6_adx
+.type mont_sqr2_6_adx, @function
+mont_sqr2_6_adx:
+    endbr64
+    push rbx
+    push rbp
+    push r12
+    push r13
+    push r14
+    push r15
+    mov r11, rdx
+    mov r8, rcx
+    mov rcx, r11
+    sub rsp, 352
+    mov [rsp], r8
+    mov [rsp + 8], rdi
+    /* s = a0 + a1, d = a0 + m - a1, a2 = 2 a1 (all below 2m) */
+    mov rax, [rsi + 0]
+    add rax, [rsi + 48]
+    mov [rsp + 16], rax
+    mov rax, [rsi + 8]
+    adc rax, [rsi + 56]
+    mov [rsp + 24], rax
+    mov rax, [rsi + 16]
+    adc rax, [rsi + 64]
+    mov [rsp + 32], rax
+    mov rax, [rsi + 24]
+    adc rax, [rsi + 72]
+    mov [rsp + 40], rax
+    mov rax, [rsi + 32]
+    adc rax, [rsi + 80]
+    mov [rsp + 48], rax
+    mov rax, [rsi + 40]
+    adc rax, [rsi + 88]
+    mov [rsp + 56], rax
+    mov rax, [rsi + 0]
+    add rax, [rcx + 0]
+    mov [rsp + 64], rax
+    mov rax, [rsi + 8]
+    adc rax, [rcx + 8]
+    mov [rsp + 72], rax
+    mov rax, [rsi + 16]
+    adc rax, [rcx + 16]
+    mov [rsp + 80], rax
+    mov rax, [rsi + 24]
+    adc rax, [rcx + 24]
+    mov [rsp + 88], rax
+    mov rax, [rsi + 32]
+    adc rax, [rcx + 32]
+    mov [rsp + 96], rax
+    mov rax, [rsi + 40]
+    adc rax, [rcx + 40]
+    mov [rsp + 104], rax
+    mov rax, [rsp + 64]
+    sub rax, [rsi + 48]
+    mov [rsp + 64], rax
+    mov rax, [rsp + 72]
+    sbb rax, [rsi + 56]
+    mov [rsp + 72], rax
+    mov rax, [rsp + 80]
+    sbb rax, [rsi + 64]
+    mov [rsp + 80], rax
+    mov rax, [rsp + 88]
+    sbb rax, [rsi + 72]
+    mov [rsp + 88], rax
+    mov rax, [rsp + 96]
+    sbb rax, [rsi + 80]
+    mov [rsp + 96], rax
+    mov rax, [rsp + 104]
+    sbb rax, [rsi + 88]
+    mov [rsp + 104], rax
+    mov rax, [rsi + 48]
+    add rax, [rsi + 48]
+    mov [rsp + 112], rax
+    mov rax, [rsi + 56]
+    adc rax, [rsi + 56]
+    mov [rsp + 120], rax
+    mov rax, [rsi + 64]
+    adc rax, [rsi + 64]
+    mov [rsp + 128], rax
+    mov rax, [rsi + 72]
+    adc rax, [rsi + 72]
+    mov [rsp + 136], rax
+    mov rax, [rsi + 80]
+    adc rax, [rsi + 80]
+    mov [rsp + 144], rax
+    mov rax, [rsi + 88]
+    adc rax, [rsi + 88]
+    mov [rsp + 152], rax
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    xor r13, r13
+    xor r14, r14
+    mov rdx, [rsp + 64]
+    mulx r8, r15, [rsp + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsp + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsp + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsp + 40]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 56]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    mov [rsp + 160], r9
+    xor r9, r9
+    mov rdx, [rsp + 72]
+    mulx r8, r15, [rsp + 16]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsp + 24]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsp + 32]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 56]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    mov [rsp + 168], r10
+    xor r10, r10
+    mov rdx, [rsp + 80]
+    mulx r8, r15, [rsp + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsp + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsp + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsp + 56]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    mov [rsp + 176], rbx
+    xor rbx, rbx
+    mov rdx, [rsp + 88]
+    mulx r8, r15, [rsp + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsp + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsp + 56]
+    adcx r10, r15
+    adox rbx, r8
+    adcx rbx, rax
+    mov [rsp + 184], rbp
+    xor rbp, rbp
+    mov rdx, [rsp + 96]
+    mulx r8, r15, [rsp + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsp + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsp + 48]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsp + 56]
+    adcx rbx, r15
+    adox rbp, r8
+    adcx rbp, rax
+    mov [rsp + 192], r12
+    xor r12, r12
+    mov rdx, [rsp + 104]
+    mulx r8, r15, [rsp + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsp + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsp + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsp + 40]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsp + 48]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsp + 56]
+    adcx rbp, r15
+    adox r12, r8
+    adcx r12, rax
+    mov [rsp + 200], r13
+    xor r13, r13
+    mov [rsp + 208], r14
+    mov [rsp + 216], r9
+    mov [rsp + 224], r10
+    mov [rsp + 232], rbx
+    mov [rsp + 240], rbp
+    mov [rsp + 248], r12
+    xor eax, eax
+    xor r9, r9
+    xor r10, r10
+    xor rbx, rbx
+    xor rbp, rbp
+    xor r12, r12
+    xor r13, r13
+    xor r14, r14
+    mov rdx, [rsp + 112]
+    mulx r8, r15, [rsi + 0]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    mov [rsp + 256], r9
+    xor r9, r9
+    mov rdx, [rsp + 120]
+    mulx r8, r15, [rsi + 0]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 8]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    mov [rsp + 264], r10
+    xor r10, r10
+    mov rdx, [rsp + 128]
+    mulx r8, r15, [rsi + 0]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 8]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    mov [rsp + 272], rbx
+    xor rbx, rbx
+    mov rdx, [rsp + 136]
+    mulx r8, r15, [rsi + 0]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 40]
+    adcx r10, r15
+    adox rbx, r8
+    adcx rbx, rax
+    mov [rsp + 280], rbp
+    xor rbp, rbp
+    mov rdx, [rsp + 144]
+    mulx r8, r15, [rsi + 0]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 32]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 40]
+    adcx rbx, r15
+    adox rbp, r8
+    adcx rbp, rax
+    mov [rsp + 288], r12
+    xor r12, r12
+    mov rdx, [rsp + 152]
+    mulx r8, r15, [rsi + 0]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rsi + 8]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rsi + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rsi + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rsi + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rsi + 40]
+    adcx rbp, r15
+    adox r12, r8
+    adcx r12, rax
+    mov [rsp + 296], r13
+    xor r13, r13
+    mov [rsp + 304], r14
+    mov [rsp + 312], r9
+    mov [rsp + 320], r10
+    mov [rsp + 328], rbx
+    mov [rsp + 336], rbp
+    mov [rsp + 344], r12
+    mov rdi, [rsp + 8]
+    mov r9, [rsp + 160]
+    mov r10, [rsp + 168]
+    mov rbx, [rsp + 176]
+    mov rbp, [rsp + 184]
+    mov r12, [rsp + 192]
+    mov r13, [rsp + 200]
+    xor r14, r14
+    mov rdx, r9
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    mov rdx, r10
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    mov rdx, rbx
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    mov rdx, rbp
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r10, r15
+    adox rbx, r8
+    adcx rbx, rax
+    mov rdx, r12
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbx, r15
+    adox rbp, r8
+    adcx rbp, rax
+    mov rdx, r13
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbp, r15
+    adox r12, r8
+    adcx r12, rax
+    add r14, [rsp + 208]
+    adc r9, [rsp + 216]
+    adc r10, [rsp + 224]
+    adc rbx, [rsp + 232]
+    adc rbp, [rsp + 240]
+    adc r12, [rsp + 248]
+    mov r13, r14
+    sub r13, [rcx + 0]
+    mov r15, r9
+    sbb r15, [rcx + 8]
+    mov r8, r10
+    sbb r8, [rcx + 16]
+    mov rdx, rbx
+    sbb rdx, [rcx + 24]
+    mov rsi, rbp
+    sbb rsi, [rcx + 32]
+    mov r11, r12
+    sbb r11, [rcx + 40]
+    cmovc r13, r14
+    cmovc r15, r9
+    cmovc r8, r10
+    cmovc rdx, rbx
+    cmovc rsi, rbp
+    cmovc r11, r12
+    mov [rdi + 0], r13
+    mov [rdi + 8], r15
+    mov [rdi + 16], r8
+    mov [rdi + 24], rdx
+    mov [rdi + 32], rsi
+    mov [rdi + 40], r11
+    mov rdi, [rsp + 8]
+    mov r9, [rsp + 256]
+    mov r10, [rsp + 264]
+    mov rbx, [rsp + 272]
+    mov rbp, [rsp + 280]
+    mov r12, [rsp + 288]
+    mov r13, [rsp + 296]
+    xor r14, r14
+    mov rdx, r9
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 24]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r13, r15
+    adox r14, r8
+    adcx r14, rax
+    mov rdx, r10
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 16]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r14, r15
+    adox r9, r8
+    adcx r9, rax
+    mov rdx, rbx
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 8]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r9, r15
+    adox r10, r8
+    adcx r10, rax
+    mov rdx, rbp
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx rbp, r15
+    adox r12, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 40]
+    adcx r10, r15
+    adox rbx, r8
+    adcx rbx, rax
+    mov rdx, r12
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r12, r15
+    adox r13, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 32]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbx, r15
+    adox rbp, r8
+    adcx rbp, rax
+    mov rdx, r13
+    imul rdx, [rsp]
+    xor eax, eax
+    mulx r8, r15, [rcx + 0]
+    adcx r13, r15
+    adox r14, r8
+    mulx r8, r15, [rcx + 8]
+    adcx r14, r15
+    adox r9, r8
+    mulx r8, r15, [rcx + 16]
+    adcx r9, r15
+    adox r10, r8
+    mulx r8, r15, [rcx + 24]
+    adcx r10, r15
+    adox rbx, r8
+    mulx r8, r15, [rcx + 32]
+    adcx rbx, r15
+    adox rbp, r8
+    mulx r8, r15, [rcx + 40]
+    adcx rbp, r15
+    adox r12, r8
+    adcx r12, rax
+    add r14, [rsp + 304]
+    adc r9, [rsp + 312]
+    adc r10, [rsp + 320]
+    adc rbx, [rsp + 328]
+    adc rbp, [rsp + 336]
+    adc r12, [rsp + 344]
+    mov r13, r14
+    sub r13, [rcx + 0]
+    mov r15, r9
+    sbb r15, [rcx + 8]
+    mov r8, r10
+    sbb r8, [rcx + 16]
+    mov rdx, rbx
+    sbb rdx, [rcx + 24]
+    mov rsi, rbp
+    sbb rsi, [rcx + 32]
+    mov r11, r12
+    sbb r11, [rcx + 40]
+    cmovc r13, r14
+    cmovc r15, r9
+    cmovc r8, r10
+    cmovc rdx, rbx
+    cmovc rsi, rbp
+    cmovc r11, r12
+    mov [rdi + 48], r13
+    mov [rdi + 56], r15
+    mov [rdi + 64], r8
+    mov [rdi + 72], rdx
+    mov [rdi + 80], rsi
+    mov [rdi + 88], r11
+    add rsp, 352
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbp
+    pop rbx
+    ret
+.size mont_sqr2_6_adx, .-mont_sqr2_6_adx
 
     .section .note.GNU-stack,"",@progbits

@@ -12,8 +12,13 @@
  * MSM_CHUNK_LOG   points counting-sorted and summed together (2^16: a few
  *                 MiB of affine points per thread)
  * MSM_BATCH       additions sharing one inversion
+ * MSM_GROUP       additions of a batch finished side by side (overlapping
+ *                 their chains of dependent products)
  * MSM_AFFINE_MIN  fewest points per task for batch-affine buckets; smaller
  *                 tasks use Jacobian buckets (too few additions per level)
+ * MSM_TREE_BYTES  the segments of a chunk are summed level by level in
+ *                 groups of about this many bytes of points, which stay in
+ *                 the core's L2 cache (1 MiB on the development machine)
  * MSM_LANES       lanes of the bucket reduction (additions per batch there)
  * MSM_C_MIN, MSM_C_MAX  the range of window sizes tried
  * MSM_COST_*      cost model of msm_plan_choose, in field multiplications:
@@ -27,6 +32,12 @@
 #endif
 #ifndef MSM_AFFINE_MIN
 #define MSM_AFFINE_MIN 2048
+#endif
+#ifndef MSM_GROUP
+#define MSM_GROUP 2
+#endif
+#ifndef MSM_TREE_BYTES
+#define MSM_TREE_BYTES (512 << 10)
 #endif
 #ifndef MSM_LANES
 #define MSM_LANES 256
@@ -49,6 +60,7 @@
 _Static_assert(MSM_C_MIN >= 2 && MSM_C_MIN <= MSM_C_MAX && MSM_C_MAX <= 24, "window size: digits are (|d| << 1 | sign) in 32 bits");
 _Static_assert(MSM_CHUNK_LOG >= 8 && MSM_CHUNK_LOG <= 24, "chunk indices are 32-bit");
 _Static_assert(MSM_BATCH >= 1, "batch size");
+_Static_assert(MSM_GROUP >= 1 && MSM_GROUP <= 8, "additions side by side");
 _Static_assert(MSM_LANES >= 1 && (MSM_LANES & (MSM_LANES - 1)) == 0, "lanes: a power of two");
 
 typedef struct {

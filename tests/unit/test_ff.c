@@ -580,29 +580,51 @@ FF_ROOT_TEST(bls12_381_fr, BLS12_381_FR)
 FF_TOWER_TESTS(bn254)
 FF_TOWER_TESTS(bls12_381)
 
+/* Input j of iteration it of the path tests below, which take `inputs`
+ * values an iteration: while it < 3^inputs the iterations walk through every
+ * combination of the edges 0, 1 and m - 1, then the values are random < m. */
+static void ff_path_input(uint64_t *x, const uint64_t *m, int n, int it, int j, int inputs)
+{
+    int combos = 1, digit = it;
+    for (int k = 0; k < inputs; k++)
+        combos *= 3;
+    for (int k = 0; k < j; k++)
+        digit /= 3;
+    memset(x, 0, 8 * (size_t)n);
+    if (it >= combos) {
+        oracle_rand_below(x, m, n);
+    } else if (digit % 3 == 1) {
+        x[0] = 1;
+    } else if (digit % 3 == 2) {
+        memcpy(x, m, 8 * (size_t)n);
+        x[0] -= 1;
+    }
+}
+
 /* The multiply mont_mul dispatches to (assembly on x86-64 with BMI2/ADX,
  * which the oracle tests above then check) equals the portable C one on
- * random reduced inputs and the edges 0, 1, m - 1. */
+ * random reduced inputs and the edges 0, 1, m - 1; so do the addition and
+ * subtraction (inline assembly on x86-64). */
 #define FF_MUL_PATHS_TEST(F, UP)                                                                   \
     static void test_##F##_mul_paths(void **state)                                                 \
     {                                                                                              \
         (void)state;                                                                               \
-        F edge[3] = {{{0}}, {{1}}, {{0}}};                                                         \
-        memcpy(edge[2].l, F##_MODULUS, sizeof edge[2].l);                                          \
-        edge[2].l[0] -= 1;                                                                         \
         for (int it = 0; it < 20000; it++) {                                                       \
             F a, b, fast, slow;                                                                    \
-            if (it < 9) {                                                                          \
-                a = edge[it / 3];                                                                  \
-                b = edge[it % 3];                                                                  \
-            } else {                                                                               \
-                oracle_rand_below(a.l, F##_MODULUS, F##_LIMBS_N);                                  \
-                oracle_rand_below(b.l, F##_MODULUS, F##_LIMBS_N);                                  \
-            }                                                                                      \
+            ff_path_input(a.l, F##_MODULUS, F##_LIMBS_N, it, 0, 2);                                \
+            ff_path_input(b.l, F##_MODULUS, F##_LIMBS_N, it, 1, 2);                                \
             mont_mul(fast.l, a.l, b.l, F##_MODULUS, UP##_INV, F##_LIMBS_N);                        \
             mont_mul_portable(slow.l, a.l, b.l, F##_MODULUS, UP##_INV, F##_LIMBS_N);               \
             if (memcmp(&fast, &slow, sizeof fast))                                                 \
                 fail_msg(#F ": the dispatched multiply differs from the portable one, iteration %d", it); \
+            mont_add(fast.l, a.l, b.l, F##_MODULUS, F##_LIMBS_N);                                  \
+            mont_add_portable(slow.l, a.l, b.l, F##_MODULUS, F##_LIMBS_N);                         \
+            if (memcmp(&fast, &slow, sizeof fast))                                                 \
+                fail_msg(#F ": the dispatched addition differs from the portable one, iteration %d", it); \
+            mont_sub(fast.l, a.l, b.l, F##_MODULUS, F##_LIMBS_N);                                  \
+            mont_sub_portable(slow.l, a.l, b.l, F##_MODULUS, F##_LIMBS_N);                         \
+            if (memcmp(&fast, &slow, sizeof fast))                                                 \
+                fail_msg(#F ": the dispatched subtraction differs from the portable one, iteration %d", it); \
         }                                                                                          \
     }
 
@@ -610,6 +632,33 @@ FF_MUL_PATHS_TEST(bn254_fp, BN254_FP)
 FF_MUL_PATHS_TEST(bn254_fr, BN254_FR)
 FF_MUL_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 FF_MUL_PATHS_TEST(bls12_381_fr, BLS12_381_FR)
+
+/* The same for the Fp2 product and square (mont2_mul, mont2_sqr: assembly
+ * with lazy reduction on x86-64) against their C forms, each coefficient
+ * random or one of the edges. */
+#define FF_MUL2_PATHS_TEST(F, UP)                                                                  \
+    static void test_##F##_mul2_paths(void **state)                                                \
+    {                                                                                              \
+        (void)state;                                                                               \
+        for (int it = 0; it < 20000; it++) {                                                       \
+            F a[2], b[2], fast[2], slow[2];                                                        \
+            for (int k = 0; k < 2; k++) {                                                          \
+                ff_path_input(a[k].l, F##_MODULUS, F##_LIMBS_N, it, k, 4);                         \
+                ff_path_input(b[k].l, F##_MODULUS, F##_LIMBS_N, it, 2 + k, 4);                     \
+            }                                                                                      \
+            mont2_mul(fast[0].l, a[0].l, b[0].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);              \
+            mont2_mul_portable(slow[0].l, a[0].l, b[0].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);     \
+            if (memcmp(fast, slow, sizeof fast))                                                   \
+                fail_msg(#F ": the dispatched Fp2 multiply differs from the C one, iteration %d", it); \
+            mont2_sqr(fast[0].l, a[0].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);                      \
+            mont2_sqr_portable(slow[0].l, a[0].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);             \
+            if (memcmp(fast, slow, sizeof fast))                                                   \
+                fail_msg(#F ": the dispatched Fp2 square differs from the C one, iteration %d", it); \
+        }                                                                                          \
+    }
+
+FF_MUL2_PATHS_TEST(bn254_fp, BN254_FP)
+FF_MUL2_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 
 #define FF_FIELD_ENTRIES(F)                                                                        \
     cmocka_unit_test(test_##F##_modulus), cmocka_unit_test(test_##F##_oracle),                     \
@@ -635,6 +684,8 @@ int main(void)
         cmocka_unit_test(test_bn254_fr_root_of_unity),
         cmocka_unit_test(test_bls12_381_fr_root_of_unity),
         FF_TOWER_ENTRIES(bn254),        FF_TOWER_ENTRIES(bls12_381),
+        cmocka_unit_test(test_bn254_fp_mul2_paths),
+        cmocka_unit_test(test_bls12_381_fp_mul2_paths),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     oracle_free(&ff_vec);
