@@ -11,12 +11,22 @@
  * computed them.
  *
  * Multiplication is CIOS on 32-bit limbs with PTX carry chains: per limb of
- * b, t += a b_i (a mad.lo chain, then a mad.hi chain one limb up), then
- * q = t_0 (-m^-1) mod 2^32, t += q m, t >>= 32. With a, b < m the running
- * t stays below 2m (t' = (t + a b_i + q m) / 2^32 < (2m + 2 (2^32 - 1) m) /
- * 2^32 < 2m), so one conditional subtraction ends it; 4 N^2 + O(N) integer
- * multiply-adds in all. Every modulus leaves its top limb's top bit clear
- * (2m < 2^(32N)), so sums never carry out of N limbs.
+ * b, t += a b_i, then q = t_0 (-m^-1) mod 2^32, t += q m, t >>= 32. With
+ * a, b < m the running t stays below 2m (t' = (t + a b_i + q m) / 2^32 <
+ * (2m + 2 (2^32 - 1) m) / 2^32 < 2m), so one conditional subtraction ends
+ * it; 4 N^2 + O(N) integer multiply-adds in all. Every modulus leaves its
+ * top limb's top bit clear (2m < 2^(32N)), so sums never carry out of N
+ * limbs.
+ *
+ * A carry chain is serial (each step waits for the last one's carry), so
+ * t is kept as two numbers, t = x + 2^32 y, each summed by its own chain:
+ * x takes the products of the even limbs of a (or m), whose low and high
+ * halves tile x's limbs 0..N-1 exactly; y those of the odd limbs, one limb
+ * down. The two chains are independent, so the GPU overlaps them. y stays
+ * below 2^(32N): its share of t + a b_i + q m is at most 2m / 2^32 + (a b_i
+ * + q m) / 2^32 < 2m + 1. x needs a carry limb x_N. Shifting t right by one
+ * limb (x_0 = 0) swaps the roles: the new x is y plus x_1, the new y is
+ * x_2..x_N.
  *
  * The carry flag lives between separate asm statements of one chain; no
  * compiler-generated PTX in between uses it (only explicit .cc/.c PTX
@@ -223,51 +233,82 @@ template <class P> struct alignas(16) fp {
         return mul_inline(a, b);
     }
     static __device__ __noinline__ fp mul_outline(const fp a, const fp b) { return mul_inline(a, b); }
+    /* x += sum over even j of src(j) k 2^(32 j), the carry into x_N */
+    template <class Src> static FF_INLINE void mad_even(uint32_t (&x)[N + 1], Src src, uint32_t k)
+    {
+        x[0] = ptx::mad_lo_cc(src(0), k, x[0]);
+        x[1] = ptx::madc_hi_cc(src(0), k, x[1]);
+#pragma unroll
+        for (int j = 2; j < N; j += 2) {
+            x[j] = ptx::madc_lo_cc(src(j), k, x[j]);
+            x[j + 1] = ptx::madc_hi_cc(src(j), k, x[j + 1]);
+        }
+        x[N] = ptx::addc(x[N], 0);
+    }
+    /* y += sum over odd j of src(j) k 2^(32 (j - 1)), after the caller's
+     * first step y_0 += lo(src(1) k) (with or without a carry in); no carry
+     * out: y stays below 2^(32 N) (top of this file) */
+    template <class Src> static FF_INLINE void mad_odd_rest(uint32_t (&y)[N], Src src, uint32_t k)
+    {
+        y[1] = ptx::madc_hi_cc(src(1), k, y[1]);
+#pragma unroll
+        for (int j = 3; j < N; j += 2) {
+            y[j - 1] = ptx::madc_lo_cc(src(j), k, y[j - 1]);
+            y[j] = ptx::madc_hi_cc(src(j), k, y[j]);
+        }
+    }
     static FF_INLINE fp mul_inline(const fp &a, const fp &b)
     {
-        uint32_t t[N + 2];
+        static_assert(N % 2 == 0, "even and odd limbs pair up");
+        const auto al = [&](int j) { return a.v[j]; };
+        const auto ml = [](int j) { return P::mod(j); };
+        uint32_t x[N + 1], y[N]; /* t = x + 2^32 y */
 #pragma unroll
-        for (int j = 0; j < N + 2; j++)
-            t[j] = 0;
+        for (int j = 0; j < N; j++)
+            x[j] = y[j] = 0;
+        x[N] = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) {
             const uint32_t bi = b.v[i];
-            /* t += a b_i */
-            t[0] = ptx::mad_lo_cc(a.v[0], bi, t[0]);
+            if (i == 0) {
+                y[0] = ptx::mad_lo_cc(a.v[1], bi, 0);
+            } else {
+                /* t >>= 32 (x_0 is 0): x <- (y_0 + x_1, y_1, ..., y_(N-1)),
+                 * y <- (x_2, ..., x_N, 0); the carry of y_0 + x_1 enters
+                 * the new y_0 in the first step of the odd chain below */
+                uint32_t nx[N + 1], ny[N];
+                nx[0] = ptx::add_cc(y[0], x[1]);
+                ny[0] = ptx::madc_lo_cc(a.v[1], bi, x[2]);
 #pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j] = ptx::madc_lo_cc(a.v[j], bi, t[j]);
-            t[N] = ptx::addc_cc(t[N], 0);
-            t[N + 1] = ptx::addc(t[N + 1], 0);
-            t[1] = ptx::mad_hi_cc(a.v[0], bi, t[1]);
+                for (int j = 1; j < N; j++) {
+                    nx[j] = y[j];
+                    ny[j] = j + 2 <= N ? x[j + 2] : 0;
+                }
+                nx[N] = 0;
 #pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j + 1] = ptx::madc_hi_cc(a.v[j], bi, t[j + 1]);
-            t[N + 1] = ptx::addc(t[N + 1], 0);
-            /* t += q m, making t_0 zero */
-            const uint32_t q = t[0] * P::INV;
-            t[0] = ptx::mad_lo_cc(q, P::mod(0), t[0]);
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j] = ptx::madc_lo_cc(q, P::mod(j), t[j]);
-            t[N] = ptx::addc_cc(t[N], 0);
-            t[N + 1] = ptx::addc(t[N + 1], 0);
-            t[1] = ptx::mad_hi_cc(q, P::mod(0), t[1]);
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j + 1] = ptx::madc_hi_cc(q, P::mod(j), t[j + 1]);
-            t[N + 1] = ptx::addc(t[N + 1], 0);
-            /* t >>= 32 */
-#pragma unroll
-            for (int j = 0; j < N + 1; j++)
-                t[j] = t[j + 1];
-            t[N + 1] = 0;
+                for (int j = 0; j < N; j++) {
+                    x[j] = nx[j];
+                    y[j] = ny[j];
+                }
+                x[N] = nx[N];
+            }
+            /* t += a b_i: odd limbs of a into y, even limbs into x */
+            mad_odd_rest(y, al, bi);
+            mad_even(x, al, bi);
+            /* t += q m, which makes x_0, the lowest limb of t, zero */
+            const uint32_t q = x[0] * P::INV;
+            y[0] = ptx::mad_lo_cc(q, P::mod(1), y[0]);
+            mad_odd_rest(y, ml, q);
+            mad_even(x, ml, q);
         }
+        /* the last t >>= 32: t = y + (x_1, ..., x_N) < 2m */
         fp r;
+        r.v[0] = ptx::add_cc(y[0], x[1]);
 #pragma unroll
-        for (int j = 0; j < N; j++)
-            r.v[j] = t[j];
-        return r.reduce_once(); /* t < 2m, so t_N = 0 here */
+        for (int j = 1; j < N - 1; j++)
+            r.v[j] = ptx::addc_cc(y[j], x[j + 1]);
+        r.v[N - 1] = ptx::addc(y[N - 1], x[N]);
+        return r.reduce_once();
     }
 
     FF_INLINE fp sqr() const { return *this * *this; }
