@@ -56,9 +56,16 @@ cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
  * (evicting idle ones, least recently used first, when memory runs out;
  * a key that still does not fit streams its points from host memory); the
  * pinned pool gets page-locked memory (cudaHostAlloc). It builds a, b, c on
- * the device when given none. NULL with a
- * message when there is no usable GPU or CUDA in this build. */
+ * the device when given none, from the key's matrices compiled by the PCE
+ * (engine/pce.h) and copied to the device on the first such proof. NULL
+ * with a message when there is no usable GPU or CUDA in this build. */
 cuzk_backend *backend_gpu_create(int max_devices, cuzk_error *err);
+
+/* Gives the GPU key k (made from z, on g's device) z's A and B matrices,
+ * compiled by the PCE: what cuzk_gpu_prove without a, b, c needs. */
+struct cuzk_gpu;
+struct cuzk_gpu_key;
+int backend_gpu_key_rows(struct cuzk_gpu *g, struct cuzk_gpu_key *k, const cuzk_zkey *z, cuzk_error *err);
 
 /* prove_finish of the backends whose device part ends in cuzk_msm_results:
  * cuzk_groth16_finish (blinding with fresh r, s) on the CPU. */

@@ -11,7 +11,9 @@
  *              runs out of device memory. A key that does not fit even then
  *              streams its points from the zkey's host memory
  *              (cuzk_gpu_key_stream); it refers to that memory, so it is
- *              dropped when its last proof in flight ends.
+ *              dropped when its last proof in flight ends. Its A and B
+ *              matrices follow on the first proof that brings no a, b, c
+ *              (the engine's proofs bring them from its CPU workers).
  * Keys are told apart by cuzk_zkey.serial, so a key reloaded at the same
  * address is not mistaken for the old one. */
 #include <pthread.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "engine/backend.h"
+#include "engine/pce.h"
 #include "gpu/gpu.h"
 #include "util/err.h"
 #include "util/timer.h"
@@ -28,6 +31,7 @@ enum { GPU_MAX_DEVICES = 16, GPU_MAX_CONTEXTS = 8 };
 typedef struct device_key {
     uint64_t serial;
     cuzk_gpu_key *key; /* NULL while uploading */
+    int rows_loading;  /* a worker is giving it its matrices */
     int refs;
     double last_used;
     struct device_key *next;
@@ -166,6 +170,49 @@ static int key_take(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, device_key *
     return rc;
 }
 
+_Static_assert((int)CUZK_GPU_COEF_ONE == (int)CUZK_PCE_COEF_ONE &&
+                   (int)CUZK_GPU_COEF_MINUS_ONE == (int)CUZK_PCE_COEF_MINUS_ONE &&
+                   (int)CUZK_GPU_COEF_VALUES == (int)CUZK_PCE_COEF_VALUES,
+               "the device reads the PCE's coefficient codes");
+
+int backend_gpu_key_rows(cuzk_gpu *g, cuzk_gpu_key *k, const cuzk_zkey *z, cuzk_error *err)
+{
+    cuzk_pce pce;
+    int rc = cuzk_pce_compile(z, &pce, err);
+    if (rc)
+        return rc;
+    const cuzk_gpu_rows rows = {.n_rows = pce.n_rows,
+                                .row_start = {pce.row_start[0], pce.row_start[1]},
+                                .wire = {pce.wire[0], pce.wire[1]},
+                                .coef = {pce.coef[0], pce.coef[1]},
+                                .values = pce.values,
+                                .n_values = pce.n_values};
+    rc = cuzk_gpu_key_set_rows(g, k, &rows, err);
+    cuzk_pce_free(&pce);
+    return rc;
+}
+
+/* Gives k its matrices unless it has them; one worker does it, the others
+ * wait. */
+static int key_rows_ensure(gpu_device *d, cuzk_gpu *g, device_key *k, const cuzk_zkey *z, cuzk_error *err)
+{
+    pthread_mutex_lock(&d->lock);
+    while (k->rows_loading)
+        pthread_cond_wait(&d->key_ready, &d->lock);
+    if (cuzk_gpu_key_has_rows(k->key)) {
+        pthread_mutex_unlock(&d->lock);
+        return CUZK_OK;
+    }
+    k->rows_loading = 1;
+    pthread_mutex_unlock(&d->lock);
+    int rc = backend_gpu_key_rows(g, k->key, z, err);
+    pthread_mutex_lock(&d->lock);
+    k->rows_loading = 0;
+    pthread_cond_broadcast(&d->key_ready);
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
 static void key_give_back(gpu_device *d, device_key *k)
 {
     pthread_mutex_lock(&d->lock);
@@ -194,7 +241,10 @@ static int gpu_prove_start(cuzk_backend *b, int device, const backend_work *w, c
     if (rc)
         return rc;
     if ((rc = key_take(d, g, w->key, &k, err)) == CUZK_OK) {
-        rc = cuzk_gpu_prove(g, k->key, w->abc, w->witness->values, m, times, err);
+        if (!w->abc)
+            rc = key_rows_ensure(d, g, k, w->key, err);
+        if (!rc)
+            rc = cuzk_gpu_prove(g, k->key, w->abc, w->witness->values, m, times, err);
         key_give_back(d, k);
     }
     context_give_back(d, g);

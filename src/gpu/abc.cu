@@ -1,7 +1,4 @@
-/* a, b, c on the device from the key's coefficients (abc.cuh). */
-#include <cstdlib>
-#include <cstring>
-
+/* a, b, c on the device from the key's A and B matrices (abc.cuh). */
 #include "gpu/abc.cuh"
 #include "gpu/ff.cuh"
 
@@ -9,99 +6,97 @@ namespace gpu {
 
 static constexpr unsigned ABC_THREADS = 256;
 
-size_t abc_rows_bytes(const cuzk_zkey *z)
+static size_t terms(const cuzk_gpu_rows *rows, int m)
 {
-    return (2 * (size_t)z->domain_size + 1) * sizeof(uint32_t) + (size_t)z->n_coefs * (sizeof(uint32_t) + 32);
+    return rows->row_start[m][rows->n_rows];
 }
 
-/* counting sort of the coefficients by (matrix, row), stable: file order
- * within a row */
-static int group_rows(const cuzk_zkey *z, uint32_t *start, uint32_t *wire, uint8_t *value, cuzk_error *err)
+size_t abc_rows_bytes(const cuzk_gpu_rows *rows)
 {
-    const size_t n = z->domain_size, slots = 2 * n;
-    memset(start, 0, (slots + 1) * sizeof *start);
-    for (uint32_t k = 0; k < z->n_coefs; k++) {
-        const cuzk_zkey_coef *e = &z->coefs[k];
-        if (e->matrix > 1 || e->row >= n || e->wire >= z->n_vars)
-            return cuzk_fail(err, CUZK_ERR_ARG, "coefficient %u: matrix %u row %u wire %u outside the key", k,
-                             e->matrix, e->row, e->wire);
-        start[e->matrix * n + e->row + 1]++;
-    }
-    for (size_t s = 0; s < slots; s++)
-        start[s + 1] += start[s];
-    uint32_t *fill = static_cast<uint32_t *>(malloc(slots * sizeof *fill));
-    if (!fill)
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory grouping %u coefficients", z->n_coefs);
-    memcpy(fill, start, slots * sizeof *fill);
-    for (uint32_t k = 0; k < z->n_coefs; k++) {
-        const cuzk_zkey_coef *e = &z->coefs[k];
-        const uint32_t at = fill[e->matrix * n + e->row]++;
-        wire[at] = e->wire;
-        memcpy(value + (size_t)at * 32, e->value, 32);
-    }
-    free(fill);
+    return (2 * ((size_t)rows->n_rows + 1) + 2 * (terms(rows, 0) + terms(rows, 1))) * sizeof(uint32_t) +
+           (size_t)rows->n_values * 32;
+}
+
+static int copy_in(void *dst, const void *src, size_t bytes, cuzk_error *err)
+{
+    if (bytes)
+        GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
     return 0;
 }
 
-static int upload_rows(const cuzk_zkey *z, abc_rows *r, uint32_t *start, uint32_t *wire, uint8_t *value,
-                       cuzk_error *err)
+/* B's offsets shifted past A's terms, so both index one wire and coef array */
+static int upload_row_starts(const cuzk_gpu_rows *rows, uint32_t *dst, cuzk_error *err)
 {
-    GPU_TRY(group_rows(z, start, wire, value, err));
-    const size_t n_start = 2 * (size_t)z->domain_size + 1, m = z->n_coefs ? z->n_coefs : 1;
-    GPU_CHECK(cudaMalloc(&r->row_start, n_start * sizeof(uint32_t)));
-    GPU_CHECK(cudaMalloc(&r->wire, m * sizeof(uint32_t)));
-    GPU_CHECK(cudaMalloc(&r->value, m * 32));
-    GPU_CHECK(cudaMemcpy(r->row_start, start, n_start * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    GPU_CHECK(cudaMemcpy(r->wire, wire, (size_t)z->n_coefs * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    GPU_CHECK(cudaMemcpy(r->value, value, (size_t)z->n_coefs * 32, cudaMemcpyHostToDevice));
-    r->n = z->domain_size;
-    return 0;
+    const size_t n1 = (size_t)rows->n_rows + 1;
+    uint32_t *shifted = static_cast<uint32_t *>(malloc(n1 * sizeof *shifted));
+    if (!shifted)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for %u row offsets", rows->n_rows);
+    const uint32_t nnz_a = rows->row_start[0][rows->n_rows];
+    for (size_t i = 0; i < n1; i++)
+        shifted[i] = nnz_a + rows->row_start[1][i];
+    int rc = copy_in(dst, rows->row_start[0], n1 * sizeof *dst, err);
+    if (!rc)
+        rc = copy_in(dst + n1, shifted, n1 * sizeof *dst, err);
+    free(shifted);
+    return rc;
 }
 
-int abc_rows_upload(const cuzk_zkey *z, abc_rows *r, cuzk_error *err)
+int abc_rows_upload(const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err)
 {
     *r = abc_rows();
-    uint32_t *start = static_cast<uint32_t *>(malloc((2 * (size_t)z->domain_size + 1) * sizeof(uint32_t)));
-    uint32_t *wire = static_cast<uint32_t *>(malloc(((size_t)z->n_coefs + 1) * sizeof(uint32_t)));
-    uint8_t *value = static_cast<uint8_t *>(malloc(((size_t)z->n_coefs + 1) * 32));
-    int rc = start && wire && value ? upload_rows(z, r, start, wire, value, err)
-                                    : cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for %u coefficients",
-                                                z->n_coefs);
-    free(start);
-    free(wire);
-    free(value);
-    return rc;
+    const size_t n1 = (size_t)rows->n_rows + 1, ta = terms(rows, 0), tb = terms(rows, 1);
+    if (ta + tb > UINT32_MAX)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%zu matrix terms: at most 2^32 - 1", ta + tb);
+    GPU_CHECK(cudaMalloc(&r->row_start, 2 * n1 * sizeof(uint32_t)));
+    GPU_CHECK(cudaMalloc(&r->wire, (ta + tb + 1) * sizeof(uint32_t)));
+    GPU_CHECK(cudaMalloc(&r->coef, (ta + tb + 1) * sizeof(uint32_t)));
+    GPU_CHECK(cudaMalloc(&r->values, ((size_t)rows->n_values + 1) * 32));
+    GPU_TRY(upload_row_starts(rows, r->row_start, err));
+    GPU_TRY(copy_in(r->wire, rows->wire[0], ta * sizeof(uint32_t), err));
+    GPU_TRY(copy_in(r->wire + ta, rows->wire[1], tb * sizeof(uint32_t), err));
+    GPU_TRY(copy_in(r->coef, rows->coef[0], ta * sizeof(uint32_t), err));
+    GPU_TRY(copy_in(r->coef + ta, rows->coef[1], tb * sizeof(uint32_t), err));
+    GPU_TRY(copy_in(r->values, rows->values, (size_t)rows->n_values * 32, err));
+    r->n = rows->n_rows;
+    return 0;
 }
 
 void abc_rows_free(abc_rows *r)
 {
-    for (void *p : {(void *)r->row_start, (void *)r->wire, r->value})
+    for (void *p : {(void *)r->row_start, (void *)r->wire, (void *)r->coef, r->values})
         if (p)
             cudaFree(p);
     cudaGetLastError();
     *r = abc_rows();
 }
 
-/* sum over entries [lo, hi) of value * w[wire] */
+/* sum over terms [lo, hi) of coef w[wire], normal form (abc.cuh) */
 template <class Fr>
-FF_INLINE Fr row_dot(const uint32_t *wire, const Fr *value, const Fr *w, uint32_t lo, uint32_t hi)
+FF_INLINE Fr row_sum(const abc_rows &r, const Fr *w, uint32_t lo, uint32_t hi)
 {
+    const Fr *values = static_cast<const Fr *>(r.values);
     Fr acc = Fr::zero();
-    for (uint32_t k = lo; k < hi; k++)
-        acc = acc + load_ro(value + k) * load_ro(w + __ldg(wire + k));
+    for (uint32_t k = lo; k < hi; k++) {
+        const Fr x = load_ro(w + __ldg(r.wire + k));
+        const uint32_t code = __ldg(r.coef + k);
+        if (code == CUZK_GPU_COEF_ONE)
+            acc = acc + x;
+        else if (code == CUZK_GPU_COEF_MINUS_ONE)
+            acc = acc - x;
+        else
+            acc = acc + load_ro(values + code - CUZK_GPU_COEF_VALUES) * x;
+    }
     return acc;
 }
 
-/* thread i: a_i, b_i, c_i = a_i b_i */
-template <class Fr>
-__global__ void abc_kernel(const uint32_t *start, const uint32_t *wire, const Fr *value, const Fr *w, Fr *abc,
-                           uint32_t n)
+/* thread i: a_i, b_i, c_i = a_i b_i (Montgomery) */
+template <class Fr> __global__ void abc_kernel(const abc_rows r, const Fr *w, Fr *abc)
 {
-    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x, n = r.n;
     if (i >= n)
         return;
-    const Fr a = row_dot(wire, value, w, __ldg(start + i), __ldg(start + i + 1));
-    const Fr b = row_dot(wire, value, w, __ldg(start + n + i), __ldg(start + n + i + 1));
+    const Fr a = row_sum(r, w, __ldg(r.row_start + i), __ldg(r.row_start + i + 1)).to_mont();
+    const Fr b = row_sum(r, w, __ldg(r.row_start + n + 1 + i), __ldg(r.row_start + n + 2 + i)).to_mont();
     store(abc + i, a);
     store(abc + n + i, b);
     store(abc + 2 * (size_t)n + i, a * b);
@@ -109,9 +104,8 @@ __global__ void abc_kernel(const uint32_t *start, const uint32_t *wire, const Fr
 
 template <class Fr> static int launch(cuzk_gpu *g, const abc_rows &r, const void *witness, void *abc, cuzk_error *err)
 {
-    abc_kernel<Fr><<<grid_for(r.n, ABC_THREADS), ABC_THREADS, 0, g->stream>>>(
-        r.row_start, r.wire, static_cast<const Fr *>(r.value), static_cast<const Fr *>(witness),
-        static_cast<Fr *>(abc), r.n);
+    abc_kernel<Fr><<<grid_for(r.n, ABC_THREADS), ABC_THREADS, 0, g->stream>>>(r, static_cast<const Fr *>(witness),
+                                                                              static_cast<Fr *>(abc));
     GPU_LAUNCHED();
     return 0;
 }

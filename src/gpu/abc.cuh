@@ -1,14 +1,13 @@
-/* a, b, c of one proof built on the device from the proving key's
- * coefficients: the CPU's synthesize_abc (src/groth16/prove.inc, step 1),
+/* a, b, c of one proof built on the device from the proving key's A and B
+ * matrices: the CPU's synthesis (src/engine/pce.c, cuzk_pce_synthesize),
  *   a = A.w, b = B.w (row by row), c = a o b,
  * so a whole proof needs only the witness from the host.
  *
- * The coefficients (zkey section 4, any order) are regrouped once, when the
- * key is uploaded, into rows: A's n rows, then B's n rows, each row's
- * entries in file order (compressed sparse rows). One thread then sums one
- * row of A and one of B; each entry's stored value is coef R^2 and the
- * witness is in normal form, so one Montgomery product gives (coef w) R, as
- * on the CPU. */
+ * The matrices come in the PCE's encoding (gpu.h, cuzk_gpu_rows): per term
+ * a wire and a code, 0 = +1, 1 = -1, k >= 2 = values[k - 2] (coef R). One
+ * thread sums one row of A and one of B. The witness stays in normal form:
+ * a +-1 term adds +-w, any other (coef R) w R^-1 = coef w, so a row's sum s
+ * is in normal form and one product with R^2 lifts it (s R). */
 #ifndef CUZK_GPU_ABC_CUH
 #define CUZK_GPU_ABC_CUH
 
@@ -17,18 +16,19 @@
 namespace gpu {
 
 struct abc_rows {
-    uint32_t n = 0;                  /* rows per matrix: the domain size */
-    uint32_t *row_start = nullptr;   /* 2n + 1 offsets into wire and value */
-    uint32_t *wire = nullptr;        /* per entry */
-    void *value = nullptr;           /* per entry: 32 bytes, coef R^2 */
+    uint32_t n = 0;                /* rows per matrix: the domain size */
+    uint32_t *row_start = nullptr; /* A's n + 1 offsets, then B's n + 1, into wire and coef */
+    uint32_t *wire = nullptr;      /* per term: A's terms, then B's */
+    uint32_t *coef = nullptr;      /* per term: the code */
+    void *values = nullptr;        /* 32 bytes each */
 };
 
-/* Device bytes abc_rows_upload takes for z. */
-size_t abc_rows_bytes(const cuzk_zkey *z);
+/* Device bytes abc_rows_upload takes for rows. */
+size_t abc_rows_bytes(const cuzk_gpu_rows *rows);
 
-/* *r <- z's coefficients as device rows (cudaMalloc'd on the current
- * device); free with abc_rows_free, also after a failure. */
-int abc_rows_upload(const cuzk_zkey *z, abc_rows *r, cuzk_error *err);
+/* *r <- rows copied to the current device (cudaMalloc'd); free with
+ * abc_rows_free, also after a failure. */
+int abc_rows_upload(const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err);
 void abc_rows_free(abc_rows *r);
 
 /* abc (3 n scalars on the device: a, b, c, Montgomery) <- the rows against

@@ -21,6 +21,12 @@ struct bn254_fp_params {
         constexpr uint32_t r[8] = {0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u, 0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
         return r[i];
     }
+    /* R^2 mod m: x R^2 R^-1 = x R lifts x into Montgomery form */
+    __host__ __device__ static constexpr uint32_t r2(int i)
+    {
+        constexpr uint32_t r[8] = {0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u, 0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u};
+        return r[i];
+    }
 };
 
 /* bn254_fr: 254 bits, 8 limbs of 32 bits; INV = -m^-1 mod 2^32 */
@@ -36,6 +42,12 @@ struct bn254_fr_params {
     __host__ __device__ static constexpr uint32_t one(int i)
     {
         constexpr uint32_t r[8] = {0x4ffffffbu, 0xac96341cu, 0x9f60cd29u, 0x36fc7695u, 0x7879462eu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
+        return r[i];
+    }
+    /* R^2 mod m: x R^2 R^-1 = x R lifts x into Montgomery form */
+    __host__ __device__ static constexpr uint32_t r2(int i)
+    {
+        constexpr uint32_t r[8] = {0xae216da7u, 0x1bb8e645u, 0xe35c59e3u, 0x53fe3ab1u, 0x53bb8085u, 0x8c49833du, 0x7f4e44a5u, 0x0216d0b1u};
         return r[i];
     }
 };
@@ -55,6 +67,12 @@ struct bls12_381_fp_params {
         constexpr uint32_t r[12] = {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u, 0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
         return r[i];
     }
+    /* R^2 mod m: x R^2 R^-1 = x R lifts x into Montgomery form */
+    __host__ __device__ static constexpr uint32_t r2(int i)
+    {
+        constexpr uint32_t r[12] = {0x1c341746u, 0xf4df1f34u, 0x09d104f1u, 0x0a76e6a6u, 0x4c95b6d5u, 0x8de5476cu, 0x939d83c0u, 0x67eb88a9u, 0xb519952du, 0x9a793e85u, 0x92cae3aau, 0x11988fe5u};
+        return r[i];
+    }
 };
 
 /* bls12_381_fr: 255 bits, 8 limbs of 32 bits; INV = -m^-1 mod 2^32 */
@@ -70,6 +88,12 @@ struct bls12_381_fr_params {
     __host__ __device__ static constexpr uint32_t one(int i)
     {
         constexpr uint32_t r[8] = {0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau, 0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u};
+        return r[i];
+    }
+    /* R^2 mod m: x R^2 R^-1 = x R lifts x into Montgomery form */
+    __host__ __device__ static constexpr uint32_t r2(int i)
+    {
+        constexpr uint32_t r[8] = {0xf3f29c6du, 0xc999e990u, 0x87925c23u, 0x2b6cedcbu, 0x7254398fu, 0x05d31496u, 0x9f59ff11u, 0x0748d9d9u};
         return r[i];
     }
 };

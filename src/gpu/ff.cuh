@@ -313,6 +313,16 @@ template <class P> struct alignas(16) fp {
 
     FF_INLINE fp sqr() const { return *this * *this; }
 
+    /* normal -> Montgomery form: a R^2 R^-1 */
+    FF_INLINE fp to_mont() const
+    {
+        fp r2;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r2.v[i] = P::r2(i);
+        return *this * r2;
+    }
+
     /* Montgomery -> normal form: a 1 R^-1 */
     FF_INLINE fp from_mont() const
     {

@@ -61,6 +61,7 @@ def main():
     for cpu, up in FIELDS:
         mod = halves(words(text, cpu + "_MODULUS"))
         one = halves(words(text, cpu + "_R"))
+        r2 = halves(words(text, cpu + "_R2"))
         inv = macro(text, up + "_INV") & 0xFFFFFFFF
         n = len(mod)
         out += [
@@ -77,6 +78,12 @@ def main():
             "    __host__ __device__ static constexpr uint32_t one(int i)",
             "    {",
             "        constexpr uint32_t r[%d] = {%s};" % (n, table(one)),
+            "        return r[i];",
+            "    }",
+            "    /* R^2 mod m: x R^2 R^-1 = x R lifts x into Montgomery form */",
+            "    __host__ __device__ static constexpr uint32_t r2(int i)",
+            "    {",
+            "        constexpr uint32_t r[%d] = {%s};" % (n, table(r2)),
             "        return r[i];",
             "    }",
             "};",

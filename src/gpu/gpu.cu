@@ -34,29 +34,29 @@ int cuda_fail(cuzk_error *err, cudaError_t e, const char *expr, const char *file
 
 /* constants.cuh against src/ff/constants.h, word for word */
 template <class P>
-static int params_match(const uint64_t *mod, const uint64_t *one, uint64_t inv64, const char *name, cuzk_error *err)
+static int params_match(const uint64_t *mod, const uint64_t *one, const uint64_t *r2, uint64_t inv64, const char *name,
+                        cuzk_error *err)
 {
-    for (int i = 0; i < P::N; i++) {
-        uint32_t m = (uint32_t)(mod[i / 2] >> (32 * (i % 2))), r = (uint32_t)(one[i / 2] >> (32 * (i % 2)));
-        if (P::mod(i) != m || P::one(i) != r)
+    auto half = [](const uint64_t *w, int i) { return (uint32_t)(w[i / 2] >> (32 * (i % 2))); };
+    for (int i = 0; i < P::N; i++)
+        if (P::mod(i) != half(mod, i) || P::one(i) != half(one, i) || P::r2(i) != half(r2, i))
             return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "src/gpu/constants.cuh disagrees with src/ff/constants.h for "
                              "%s: run src/gpu/gen_constants.py", name);
-    }
     if (P::INV != (uint32_t)inv64)
         return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "src/gpu/constants.cuh: wrong INV for %s", name);
     return 0;
 }
 
+#define PARAMS_MATCH(F, UP) params_match<F##_params>(F##_MODULUS, F##_R, F##_R2, UP##_INV, #F, err)
 static int check_constants(cuzk_error *err)
 {
-    GPU_TRY(params_match<bn254_fp_params>(bn254_fp_MODULUS, bn254_fp_R, BN254_FP_INV, "bn254_fp", err));
-    GPU_TRY(params_match<bn254_fr_params>(bn254_fr_MODULUS, bn254_fr_R, BN254_FR_INV, "bn254_fr", err));
-    GPU_TRY(params_match<bls12_381_fp_params>(bls12_381_fp_MODULUS, bls12_381_fp_R, BLS12_381_FP_INV, "bls12_381_fp",
-                                              err));
-    GPU_TRY(params_match<bls12_381_fr_params>(bls12_381_fr_MODULUS, bls12_381_fr_R, BLS12_381_FR_INV, "bls12_381_fr",
-                                              err));
+    GPU_TRY(PARAMS_MATCH(bn254_fp, BN254_FP));
+    GPU_TRY(PARAMS_MATCH(bn254_fr, BN254_FR));
+    GPU_TRY(PARAMS_MATCH(bls12_381_fp, BLS12_381_FP));
+    GPU_TRY(PARAMS_MATCH(bls12_381_fr, BLS12_381_FR));
     return 0;
 }
+#undef PARAMS_MATCH
 
 static int open_on(cuzk_gpu *g, int device, cuzk_error *err)
 {

@@ -101,29 +101,52 @@ int cuzk_gpu_msm_g2_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, cons
 
 /* ---- whole proofs (prove.cu) ---- */
 
-/* A proving key on one device: its coefficients (as rows, to build a, b,
- * c on the device) and its point arrays (A, B1, B2, C, H), either resident
- * in device memory or streamed from host memory during each proof. */
+/* A proving key on one device: its point arrays (A, B1, B2, C, H), either
+ * resident in device memory or streamed from host memory during each
+ * proof, and, once given (cuzk_gpu_key_set_rows), its A and B matrices, to
+ * build a, b, c on the device. */
 typedef struct cuzk_gpu_key cuzk_gpu_key;
 
-/* Device bytes the resident copy of z takes (points and coefficients). */
+/* A key's A and B matrices as compressed sparse rows in the encoding of
+ * the engine's PCE (src/engine/pce.h): row i of matrix m holds terms
+ * [row_start[m][i], row_start[m][i + 1]), each a wire and a code:
+ * CUZK_GPU_COEF_ONE (+1), CUZK_GPU_COEF_MINUS_ONE (-1), or k >=
+ * CUZK_GPU_COEF_VALUES for values[k - CUZK_GPU_COEF_VALUES] (32 bytes,
+ * coef R, Montgomery form). Host memory, copied by cuzk_gpu_key_set_rows. */
+enum { CUZK_GPU_COEF_ONE = 0, CUZK_GPU_COEF_MINUS_ONE = 1, CUZK_GPU_COEF_VALUES = 2 };
+typedef struct {
+    uint32_t n_rows; /* the domain size */
+    const uint32_t *row_start[2], *wire[2], *coef[2];
+    const void *values;
+    uint32_t n_values;
+} cuzk_gpu_rows;
+
+/* Device bytes the resident points of z take. */
 size_t cuzk_gpu_key_bytes(const cuzk_zkey *z);
 
-/* *out <- z's coefficients and points uploaded to g's device; they stay
- * there, usable from any context of that device, until cuzk_gpu_key_free.
- * CUZK_ERR_NOMEM when they do not fit. */
+/* *out <- z's points uploaded to g's device; they stay there, usable from
+ * any context of that device, until cuzk_gpu_key_free. CUZK_ERR_NOMEM when
+ * they do not fit. */
 int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err);
 
 /* *out <- a key for z whose points stay in z's host memory (page-locked in
  * place where the driver allows) and go to the device slice_points at a
  * time (0: 2^22) in each MSM, each slice's copy overlapping the previous
- * slice's MSM: for keys whose points do not fit. Only the coefficients are
- * uploaded. z must outlive the key. */
+ * slice's MSM: for keys whose points do not fit. z must outlive the key. */
 int cuzk_gpu_key_stream(cuzk_gpu *g, const cuzk_zkey *z, size_t slice_points, cuzk_gpu_key **out,
                         cuzk_error *err);
 
 /* 1 for a key made by cuzk_gpu_key_stream. */
 int cuzk_gpu_key_streamed(const cuzk_gpu_key *k);
+
+/* Copies rows (the matrices of k's zkey, n_rows = its domain size) to k's
+ * device, once: the caller keeps other contexts from proving on k without
+ * a, b, c meanwhile. CUZK_ERR_ARG when k has rows already or they do not
+ * match, CUZK_ERR_NOMEM when they do not fit. */
+int cuzk_gpu_key_set_rows(cuzk_gpu *g, cuzk_gpu_key *k, const cuzk_gpu_rows *rows, cuzk_error *err);
+
+/* 1 once k has its rows. */
+int cuzk_gpu_key_has_rows(const cuzk_gpu_key *k);
 void cuzk_gpu_key_free(cuzk_gpu_key *k);
 
 /* The device part of one proof (src/groth16/prove.inc, prove_abc) against
@@ -131,8 +154,8 @@ void cuzk_gpu_key_free(cuzk_gpu_key *k);
  * Fr, normal form, host) goes to the device; a, b, c come either from abc
  * (3 x domain_size Fr, Montgomery: a, b, c; host memory, pinned for full
  * copy speed; not modified) or, when abc is NULL, are built on the device
- * from k's coefficients. The coset chain makes h, and the five MSMs run
- * (A, B1 and B2 sharing their digits). Fills *m and, when t is not NULL,
+ * from k's rows (CUZK_ERR_ARG when k has none). The coset chain makes h,
+ * and the five MSMs run (A, B1 and B2 sharing their digits). Fills *m and, when t is not NULL,
  * t's h2d, ntt, msm_*, d2h and total from CUDA events, and t->abc when the
  * device built a, b, c (the other fields are left alone). Scratch comes
  * from g's memory pool: after the first proof of a size, no allocation

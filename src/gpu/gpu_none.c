@@ -129,6 +129,18 @@ int cuzk_gpu_key_streamed(const cuzk_gpu_key *k)
     return 0;
 }
 
+int cuzk_gpu_key_set_rows(cuzk_gpu *g, cuzk_gpu_key *k, const cuzk_gpu_rows *rows, cuzk_error *err)
+{
+    (void)g, (void)k, (void)rows;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_key_has_rows(const cuzk_gpu_key *k)
+{
+    (void)k;
+    return 0;
+}
+
 void cuzk_gpu_key_free(cuzk_gpu_key *k) { (void)k; }
 
 int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,

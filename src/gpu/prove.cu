@@ -24,6 +24,7 @@ struct cuzk_gpu_key {
     size_t slice;
     const void *host[KEY_ARRAYS];
     bool registered[KEY_ARRAYS];
+    /* the A and B matrices, once given (row_start NULL until then) */
     gpu::abc_rows rows;
 };
 
@@ -142,9 +143,9 @@ static int streamed_msm(cuzk_gpu *g, const cuzk_gpu_key *k, int which, const fr_
         if (!e)
             GPU_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     const size_t slices = (n + slice - 1) / slice;
+    auto len = [&](size_t j) { return n - j * slice < slice ? n - j * slice : slice; };
     auto send = [&](size_t j) -> int {
-        const size_t off = j * slice, len = n - off < slice ? n - off : slice;
-        GPU_CHECK(cudaMemcpyAsync(buf[j % 2].get(), host + off * pb, len * pb, cudaMemcpyHostToDevice,
+        GPU_CHECK(cudaMemcpyAsync(buf[j % 2].get(), host + j * slice * pb, len(j) * pb, cudaMemcpyHostToDevice,
                                   g->copy_stream));
         GPU_CHECK(cudaEventRecord(g->slice_ready[j % 2], g->copy_stream));
         return 0;
@@ -154,18 +155,25 @@ static int streamed_msm(cuzk_gpu *g, const cuzk_gpu_key *k, int which, const fr_
         if (j + 1 < slices)
             GPU_TRY(send(j + 1));
         GPU_CHECK(cudaStreamWaitEvent(g->stream, g->slice_ready[j % 2], 0));
-        const size_t off = j * slice, len = n - off < slice ? n - off : slice;
         uint64_t partial[sizeof(cuzk_msm_results::b2) / 8];
-        GPU_TRY(msm_on(g, k->curve, g2, partial, buf[j % 2].get(), scalars + off, len, err));
+        GPU_TRY(msm_on(g, k->curve, g2, partial, buf[j % 2].get(), scalars + j * slice, len(j), err));
         add_partial(k->curve, g2, result, partial);
     }
     return 0;
 }
 
-/* A, B1 (G1) and B2 (G2) of a resident key over the witness, sharing the
- * digits and their sort. */
+/* A, B1 (G1) and B2 (G2) over the witness: on a resident key sharing the
+ * digits and their sort, on a streamed key slice by slice. */
 static int witness_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, cuzk_msm_results *m, cuzk_error *err)
 {
+    if (k->streamed) {
+        GPU_TRY(streamed_msm(g, k, KEY_A, w, k->n_vars, m->a, err));
+        GPU_TRY(mark(g, 4, err));
+        GPU_TRY(streamed_msm(g, k, KEY_B1, w, k->n_vars, m->b1, err));
+        GPU_TRY(mark(g, 5, err));
+        GPU_TRY(streamed_msm(g, k, KEY_B2, w, k->n_vars, m->b2, err));
+        return mark(g, 6, err);
+    }
     const bool bn = k->curve == CUZK_CURVE_BN254;
     msm_sorted sorted;
     const msm_plan plan = bn ? msm_bn254_g1_plan(g, k->n_vars) : msm_bls12_381_g1_plan(g, k->n_vars);
@@ -210,16 +218,7 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
     GPU_TRY(mark(g, 3, err));
     memset(m, 0, sizeof *m);
     m->curve = curve;
-    if (k->streamed) {
-        GPU_TRY(streamed_msm(g, k, KEY_A, d_w, nv, m->a, err));
-        GPU_TRY(mark(g, 4, err));
-        GPU_TRY(streamed_msm(g, k, KEY_B1, d_w, nv, m->b1, err));
-        GPU_TRY(mark(g, 5, err));
-        GPU_TRY(streamed_msm(g, k, KEY_B2, d_w, nv, m->b2, err));
-        GPU_TRY(mark(g, 6, err));
-    } else {
-        GPU_TRY(witness_msms(g, k, d_w, m, err));
-    }
+    GPU_TRY(witness_msms(g, k, d_w, m, err));
     GPU_TRY(key_msm(g, k, KEY_C, d_w.get() + first_private, nv - first_private, m->c, err));
     GPU_TRY(mark(g, 7, err));
     GPU_TRY(key_msm(g, k, KEY_H, a, n, m->h, err));
@@ -242,12 +241,12 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
     return 0;
 }
 
-/* A key of either kind: the shared description, the coefficient rows, then
- * the points resident (slice 0) or streamed. */
+/* A key of either kind: the shared description, then the points resident
+ * or streamed (slice points at a time). */
 static int make_key(cuzk_gpu *g, const cuzk_zkey *z, bool streamed, size_t slice, cuzk_gpu_key **out,
                     cuzk_error *err)
 {
-    if (!g || !z || !out || !z->a || !z->coefs)
+    if (!g || !z || !out || !z->a)
         return cuzk_fail(err, CUZK_ERR_ARG, "a device key needs a context, a whole key and an output");
     *out = NULL;
     GPU_CHECK(cudaSetDevice(g->device));
@@ -257,12 +256,12 @@ static int make_key(cuzk_gpu *g, const cuzk_zkey *z, bool streamed, size_t slice
     k->device = g->device;
     k->rows = abc_rows();
     describe(k, z);
-    int rc = abc_rows_upload(z, &k->rows, err);
-    if (!rc && streamed) {
+    int rc = 0;
+    if (streamed) {
         k->streamed = true;
         k->slice = slice ? slice : STREAM_SLICE_DEFAULT;
         lock_host_arrays(k);
-    } else if (!rc) {
+    } else {
         rc = upload_points(k, err);
     }
     if (rc) {
@@ -281,7 +280,7 @@ extern "C" size_t cuzk_gpu_key_bytes(const cuzk_zkey *z)
         return 0;
     const size_t g1 = 2 * (size_t)z->n8q, g2 = 4 * (size_t)z->n8q;
     const size_t n_c = (size_t)z->n_vars - z->n_public - 1;
-    return z->n_vars * (2 * g1 + g2) + (n_c + z->domain_size) * g1 + gpu::abc_rows_bytes(z);
+    return z->n_vars * (2 * g1 + g2) + (n_c + z->domain_size) * g1;
 }
 
 extern "C" int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err)
@@ -298,6 +297,31 @@ extern "C" int cuzk_gpu_key_stream(cuzk_gpu *g, const cuzk_zkey *z, size_t slice
 extern "C" int cuzk_gpu_key_streamed(const cuzk_gpu_key *k)
 {
     return k && k->streamed;
+}
+
+extern "C" int cuzk_gpu_key_set_rows(cuzk_gpu *g, cuzk_gpu_key *k, const cuzk_gpu_rows *rows, cuzk_error *err)
+{
+    if (!g || !k || !rows || k->device != g->device)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_key_set_rows: needs a context on the key's device and rows");
+    if (k->rows.row_start)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_key_set_rows: the key has its rows already");
+    if (rows->n_rows != k->domain_size)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_key_set_rows: %u rows for a key of domain size %u",
+                         rows->n_rows, k->domain_size);
+    GPU_CHECK(cudaSetDevice(g->device));
+    gpu::abc_rows r;
+    int rc = gpu::abc_rows_upload(rows, &r, err);
+    if (rc) {
+        gpu::abc_rows_free(&r);
+        return rc;
+    }
+    k->rows = r;
+    return 0;
+}
+
+extern "C" int cuzk_gpu_key_has_rows(const cuzk_gpu_key *k)
+{
+    return k && k->rows.row_start;
 }
 
 extern "C" void cuzk_gpu_key_free(cuzk_gpu_key *k)
@@ -324,6 +348,9 @@ extern "C" int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *ab
     if (k->device != g->device)
         return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove: the key is on device %d, the context on device %d",
                          k->device, g->device);
+    if (!abc && !k->rows.row_start)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove: no a, b, c given and the key has no rows to build "
+                         "them (cuzk_gpu_key_set_rows)");
     GPU_CHECK(cudaSetDevice(g->device));
     return gpu::prove(g, k, abc, witness, m, t, err);
 }

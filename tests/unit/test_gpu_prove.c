@@ -79,6 +79,13 @@ static void check_streamed_key(const circuit *c, const cuzk_msm_results *cpu, si
     if (cuzk_gpu_key_stream(g, &c->z, slice, &k, &err))
         fail_msg("streamed key: %s", err.msg);
     assert_true(cuzk_gpu_key_streamed(k));
+    assert_false(cuzk_gpu_key_has_rows(k));
+    cuzk_msm_results none;
+    assert_int_equal(cuzk_gpu_prove(g, k, NULL, c->w.values, &none, NULL, &err), CUZK_ERR_ARG); /* no rows yet */
+    if (backend_gpu_key_rows(g, k, &c->z, &err))
+        fail_msg("the key's rows: %s", err.msg);
+    assert_true(cuzk_gpu_key_has_rows(k));
+    assert_int_equal(backend_gpu_key_rows(g, k, &c->z, &err), CUZK_ERR_ARG); /* once only */
     cuzk_msm_results m;
     cuzk_prove_timings t = {0};
     if (cuzk_gpu_prove(g, k, NULL, c->w.values, &m, &t, &err))
