@@ -45,6 +45,7 @@ typedef struct partition {
     char *witness_path;
     cuzk_wtns witness;  /* loaded at synthesis (or copied at submit) */
     int has_witness;
+    cuzk_wtns staged;   /* the witness with its values in the pool buffer */
     uint64_t ws_bytes;  /* working set charged under BUDGET_PARTITIONS */
     void *abc;          /* pinned buffer while checked out */
     int holds_permit;
@@ -482,12 +483,19 @@ static void sleep_seconds(double s)
         ;
 }
 
+/* A partition's pool buffer: a, b, c, then (real circuits) a copy of the
+ * witness, so the device reads both from pinned memory. */
+static size_t staging_bytes(const circuit *c)
+{
+    return (3 * (size_t)c->domain_size + (c->key ? c->n_vars : 0)) * 32;
+}
+
 /* Outside the lock: buffer, witness, a/b/c. */
 static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
 {
     job *j = p->job;
     circuit *c = j->circ;
-    size_t bytes = 3 * (size_t)c->domain_size * 32;
+    size_t bytes = staging_bytes(c);
     p->abc = pool_checkout(e->pool, bytes, j->id, p->index, &j->cancelled);
     if (!p->abc)
         return j->cancelled ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "no pinned buffer of %zu bytes", bytes);
@@ -498,6 +506,9 @@ static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
         sleep_seconds(e->cfg.sim_synth_ms / 1000);
         return CUZK_OK;
     }
+    p->staged = p->witness;
+    p->staged.values = (uint64_t *)((uint8_t *)p->abc + 3 * (size_t)c->domain_size * 32);
+    memcpy(p->staged.values, p->witness.values, (size_t)c->n_vars * 32);
     return cuzk_pce_synthesize(&c->pce, p->witness.values, p->abc, e->cfg.synthesis_threads);
 }
 
@@ -586,7 +597,7 @@ static void *gpu_worker_main(void *varg)
 
         p->t_gpu_start = cuzk_now_s();
         timeline_emit(e->tl, TL_GPU_START, j->id, p->index, device, p->t_gpu_start);
-        backend_work w = {j->key, j->circ->key ? &p->witness : NULL, p->abc, j->circ->domain_size};
+        backend_work w = {j->key, j->circ->key ? &p->staged : NULL, p->abc, j->circ->domain_size};
         cuzk_prove_timings times = {0};
         cuzk_error err = {0};
         int rc = e->backend->prove_start(e->backend, device, &w, &p->msm, &times, &err);
@@ -877,7 +888,7 @@ static int add_circuit(cuzk_engine *e, circuit *c, cuzk_error *err)
     c->next = e->circuits;
     e->circuits = c;
     pthread_mutex_unlock(&e->lock);
-    int added = pool_prewarm(e->pool, 3 * (size_t)c->domain_size * 32, e->cfg.prewarm_buffers);
+    int added = pool_prewarm(e->pool, staging_bytes(c), e->cfg.prewarm_buffers);
     CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "circuit registered", "circuit=%s domain=%u prewarmed_buffers=%d", c->id,
              c->domain_size, added);
     return CUZK_OK;
