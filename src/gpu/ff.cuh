@@ -28,6 +28,13 @@
  * limb (x_0 = 0) swaps the roles: the new x is y plus x_1, the new y is
  * x_2..x_N.
  *
+ * The same pieces also make double-width products (mul_wide, sqr_wide: no
+ * reduction) and a separate Montgomery reduction of them (redc), for the
+ * square (N^2 + N multiply-adds instead of 2N^2 before the reduction) and
+ * for Fp2 products reduced once per coefficient (fp2, below). The GPU's
+ * integer multiply-add pipe is the limit of the MSM (ncu: 86 % busy in the
+ * BLS12-381 G1 bucket kernel), so fewer multiply-adds is what counts.
+ *
  * The carry flag lives between separate asm statements of one chain; no
  * compiler-generated PTX in between uses it (only explicit .cc/.c PTX
  * instructions read or write it), the usual practice of CUDA big-integer
@@ -179,16 +186,7 @@ template <class P> struct alignas(16) fp {
         return r;
     }
 
-    friend FF_INLINE fp operator+(const fp &a, const fp &b)
-    {
-        fp r;
-        r.v[0] = ptx::add_cc(a.v[0], b.v[0]);
-#pragma unroll
-        for (int i = 1; i < N - 1; i++)
-            r.v[i] = ptx::addc_cc(a.v[i], b.v[i]);
-        r.v[N - 1] = ptx::addc(a.v[N - 1], b.v[N - 1]);
-        return r.reduce_once();
-    }
+    friend FF_INLINE fp operator+(const fp &a, const fp &b) { return raw_add(a, b).reduce_once(); }
 
     /* a - b, plus m when it borrowed */
     friend FF_INLINE fp operator-(const fp &a, const fp &b)
@@ -233,6 +231,27 @@ template <class P> struct alignas(16) fp {
         return mul_inline(a, b);
     }
     static __device__ __noinline__ fp mul_outline(const fp a, const fp b) { return mul_inline(a, b); }
+
+    /* a^2 R^-1 mod m. Out of line: the square's fewer multiply-adds
+     * (sqr_wide), then the reduction. Inlined fields square as a product:
+     * sqr_wide and redc inlined made the BN254 G1 MSM 2.5 % slower on the
+     * H200 (2^24: 54.6 -> 56.0 ms), where out of line the BLS12-381 G1 MSM
+     * gains 1 %. */
+    FF_INLINE fp sqr() const
+    {
+        if (N >= FF_MUL_OUTLINE_LIMBS)
+            return sqr_outline(*this);
+        return mul_inline(*this, *this);
+    }
+    static __device__ __noinline__ fp sqr_outline(const fp a)
+    {
+        uint32_t t[2 * N];
+        sqr_wide(t, a);
+        return redc(t);
+    }
+
+    /* ---- the pieces of the products ---- */
+
     /* x += sum over even j of src(j) k 2^(32 j), the carry into x_N */
     template <class Src> static FF_INLINE void mad_even(uint32_t (&x)[N + 1], Src src, uint32_t k)
     {
@@ -257,11 +276,52 @@ template <class P> struct alignas(16) fp {
             y[j] = ptx::madc_hi_cc(src(j), k, y[j]);
         }
     }
+    /* t >>= 32 for t = x + 2^32 y with x_0 = 0: x <- (y_0 + x_1, y_1, ...,
+     * y_(N-1)), y <- (x_2, ..., x_N, 0). The carry of y_0 + x_1 is left in
+     * the carry flag: the caller's next carry step must add it into y_0. */
+    static FF_INLINE void shift_limb(uint32_t (&x)[N + 1], uint32_t (&y)[N])
+    {
+        uint32_t nx[N + 1], ny[N];
+        nx[0] = ptx::add_cc(y[0], x[1]);
+#pragma unroll
+        for (int j = 1; j < N; j++)
+            nx[j] = y[j];
+        nx[N] = 0;
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            ny[j] = j + 2 <= N ? x[j + 2] : 0;
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            x[j] = nx[j];
+            y[j] = ny[j];
+        }
+        x[N] = nx[N];
+    }
+    /* t += q m with q = x_0 (-m^-1) mod 2^32, which makes x_0, the lowest
+     * limb of t, zero; carry_in: a carry pending for y_0 (shift_limb) */
+    static FF_INLINE void reduce_step(uint32_t (&x)[N + 1], uint32_t (&y)[N], bool carry_in)
+    {
+        const uint32_t q = x[0] * P::INV;
+        y[0] = carry_in ? ptx::madc_lo_cc(q, P::mod(1), y[0]) : ptx::mad_lo_cc(q, P::mod(1), y[0]);
+        mad_odd_rest(y, [](int j) { return P::mod(j); }, q);
+        mad_even(x, [](int j) { return P::mod(j); }, q);
+    }
+    /* the last t >>= 32: y + (x_1, ..., x_N) */
+    static FF_INLINE fp shifted_sum(const uint32_t (&x)[N + 1], const uint32_t (&y)[N])
+    {
+        fp r;
+        r.v[0] = ptx::add_cc(y[0], x[1]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            r.v[j] = ptx::addc_cc(y[j], x[j + 1]);
+        r.v[N - 1] = ptx::addc(y[N - 1], x[N]);
+        return r;
+    }
+
     static FF_INLINE fp mul_inline(const fp &a, const fp &b)
     {
         static_assert(N % 2 == 0, "even and odd limbs pair up");
         const auto al = [&](int j) { return a.v[j]; };
-        const auto ml = [](int j) { return P::mod(j); };
         uint32_t x[N + 1], y[N]; /* t = x + 2^32 y */
 #pragma unroll
         for (int j = 0; j < N; j++)
@@ -270,48 +330,138 @@ template <class P> struct alignas(16) fp {
 #pragma unroll
         for (int i = 0; i < N; i++) {
             const uint32_t bi = b.v[i];
+            /* t += a b_i: odd limbs of a into y, even limbs into x */
             if (i == 0) {
                 y[0] = ptx::mad_lo_cc(a.v[1], bi, 0);
             } else {
-                /* t >>= 32 (x_0 is 0): x <- (y_0 + x_1, y_1, ..., y_(N-1)),
-                 * y <- (x_2, ..., x_N, 0); the carry of y_0 + x_1 enters
-                 * the new y_0 in the first step of the odd chain below */
-                uint32_t nx[N + 1], ny[N];
-                nx[0] = ptx::add_cc(y[0], x[1]);
-                ny[0] = ptx::madc_lo_cc(a.v[1], bi, x[2]);
-#pragma unroll
-                for (int j = 1; j < N; j++) {
-                    nx[j] = y[j];
-                    ny[j] = j + 2 <= N ? x[j + 2] : 0;
-                }
-                nx[N] = 0;
-#pragma unroll
-                for (int j = 0; j < N; j++) {
-                    x[j] = nx[j];
-                    y[j] = ny[j];
-                }
-                x[N] = nx[N];
+                shift_limb(x, y);
+                y[0] = ptx::madc_lo_cc(a.v[1], bi, y[0]);
             }
-            /* t += a b_i: odd limbs of a into y, even limbs into x */
             mad_odd_rest(y, al, bi);
             mad_even(x, al, bi);
-            /* t += q m, which makes x_0, the lowest limb of t, zero */
-            const uint32_t q = x[0] * P::INV;
-            y[0] = ptx::mad_lo_cc(q, P::mod(1), y[0]);
-            mad_odd_rest(y, ml, q);
-            mad_even(x, ml, q);
+            reduce_step(x, y, false);
         }
-        /* the last t >>= 32: t = y + (x_1, ..., x_N) < 2m */
-        fp r;
-        r.v[0] = ptx::add_cc(y[0], x[1]);
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            r.v[j] = ptx::addc_cc(y[j], x[j + 1]);
-        r.v[N - 1] = ptx::addc(y[N - 1], x[N]);
-        return r.reduce_once();
+        return shifted_sum(x, y).reduce_once(); /* < 2m */
     }
 
-    FF_INLINE fp sqr() const { return *this * *this; }
+    /* t <- a b, 2N limbs, no reduction (any a, b < 2^(32N)). As in the
+     * product above, two chains: e takes the even limbs of a (a_j b_i at
+     * limbs i + j, i + j + 1), o the odd ones one limb down; t = e + 2^32 o. */
+    static FF_INLINE void mul_wide(uint32_t (&t)[2 * N], const fp &a, const fp &b)
+    {
+        uint32_t e[2 * N], o[2 * N];
+#pragma unroll
+        for (int j = 0; j < 2 * N; j++)
+            e[j] = o[j] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            const uint32_t bi = b.v[i];
+            e[i] = ptx::mad_lo_cc(a.v[0], bi, e[i]);
+            e[i + 1] = ptx::madc_hi_cc(a.v[0], bi, e[i + 1]);
+#pragma unroll
+            for (int j = 2; j < N; j += 2) {
+                e[i + j] = ptx::madc_lo_cc(a.v[j], bi, e[i + j]);
+                e[i + j + 1] = ptx::madc_hi_cc(a.v[j], bi, e[i + j + 1]);
+            }
+            if (i + N < 2 * N)
+                e[i + N] = ptx::addc(0, 0);
+            o[i] = ptx::mad_lo_cc(a.v[1], bi, o[i]);
+            o[i + 1] = ptx::madc_hi_cc(a.v[1], bi, o[i + 1]);
+#pragma unroll
+            for (int j = 3; j < N; j += 2) {
+                o[i + j - 1] = ptx::madc_lo_cc(a.v[j], bi, o[i + j - 1]);
+                o[i + j] = ptx::madc_hi_cc(a.v[j], bi, o[i + j]);
+            }
+            if (i + N < 2 * N - 1) /* o's top limb stays 0: a b < 2^(64N) */
+                o[i + N] = ptx::addc(0, 0);
+        }
+        t[0] = e[0];
+        t[1] = ptx::add_cc(e[1], o[0]);
+#pragma unroll
+        for (int k = 2; k < 2 * N - 1; k++)
+            t[k] = ptx::addc_cc(e[k], o[k - 1]);
+        t[2 * N - 1] = ptx::addc(e[2 * N - 1], o[2 * N - 2]);
+    }
+
+    /* t <- a^2, 2N limbs: the products a_i a_j, i < j (rows i alternating
+     * between two sums, each row a low-half chain then a high-half chain),
+     * doubled by a shift, plus the squares a_i^2: N^2 + N multiply-adds
+     * against 2N^2 for a product. */
+    static FF_INLINE void sqr_wide(uint32_t (&t)[2 * N], const fp &a)
+    {
+        uint32_t u[2][2 * N];
+#pragma unroll
+        for (int j = 0; j < 2 * N; j++)
+            u[0][j] = u[1][j] = 0;
+#pragma unroll
+        for (int i = 0; i < N - 1; i++) {
+            uint32_t(&s)[2 * N] = u[i % 2];
+            s[2 * i + 1] = ptx::mad_lo_cc(a.v[i], a.v[i + 1], s[2 * i + 1]);
+#pragma unroll
+            for (int j = i + 2; j < N; j++)
+                s[i + j] = ptx::madc_lo_cc(a.v[i], a.v[j], s[i + j]);
+            s[i + N] = ptx::addc(0, 0);
+            s[2 * i + 2] = ptx::mad_hi_cc(a.v[i], a.v[i + 1], s[2 * i + 2]);
+#pragma unroll
+            for (int j = i + 2; j < N; j++)
+                s[i + j + 1] = ptx::madc_hi_cc(a.v[i], a.v[j], s[i + j + 1]);
+            s[i + N + 1] = ptx::addc(0, 0);
+        }
+        /* t = 2 (u_0 + u_1) + sum a_i^2 2^(64 i) */
+        uint32_t d[2 * N];
+        d[0] = ptx::add_cc(u[0][0], u[1][0]);
+#pragma unroll
+        for (int k = 1; k < 2 * N; k++)
+            d[k] = ptx::addc_cc(u[0][k], u[1][k]);
+        t[0] = d[0] << 1;
+#pragma unroll
+        for (int k = 1; k < 2 * N; k++)
+            t[k] = __funnelshift_l(d[k - 1], d[k], 1);
+        t[0] = ptx::mad_lo_cc(a.v[0], a.v[0], t[0]);
+        t[1] = ptx::madc_hi_cc(a.v[0], a.v[0], t[1]);
+#pragma unroll
+        for (int i = 1; i < N; i++) {
+            t[2 * i] = ptx::madc_lo_cc(a.v[i], a.v[i], t[2 * i]);
+            t[2 * i + 1] = ptx::madc_hi_cc(a.v[i], a.v[i], t[2 * i + 1]);
+        }
+    }
+
+    /* T R^-1 mod m for T < m R (2N limbs): N reduction steps on the low
+     * half as in the product above, then the high half added: (T_lo + Q m)
+     * / R + T_hi <= m + (m - 1) < 2m. */
+    static FF_INLINE fp redc(const uint32_t (&T)[2 * N])
+    {
+        uint32_t x[N + 1], y[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            x[j] = T[j];
+            y[j] = 0;
+        }
+        x[N] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            if (i > 0)
+                shift_limb(x, y);
+            reduce_step(x, y, i > 0);
+        }
+        fp hi, r = shifted_sum(x, y);
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            hi.v[j] = T[N + j];
+        return raw_add(r, hi).reduce_once();
+    }
+
+    /* a + b without reduction (the sum must fit N limbs) */
+    static FF_INLINE fp raw_add(const fp &a, const fp &b)
+    {
+        fp r;
+        r.v[0] = ptx::add_cc(a.v[0], b.v[0]);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++)
+            r.v[i] = ptx::addc_cc(a.v[i], b.v[i]);
+        r.v[N - 1] = ptx::addc(a.v[N - 1], b.v[N - 1]);
+        return r;
+    }
 
     /* normal -> Montgomery form: a R^2 R^-1 */
     FF_INLINE fp to_mont() const
@@ -349,6 +499,7 @@ template <class P> struct alignas(16) fp {
 
 template <class P> struct fp2 {
     using base = fp<P>;
+    static constexpr int N = base::N;
     base c0, c1;
 
     static FF_INLINE fp2 zero() { return {base::zero(), base::zero()}; }
@@ -361,24 +512,49 @@ template <class P> struct fp2 {
     FF_INLINE fp2 neg() const { return {c0.neg(), c1.neg()}; }
     FF_INLINE fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
 
-    /* (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u.
-     * The three products share one inlined multiplication in a rolled loop
-     * (operands picked by selects, products folded into the result as they
-     * come): a third of the code, which keeps G2 kernels compilable in
-     * reasonable time, and few values live at once. */
-    friend FF_INLINE fp2 operator*(const fp2 &a, const fp2 &b)
+    /* (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u
+     * with one reduction per coefficient (lazy reduction): the three
+     * products double-width, the sums a0 + a1, b0 + b1 unreduced (< 2m),
+     *   c1 = redc(t2 - t0 - t1) = redc(a0 b1 + a1 b0), below 2m^2 < m R;
+     *   c0 = redc(t0 - t1 + K when it is negative), K = m 2^(32N - 2),
+     *        a multiple of m, >= m^2 and with m^2 + K < m R as m < R / 4.
+     * 10 N^2 multiply-adds instead of 12 N^2. Out of line: one copy of the
+     * code, called by the point formulas. */
+    friend FF_INLINE fp2 operator*(const fp2 &a, const fp2 &b) { return mul_outline(a, b); }
+    static __device__ __noinline__ fp2 mul_outline(const fp2 a, const fp2 b)
     {
-        fp2 r = zero();
-#pragma unroll 1
-        for (int k = 0; k < 3; k++) {
-            const base x = k == 0 ? a.c0 : k == 1 ? a.c1 : a.c0 + a.c1;
-            const base y = k == 0 ? b.c0 : k == 1 ? b.c1 : b.c0 + b.c1;
-            const base p = x * y;
-            /* k = 0: r = (p, -p); k = 1: r -= (p, p); k = 2: r.c1 += p */
-            r.c0 = k == 0 ? p : k == 1 ? r.c0 - p : r.c0;
-            r.c1 = k == 2 ? r.c1 + p : r.c1 - p;
-        }
-        return r;
+        static_assert(P::mod(N - 1) < (1u << 30), "m < R / 4");
+        uint32_t t0[2 * N], t1[2 * N], t2[2 * N];
+        base::mul_wide(t0, a.c0, b.c0);
+        base::mul_wide(t1, a.c1, b.c1);
+        base::mul_wide(t2, base::raw_add(a.c0, a.c1), base::raw_add(b.c0, b.c1));
+        sub_wide(t2, t0);
+        sub_wide(t2, t1);
+        const uint32_t negative = sub_wide(t0, t1);
+        add_k_masked(t0, negative);
+        return {base::redc(t0), base::redc(t2)};
+    }
+    /* t -= u (2N limbs); all ones when it borrowed */
+    static FF_INLINE uint32_t sub_wide(uint32_t (&t)[2 * N], const uint32_t (&u)[2 * N])
+    {
+        t[0] = ptx::sub_cc(t[0], u[0]);
+#pragma unroll
+        for (int k = 1; k < 2 * N; k++)
+            t[k] = ptx::subc_cc(t[k], u[k]);
+        return ptx::subc(0, 0);
+    }
+    /* t += K & mask, K = m 2^(32N - 2): limb N - 1 + k of K is
+     * (m_k << 30) | (m_(k-1) >> 2), the limbs below N - 1 zero */
+    static FF_INLINE void add_k_masked(uint32_t (&t)[2 * N], uint32_t mask)
+    {
+        const auto k_limb = [](int k) {
+            return (k < N ? P::mod(k) << 30 : 0u) | (k > 0 ? P::mod(k - 1) >> 2 : 0u);
+        };
+        t[N - 1] = ptx::add_cc(t[N - 1], k_limb(0) & mask);
+#pragma unroll
+        for (int k = 1; k < N; k++)
+            t[N - 1 + k] = ptx::addc_cc(t[N - 1 + k], k_limb(k) & mask);
+        t[2 * N - 1] = ptx::addc(t[2 * N - 1], k_limb(N) & mask);
     }
     /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, two products likewise */
     FF_INLINE fp2 sqr() const
