@@ -11,12 +11,6 @@ static size_t terms(const cuzk_gpu_rows *rows, int m)
     return rows->row_start[m][rows->n_rows];
 }
 
-size_t abc_rows_bytes(const cuzk_gpu_rows *rows)
-{
-    return (2 * ((size_t)rows->n_rows + 1) + 2 * (terms(rows, 0) + terms(rows, 1))) * sizeof(uint32_t) +
-           (size_t)rows->n_values * 32;
-}
-
 static int copy_in(void *dst, const void *src, size_t bytes, cuzk_error *err)
 {
     if (bytes)

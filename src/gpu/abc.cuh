@@ -23,9 +23,6 @@ struct abc_rows {
     void *values = nullptr;        /* 32 bytes each */
 };
 
-/* Device bytes abc_rows_upload takes for rows. */
-size_t abc_rows_bytes(const cuzk_gpu_rows *rows);
-
 /* *r <- rows copied to the current device (cudaMalloc'd); free with
  * abc_rows_free, also after a failure. */
 int abc_rows_upload(const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err);
