@@ -13,6 +13,9 @@ static const uint64_t bn254_fp_R2[4] = {0xf32cfc5b538afa89ULL, 0xb5e71911d44501f
 static const uint64_t bn254_fp_MINUS_2[4] = {0x3c208c16d87cfd45ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL};  /* m - 2, Fermat inverse */
 #define BN254_FP_INV 0x87d20782e4866389ULL /* -m^-1 mod 2^64 */
 
+/* bn254_fp in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
+#define BN254_FP_MONT52 {{0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585d97816aULL, 0xa029b85045b68ULL, 0x030644e72e131ULL}, 0x20782e4866389ULL, 5, 4}
+
 /* bn254_fr: modulus 254 bits, 4 limbs; R = 2^256 */
 #define BN254_FR_LIMBS 4
 #define BN254_FR_BITS 254
@@ -50,6 +53,9 @@ static const uint64_t bls12_381_fp_R[6] = {0x760900000002fffdULL, 0xebf4000bc40c
 static const uint64_t bls12_381_fp_R2[6] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL, 0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};       /* R^2 mod m */
 static const uint64_t bls12_381_fp_MINUS_2[6] = {0xb9feffffffffaaa9ULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};  /* m - 2, Fermat inverse */
 #define BLS12_381_FP_INV 0x89f3fffcfffcfffdULL /* -m^-1 mod 2^64 */
+
+/* bls12_381_fp in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
+#define BLS12_381_FP_MONT52 {{0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL}, 0x3fffcfffcfffdULL, 8, 6}
 
 /* bls12_381_fr: modulus 255 bits, 4 limbs; R = 2^256 */
 #define BLS12_381_FR_LIMBS 4

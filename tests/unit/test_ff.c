@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 
+#include "ff/mont52.h"
 #include "ff/tower.h"
 #include "oracle_io.h"
 
@@ -660,6 +661,62 @@ FF_MUL_PATHS_TEST(bls12_381_fr, BLS12_381_FR)
 FF_MUL2_PATHS_TEST(bn254_fp, BN254_FP)
 FF_MUL2_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 
+#if MONT52_HAVE
+/* The 8-lane IFMA routines (mont52.h) against mont.h's portable C, lane by
+ * lane, on inputs that walk through the edges 0, 1, m - 1 and then random
+ * values, and on the non-canonical values (< 2m) a product leaves:
+ *   p = a b,  q = p b,  s = p + q,  d = p - q. */
+#define FF_MONT52_TEST(F, N, UP)                                                                   \
+    MONT52_TARGET static void test_##F##_mont52(void **state)                                      \
+    {                                                                                              \
+        static const mont52_field fld = UP##_MONT52;                                               \
+        (void)state;                                                                               \
+        if (!mont52_enabled)                                                                       \
+            skip();                                                                                \
+        for (int it = 0; it < 2000; it++) {                                                        \
+            F a[8], b[8], got[4][8];                                                               \
+            const uint64_t *pa[8], *pb[8];                                                         \
+            uint64_t *out[4][8];                                                                   \
+            for (int k = 0; k < 8; k++) {                                                          \
+                ff_path_input(a[k].l, F##_MODULUS, F##_LIMBS_N, 8 * it + k, 0, 2);                 \
+                ff_path_input(b[k].l, F##_MODULUS, F##_LIMBS_N, 8 * it + k, 1, 2);                 \
+                pa[k] = a[k].l;                                                                    \
+                pb[k] = b[k].l;                                                                    \
+                for (int o = 0; o < 4; o++)                                                        \
+                    out[o][k] = got[o][k].l;                                                       \
+            }                                                                                      \
+            __m512i va[N], vb[N], p[N], q[N], t[N];                                                \
+            mont52_load(va, pa, &fld, N);                                                          \
+            mont52_load(vb, pb, &fld, N);                                                          \
+            mont52_mul(p, va, vb, &fld, N);                                                        \
+            mont52_mul(q, p, vb, &fld, N);                                                         \
+            mont52_store(out[0], p, &fld, N);                                                      \
+            mont52_store(out[1], q, &fld, N);                                                      \
+            mont52_add(t, p, q, &fld, N);                                                          \
+            mont52_store(out[2], t, &fld, N);                                                      \
+            mont52_sub(t, p, q, &fld, N);                                                          \
+            mont52_store(out[3], t, &fld, N);                                                      \
+            for (int k = 0; k < 8; k++) {                                                          \
+                F want[4];                                                                         \
+                mont_mul_portable(want[0].l, a[k].l, b[k].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);  \
+                mont_mul_portable(want[1].l, want[0].l, b[k].l, F##_MODULUS, UP##_INV, F##_LIMBS_N); \
+                mont_add_portable(want[2].l, want[0].l, want[1].l, F##_MODULUS, F##_LIMBS_N);      \
+                mont_sub_portable(want[3].l, want[0].l, want[1].l, F##_MODULUS, F##_LIMBS_N);      \
+                for (int o = 0; o < 4; o++)                                                        \
+                    if (memcmp(&want[o], &got[o][k], sizeof want[o]))                              \
+                        fail_msg(#F ": mont52 result %d (p, q, p + q, p - q) differs, iteration %d lane %d", \
+                                 o, it, k);                                                        \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+FF_MONT52_TEST(bn254_fp, 5, BN254_FP)
+FF_MONT52_TEST(bls12_381_fp, 8, BLS12_381_FP)
+#define FF_MONT52_ENTRIES cmocka_unit_test(test_bn254_fp_mont52), cmocka_unit_test(test_bls12_381_fp_mont52),
+#else
+#define FF_MONT52_ENTRIES
+#endif
+
 #define FF_FIELD_ENTRIES(F)                                                                        \
     cmocka_unit_test(test_##F##_modulus), cmocka_unit_test(test_##F##_oracle),                     \
         cmocka_unit_test(test_##F##_properties), cmocka_unit_test(test_##F##_mul_paths)
@@ -686,6 +743,7 @@ int main(void)
         FF_TOWER_ENTRIES(bn254),        FF_TOWER_ENTRIES(bls12_381),
         cmocka_unit_test(test_bn254_fp_mul2_paths),
         cmocka_unit_test(test_bls12_381_fp_mul2_paths),
+        FF_MONT52_ENTRIES
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     oracle_free(&ff_vec);
