@@ -149,10 +149,16 @@ enum { MSM_ADD, MSM_DBL, MSM_KEEP_P, MSM_TAKE_Q, MSM_TO_INF };
 #define G_(x) bn254_g2_##x
 #define FQ_(x) bn254_fp2_##x
 #define FQ_T bn254_fp2
+#if MONT52_HAVE
+#define FQ8_(x) bn254_fp2_x8_##x
+#define FQ8_T bn254_fp2_x8
+#endif
 #include MSM_INSTANTIATE
 #undef G_
 #undef FQ_
 #undef FQ_T
+#undef FQ8_
+#undef FQ8_T
 #undef FR_T
 #undef FR_BITS
 
@@ -175,9 +181,15 @@ enum { MSM_ADD, MSM_DBL, MSM_KEEP_P, MSM_TAKE_Q, MSM_TO_INF };
 #define G_(x) bls12_381_g2_##x
 #define FQ_(x) bls12_381_fp2_##x
 #define FQ_T bls12_381_fp2
+#if MONT52_HAVE
+#define FQ8_(x) bls12_381_fp2_x8_##x
+#define FQ8_T bls12_381_fp2_x8
+#endif
 #include MSM_INSTANTIATE
 #undef G_
 #undef FQ_
 #undef FQ_T
+#undef FQ8_
+#undef FQ8_T
 #undef FR_T
 #undef FR_BITS
