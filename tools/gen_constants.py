@@ -164,6 +164,7 @@ def emit_field(prefix, m):
     emit("static const uint64_t %s_MODULUS[%d] = %s;" % (prefix, n, c_limbs(m, n)))
     emit("static const uint64_t %s_R[%d] = %s;        /* R mod m (one) */" % (prefix, n, c_limbs(R % m, n)))
     emit("static const uint64_t %s_R2[%d] = %s;       /* R^2 mod m */" % (prefix, n, c_limbs(R * R % m, n)))
+    emit("static const uint64_t %s_R3[%d] = %s;       /* R^3 mod m */" % (prefix, n, c_limbs(R**3 % m, n)))
     emit("static const uint64_t %s_MINUS_2[%d] = %s;  /* m - 2, Fermat inverse */" % (prefix, n, c_limbs(m - 2, n)))
     emit("#define %s_INV 0x%016xULL /* -m^-1 mod 2^64 */" % (prefix.upper(), (-pow(m, -1, 2**64)) % 2**64))
     emit()

@@ -40,6 +40,25 @@
 BENCH_SCALAR(bn254_fp)
 BENCH_SCALAR(bls12_381_fp)
 
+/* ns per inversion, Fermat (inv) or divsteps (inv_var), one chain. */
+#define BENCH_INV(F, OP)                                                                        \
+    static double F##_bench_##OP(long iters)                                                   \
+    {                                                                                          \
+        F x;                                                                                   \
+        F##_from_u64(&x, 3);                                                                   \
+        double t0 = cuzk_now_s();                                                              \
+        for (long i = 0; i < iters; i++)                                                       \
+            F##_##OP(&x, &x);                                                                  \
+        double t = cuzk_now_s() - t0;                                                          \
+        if (x.l[0] == 42)                                                                      \
+            puts("");                                                                          \
+        return t * 1e9 / (double)iters;                                                        \
+    }
+BENCH_INV(bn254_fp, inv)
+BENCH_INV(bn254_fp, inv_var)
+BENCH_INV(bls12_381_fp, inv)
+BENCH_INV(bls12_381_fp, inv_var)
+
 #if MONT52_HAVE
 /* ns per product of `chains` 8-lane chains (chains <= 2). */
 #define BENCH_VECTOR(F, N, UP)                                                                  \
@@ -74,6 +93,10 @@ int main(int argc, char **argv)
     printf("bn254_fp scalar    %7.2f  %7.2f\n", bn254_fp_bench(iters, 1), bn254_fp_bench(iters, CHAINS));
     printf("bls12_381 scalar   %7.2f  %7.2f\n", bls12_381_fp_bench(iters, 1),
            bls12_381_fp_bench(iters, CHAINS));
+    printf("ns per inversion   Fermat   divsteps\n");
+    printf("bn254_fp           %7.0f  %7.0f\n", bn254_fp_bench_inv(iters / 500), bn254_fp_bench_inv_var(iters / 500));
+    printf("bls12_381_fp       %7.0f  %7.0f\n", bls12_381_fp_bench_inv(iters / 500),
+           bls12_381_fp_bench_inv_var(iters / 500));
 #if MONT52_HAVE
     if (!mont52_enabled) {
         puts("no AVX-512 IFMA (or CUZK_NO_IFMA set)");

@@ -634,6 +634,29 @@ FF_MUL_PATHS_TEST(bn254_fr, BN254_FR)
 FF_MUL_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 FF_MUL_PATHS_TEST(bls12_381_fr, BLS12_381_FR)
 
+/* The variable-time inverse (divsteps) equals the Fermat one on 0, 1,
+ * m - 1, small values and random ones. */
+#define FF_INV_VAR_TEST(F)                                                                         \
+    static void test_##F##_inv_var(void **state)                                                   \
+    {                                                                                              \
+        (void)state;                                                                               \
+        for (int it = 0; it < 3000; it++) {                                                        \
+            F a, fast, slow;                                                                       \
+            ff_path_input(a.l, F##_MODULUS, F##_LIMBS_N, it, 0, 1);                                \
+            if (it >= 3 && it < 40)                                                                \
+                F##_from_u64(&a, (uint64_t)it);                                                    \
+            F##_inv_var(&fast, &a);                                                                \
+            F##_inv(&slow, &a);                                                                    \
+            if (memcmp(&fast, &slow, sizeof fast))                                                 \
+                fail_msg(#F ": inv_var differs from the Fermat inverse, iteration %d", it);        \
+        }                                                                                          \
+    }
+
+FF_INV_VAR_TEST(bn254_fp)
+FF_INV_VAR_TEST(bn254_fr)
+FF_INV_VAR_TEST(bls12_381_fp)
+FF_INV_VAR_TEST(bls12_381_fr)
+
 /* The same for the Fp2 product and square (mont2_mul, mont2_sqr: assembly
  * with lazy reduction on x86-64) against their C forms, each coefficient
  * random or one of the edges. */
@@ -719,7 +742,8 @@ FF_MONT52_TEST(bls12_381_fp, 8, BLS12_381_FP)
 
 #define FF_FIELD_ENTRIES(F)                                                                        \
     cmocka_unit_test(test_##F##_modulus), cmocka_unit_test(test_##F##_oracle),                     \
-        cmocka_unit_test(test_##F##_properties), cmocka_unit_test(test_##F##_mul_paths)
+        cmocka_unit_test(test_##F##_properties), cmocka_unit_test(test_##F##_mul_paths),           \
+        cmocka_unit_test(test_##F##_inv_var)
 #define FF_TOWER_ENTRIES(C)                                                                        \
     cmocka_unit_test(test_##C##_fp2_oracle), cmocka_unit_test(test_##C##_fp6_oracle),              \
         cmocka_unit_test(test_##C##_fp12_oracle), cmocka_unit_test(test_##C##_fp12_cyclotomic),    \
