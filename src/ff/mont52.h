@@ -151,24 +151,25 @@ MONT52_INLINE void mont52_load(__m512i *r, const uint64_t *const src[MONT52_LANE
         r[j] = _mm512_load_si512(lanes[j]);
 }
 
-/* dst[k] = lane k of a, canonical (a < 2m on input), in n64 words. */
+/* dst[k] = lane k of a, canonical (a < 2m on input), in n64 words: word i
+ * (bits [64 i, 64 i + 64)) of all lanes from limbs 64 i / 52 on, then each
+ * lane's words copied out. (Gathers for mont52_load were slower than its
+ * scalar form on Zen 5.) */
 MONT52_INLINE void mont52_store(uint64_t *const dst[MONT52_LANES], const __m512i *a, const mont52_field *f, int n)
 {
-    uint64_t lanes[8][MONT52_LANES] __attribute__((aligned(64)));
+    uint64_t words[6][MONT52_LANES] __attribute__((aligned(64)));
     __m512i c[8];
     mont52_sub_km_if_geq(c, a, f, 1, n);
-    for (int j = 0; j < n; j++)
-        _mm512_store_si512(lanes[j], c[j]);
-    for (int k = 0; k < MONT52_LANES; k++) {
-        uint64_t *x = dst[k];
-        for (int w = 0; w < f->n64; w++) {
-            int bit = 64 * w, j = bit / 52;
-            uint64_t v = lanes[j][k] >> (bit % 52);
-            for (int got = 52 - bit % 52; got < 64 && ++j < n; got += 52)
-                v |= lanes[j][k] << got;
-            x[w] = v;
-        }
+    for (int i = 0; i < f->n64; i++) {
+        int bit = 64 * i, j = bit / 52, sh = bit % 52;
+        __m512i v = _mm512_srli_epi64(c[j], (unsigned)sh);
+        for (int got = 52 - sh; got < 64 && ++j < n; got += 52)
+            v = _mm512_or_si512(v, _mm512_slli_epi64(c[j], (unsigned)got));
+        _mm512_store_si512(words[i], v);
     }
+    for (int k = 0; k < MONT52_LANES; k++)
+        for (int i = 0; i < f->n64; i++)
+            dst[k][i] = words[i][k];
 }
 
 #else
