@@ -172,11 +172,11 @@ def emit_field(prefix, m):
 
 
 def emit_field52(prefix, m):
-    """The base field for src/ff/mont52.h: m in 52-bit limbs, enough of them
-    for R = 2^(64 n64), -m^-1 mod 2^52. mont52_mul needs 4m < R."""
+    """A field for src/ff/mont52.h: m in 52-bit limbs, enough of them for
+    R = 2^(64 n64), -m^-1 mod 2^52. mont52_mul needs 4m < R (the base
+    fields); mont52_mul_wide serves every field."""
     n64 = nlimbs(m)
     n = (64 * n64 + 51) // 52
-    assert 4 * m < 2 ** (64 * n64)
     limbs = ", ".join("0x%013xULL" % ((m >> (52 * j)) & (2**52 - 1)) for j in range(n))
     emit("/* %s in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */" % prefix)
     emit("#define %s_MONT52 {{%s}, 0x%013xULL, %d, %d}" % (prefix.upper(), limbs, (-pow(m, -1, 2**52)) % 2**52, n, n64))
@@ -220,6 +220,7 @@ def main(path):
         emit_field(name + "_fp", p)
         emit_field52(name + "_fp", p)
         emit_field(name + "_fr", r)
+        emit_field52(name + "_fr", r)
         s = two_adicity(r)
         w = pow(ROOT_BASE, (r - 1) >> s, r)
         assert pow(w, 2 ** s, r) == 1 and pow(w, 2 ** (s - 1), r) != 1

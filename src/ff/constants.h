@@ -27,6 +27,9 @@ static const uint64_t bn254_fr_R3[4] = {0x5e94d8e1b4bf0040ULL, 0x2a489cbe1cfbb6b
 static const uint64_t bn254_fr_MINUS_2[4] = {0x43e1f593efffffffULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL};  /* m - 2, Fermat inverse */
 #define BN254_FR_INV 0xc2e1f593efffffffULL /* -m^-1 mod 2^64 */
 
+/* bn254_fr in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
+#define BN254_FR_MONT52 {{0x1f593f0000001ULL, 0x4879b9709143eULL, 0x181585d2833e8ULL, 0xa029b85045b68ULL, 0x030644e72e131ULL}, 0x1f593efffffffULL, 5, 4}
+
 #define BN254_FR_TWO_ADICITY 28
 static const uint64_t bn254_fr_root_of_unity[4] = {0x636e735580d13d9cULL, 0xa22bf3742445ffd6ULL, 0x56452ac01eb203d8ULL, 0x1860ef942963f9e7ULL}; /* 5^((r-1)/2^s), order 2^s */
 static const uint64_t bn254_fp_b[4] = {0x7a17caa950ad28d7ULL, 0x1f6ac17ae15521b9ULL, 0x334bea4e696bd284ULL, 0x2a1f6744ce179d8eULL}; /* G1: y^2 = x^3 + b */
@@ -69,6 +72,9 @@ static const uint64_t bls12_381_fr_R2[4] = {0xc999e990f3f29c6dULL, 0x2b6cedcb879
 static const uint64_t bls12_381_fr_R3[4] = {0xc62c1807439b73afULL, 0x1b3e0d188cf06990ULL, 0x73d13c71c7b5f418ULL, 0x6e2a5bb9c8db33e9ULL};       /* R^3 mod m */
 static const uint64_t bls12_381_fr_MINUS_2[4] = {0xfffffffeffffffffULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};  /* m - 2, Fermat inverse */
 #define BLS12_381_FR_INV 0xfffffffeffffffffULL /* -m^-1 mod 2^64 */
+
+/* bls12_381_fr in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
+#define BLS12_381_FR_MONT52 {{0xfffff00000001ULL, 0x02fffe5bfefffULL, 0x9a1d80553bda4ULL, 0x7d483339d8080ULL, 0x073eda753299dULL}, 0xffffeffffffffULL, 5, 4}
 
 #define BLS12_381_FR_TWO_ADICITY 32
 static const uint64_t bls12_381_fr_root_of_unity[4] = {0x9cab6d5c0c17f47cULL, 0x1ce1e93dfd4b71e5ULL, 0x0d6db230471dd505ULL, 0x3f0ee990743a3b6aULL}; /* 5^((r-1)/2^s), order 2^s */

@@ -1,12 +1,14 @@
-/* Eight elements of a base field at once (mont52.h, AVX-512 IFMA):
- *   bn254_fp_x8        5 limbs of 52 bits a lane
- *   bls12_381_fp_x8    8 limbs
+/* Eight field elements at once (mont52.h, AVX-512 IFMA):
+ *   bn254_fp_x8, bn254_fr_x8, bls12_381_fr_x8   5 limbs of 52 bits a lane
+ *   bls12_381_fp_x8                              8 limbs
  * For F_x8: F_x8_load / F_x8_store exchange lane k with the scalar F element
  * *src[k] / *dst[k] (field.h's Montgomery form; store writes canonical
- * values); mul, sqr, add, sub as in field.h, lane by lane, on values kept
- * below 2m; set_one, set_zero. bn254_fp2_x8 and bls12_381_fp2_x8 are the same over
- * tower.h's Fp2 = Fp[u]/(u^2 + 1). Only for callers marked MONT52_TARGET
- * that run when mont52_enabled. */
+ * values); add, sub as in field.h, lane by lane, on values kept below 2m;
+ * set_one, set_zero. The base fields have mul and sqr as field.h's, and
+ * bn254_fp2_x8, bls12_381_fp2_x8 over tower.h's Fp2 = Fp[u]/(u^2 + 1); the
+ * scalar fields have mul_wide (r = a b / 2^260: b a constant made so) for
+ * the NTT's twiddles. Only for callers marked MONT52_TARGET that run when
+ * mont52_enabled. */
 #ifndef CUZK_FF_FIELD52_H
 #define CUZK_FF_FIELD52_H
 
@@ -20,11 +22,6 @@
         __m512i v[N];                                                                          \
     } F##_x8;                                                                                  \
     static const mont52_field F##_52 = UP##_MONT52;                                            \
-    MONT52_INLINE void F##_x8_mul(F##_x8 *r, const F##_x8 *a, const F##_x8 *b)                   \
-    {                                                                                          \
-        mont52_mul(r->v, a->v, b->v, &F##_52, N);                                              \
-    }                                                                                          \
-    MONT52_INLINE void F##_x8_sqr(F##_x8 *r, const F##_x8 *a) { mont52_mul(r->v, a->v, a->v, &F##_52, N); } \
     MONT52_INLINE void F##_x8_add(F##_x8 *r, const F##_x8 *a, const F##_x8 *b)                   \
     {                                                                                          \
         mont52_add(r->v, a->v, b->v, &F##_52, N);                                              \
@@ -123,8 +120,27 @@
         F##_x8_set_zero(&r->c1);                                                               \
     }
 
+#define FIELD52_DEFINE_MUL(F, N)                                                                \
+    MONT52_INLINE void F##_x8_mul(F##_x8 *r, const F##_x8 *a, const F##_x8 *b)                   \
+    {                                                                                          \
+        mont52_mul(r->v, a->v, b->v, &F##_52, N);                                              \
+    }                                                                                          \
+    MONT52_INLINE void F##_x8_sqr(F##_x8 *r, const F##_x8 *a) { mont52_mul(r->v, a->v, a->v, &F##_52, N); }
+
+#define FIELD52_DEFINE_MUL_WIDE(F, N)                                                           \
+    MONT52_INLINE void F##_x8_mul_wide(F##_x8 *r, const F##_x8 *a, const F##_x8 *b)              \
+    {                                                                                          \
+        mont52_mul_wide(r->v, a->v, b->v, &F##_52, N);                                         \
+    }
+
 FIELD52_DEFINE(bn254_fp, 5, BN254_FP)
+FIELD52_DEFINE_MUL(bn254_fp, 5)
 FIELD52_DEFINE(bls12_381_fp, 8, BLS12_381_FP)
+FIELD52_DEFINE_MUL(bls12_381_fp, 8)
+FIELD52_DEFINE(bn254_fr, 5, BN254_FR)
+FIELD52_DEFINE_MUL_WIDE(bn254_fr, 5)
+FIELD52_DEFINE(bls12_381_fr, 5, BLS12_381_FR)
+FIELD52_DEFINE_MUL_WIDE(bls12_381_fr, 5)
 FIELD52_DEFINE_FP2(bn254_fp2, bn254_fp)
 FIELD52_DEFINE_FP2(bls12_381_fp2, bls12_381_fp)
 

@@ -88,17 +88,16 @@ MONT52_INLINE void mont52_sub(__m512i *r, const __m512i *a, const __m512i *b, co
     mont52_sub_km_if_geq(r, s, f, 2, n);
 }
 
-/* r = a b / R mod m, R = 2^(64 n64), a, b < 2m, r < 2m. Operand scanning
- * with lazy carries: t accumulates the 52-bit halves of the products in
- * 64-bit lanes. Step i adds a b_i, then q = t_0 (-m^-1) mod 2^s and
- * t += q m, which clears t's low s bits, and divides t by 2^s. The first
- * n - 1 steps take s = 52; the last takes s = 64 n64 - 52 (n - 1) (48 for
- * BN254, 20 for BLS12-381), so the divisor is R exactly, and the result,
- * t's limbs after the carries, shifted right by s bits. r may alias a or b. */
-MONT52_INLINE void mont52_mul(__m512i *r, const __m512i *a, const __m512i *b, const mont52_field *f, int n)
+/* r = a b / 2^(52 (n - 1) + last) mod m. Operand scanning with lazy
+ * carries: t accumulates the 52-bit halves of the products in 64-bit lanes.
+ * Step i adds a b_i, then q = t_0 (-m^-1) mod 2^s and t += q m, which
+ * clears t's low s bits, and divides t by 2^s. The first n - 1 steps take
+ * s = 52, the last s = last; the result is t's limbs after the carries,
+ * shifted right by `last` bits. r may alias a or b. */
+MONT52_INLINE void mont52_mul_by(__m512i *r, const __m512i *a, const __m512i *b, const mont52_field *f, int n,
+                                 unsigned last)
 {
     const __m512i zero = _mm512_setzero_si512(), inv = _mm512_set1_epi64((long long)f->inv);
-    const unsigned last = (unsigned)(64 * f->n64 - 52 * (n - 1));
     __m512i t[9];
     for (int j = 0; j <= n; j++)
         t[j] = zero;
@@ -131,6 +130,23 @@ MONT52_INLINE void mont52_mul(__m512i *r, const __m512i *a, const __m512i *b, co
     for (int j = 0; j < n; j++)
         r[j] = _mm512_and_si512(
             _mm512_or_si512(_mm512_srli_epi64(t[j], last), _mm512_slli_epi64(t[j + 1], 52 - last)), mask);
+}
+
+/* r = a b / R mod m, R = 2^(64 n64): mont.h's product. a, b < 2m, r < 2m
+ * (needs 4m < R). The last step clears 64 n64 - 52 (n - 1) bits (48 for
+ * BN254, 20 for BLS12-381). */
+MONT52_INLINE void mont52_mul(__m512i *r, const __m512i *a, const __m512i *b, const mont52_field *f, int n)
+{
+    mont52_mul_by(r, a, b, f, n, (unsigned)(64 * f->n64 - 52 * (n - 1)));
+}
+
+/* r = a b / 2^(52 n) mod m: with b = x 2^(52 n) (a constant made so),
+ * r = a x in a's own Montgomery form. a < 2m, b < m: r < m + 2m^2 / 2^(52 n)
+ * < 2m. This serves Fr of BLS12-381 too, where 4r > 2^256 rules out
+ * mont52_mul. */
+MONT52_INLINE void mont52_mul_wide(__m512i *r, const __m512i *a, const __m512i *b, const mont52_field *f, int n)
+{
+    mont52_mul_by(r, a, b, f, n, 52);
 }
 
 /* Lane k of r = the n64-word element src[k] in radix 2^52 (value < m). */

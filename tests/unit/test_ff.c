@@ -735,7 +735,59 @@ FF_MUL2_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 
 FF_MONT52_TEST(bn254_fp, 5, BN254_FP)
 FF_MONT52_TEST(bls12_381_fp, 8, BLS12_381_FP)
-#define FF_MONT52_ENTRIES cmocka_unit_test(test_bn254_fp_mont52), cmocka_unit_test(test_bls12_381_fp_mont52),
+
+/* mont52_mul_wide (a b / 2^260) on the scalar fields: with b' = 16 b
+ * (b in mont.h's form, R = 2^256), a b' / 2^260 = a b / R; then p + p and
+ * p - a on the product (< 2m). */
+#define FF_MONT52_WIDE_TEST(F, UP)                                                                 \
+    MONT52_TARGET static void test_##F##_mont52_wide(void **state)                                 \
+    {                                                                                              \
+        static const mont52_field fld = UP##_MONT52;                                               \
+        (void)state;                                                                               \
+        if (!mont52_enabled)                                                                       \
+            skip();                                                                                \
+        for (int it = 0; it < 2000; it++) {                                                        \
+            F a[8], b16[8], b[8], got[3][8];                                                       \
+            const uint64_t *pa[8], *pb[8];                                                         \
+            uint64_t *out[3][8];                                                                   \
+            for (int k = 0; k < 8; k++) {                                                          \
+                ff_path_input(a[k].l, F##_MODULUS, F##_LIMBS_N, 8 * it + k, 0, 2);                 \
+                ff_path_input(b[k].l, F##_MODULUS, F##_LIMBS_N, 8 * it + k, 1, 2);                 \
+                b16[k] = b[k];                                                                     \
+                for (int d = 0; d < 4; d++)                                                        \
+                    F##_dbl(&b16[k], &b16[k]);                                                     \
+                pa[k] = a[k].l;                                                                    \
+                pb[k] = b16[k].l;                                                                  \
+                for (int o = 0; o < 3; o++)                                                        \
+                    out[o][k] = got[o][k].l;                                                       \
+            }                                                                                      \
+            __m512i va[5], vb[5], p[5], t[5];                                                      \
+            mont52_load(va, pa, &fld, 5);                                                          \
+            mont52_load(vb, pb, &fld, 5);                                                          \
+            mont52_mul_wide(p, va, vb, &fld, 5);                                                   \
+            mont52_store(out[0], p, &fld, 5);                                                      \
+            mont52_add(t, p, p, &fld, 5);                                                          \
+            mont52_store(out[1], t, &fld, 5);                                                      \
+            mont52_sub(t, p, va, &fld, 5);                                                         \
+            mont52_store(out[2], t, &fld, 5);                                                      \
+            for (int k = 0; k < 8; k++) {                                                          \
+                F want[3];                                                                         \
+                mont_mul_portable(want[0].l, a[k].l, b[k].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);  \
+                mont_add_portable(want[1].l, want[0].l, want[0].l, F##_MODULUS, F##_LIMBS_N);      \
+                mont_sub_portable(want[2].l, want[0].l, a[k].l, F##_MODULUS, F##_LIMBS_N);         \
+                for (int o = 0; o < 3; o++)                                                        \
+                    if (memcmp(&want[o], &got[o][k], sizeof want[o]))                              \
+                        fail_msg(#F ": mont52 wide result %d (p, p + p, p - a) differs, iteration %d lane %d", \
+                                 o, it, k);                                                        \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+FF_MONT52_WIDE_TEST(bn254_fr, BN254_FR)
+FF_MONT52_WIDE_TEST(bls12_381_fr, BLS12_381_FR)
+#define FF_MONT52_ENTRIES                                                                          \
+    cmocka_unit_test(test_bn254_fp_mont52), cmocka_unit_test(test_bls12_381_fp_mont52),            \
+        cmocka_unit_test(test_bn254_fr_mont52_wide), cmocka_unit_test(test_bls12_381_fr_mont52_wide),
 #else
 #define FF_MONT52_ENTRIES
 #endif
