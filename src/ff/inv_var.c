@@ -74,23 +74,24 @@ static inv_matrix inv_divsteps_62(int64_t *eta_io, uint64_t f, uint64_t g)
     return (inv_matrix){(int64_t)u, (int64_t)v, (int64_t)q, (int64_t)r};
 }
 
-/* (f, g) = T (f, g) / 2^62 on n limbs (exact). */
-static void inv_update_fg(int64_t *f, int64_t *g, const inv_matrix *t, int n)
+/* (x, y) = (T (x, y) + (mx, my) m) / 2^62 on n limbs, the division exact:
+ * for f, g with mx = my = 0; for d, e with the multiples of m that make it so. */
+static void inv_apply(int64_t *x, int64_t *y, const inv_matrix *t, const int64_t *m, int64_t mx, int64_t my, int n)
 {
-    inv_i128 cf = (inv_i128)t->u * f[0] + (inv_i128)t->v * g[0];
-    inv_i128 cg = (inv_i128)t->q * f[0] + (inv_i128)t->r * g[0];
-    cf >>= 62;
-    cg >>= 62;
+    inv_i128 cx = (inv_i128)t->u * x[0] + (inv_i128)t->v * y[0] + (inv_i128)mx * m[0];
+    inv_i128 cy = (inv_i128)t->q * x[0] + (inv_i128)t->r * y[0] + (inv_i128)my * m[0];
+    cx >>= 62;
+    cy >>= 62;
     for (int i = 1; i < n; i++) {
-        cf += (inv_i128)t->u * f[i] + (inv_i128)t->v * g[i];
-        cg += (inv_i128)t->q * f[i] + (inv_i128)t->r * g[i];
-        f[i - 1] = (int64_t)((uint64_t)cf & M62);
-        g[i - 1] = (int64_t)((uint64_t)cg & M62);
-        cf >>= 62;
-        cg >>= 62;
+        cx += (inv_i128)t->u * x[i] + (inv_i128)t->v * y[i] + (inv_i128)mx * m[i];
+        cy += (inv_i128)t->q * x[i] + (inv_i128)t->r * y[i] + (inv_i128)my * m[i];
+        x[i - 1] = (int64_t)((uint64_t)cx & M62);
+        y[i - 1] = (int64_t)((uint64_t)cy & M62);
+        cx >>= 62;
+        cy >>= 62;
     }
-    f[n - 1] = (int64_t)cf;
-    g[n - 1] = (int64_t)cg;
+    x[n - 1] = (int64_t)cx;
+    y[n - 1] = (int64_t)cy;
 }
 
 /* Limbs below the top back into [0, 2^62), carrying into the top one. */
@@ -131,20 +132,7 @@ static void inv_update_de(int64_t *d, int64_t *e, const inv_matrix *t, const int
     uint64_t lo_d = (uint64_t)t->u * (uint64_t)d[0] + (uint64_t)t->v * (uint64_t)e[0];
     uint64_t lo_e = (uint64_t)t->q * (uint64_t)d[0] + (uint64_t)t->r * (uint64_t)e[0];
     int64_t md = (int64_t)((0 - lo_d * minv) & M62), me = (int64_t)((0 - lo_e * minv) & M62);
-    inv_i128 cd = (inv_i128)t->u * d[0] + (inv_i128)t->v * e[0] + (inv_i128)md * m[0];
-    inv_i128 ce = (inv_i128)t->q * d[0] + (inv_i128)t->r * e[0] + (inv_i128)me * m[0];
-    cd >>= 62;
-    ce >>= 62;
-    for (int i = 1; i < n; i++) {
-        cd += (inv_i128)t->u * d[i] + (inv_i128)t->v * e[i] + (inv_i128)md * m[i];
-        ce += (inv_i128)t->q * d[i] + (inv_i128)t->r * e[i] + (inv_i128)me * m[i];
-        d[i - 1] = (int64_t)((uint64_t)cd & M62);
-        e[i - 1] = (int64_t)((uint64_t)ce & M62);
-        cd >>= 62;
-        ce >>= 62;
-    }
-    d[n - 1] = (int64_t)cd;
-    e[n - 1] = (int64_t)ce;
+    inv_apply(d, e, t, m, md, me, n);
     inv_fold(d, m, n);
     inv_fold(e, m, n);
 }
@@ -189,7 +177,7 @@ void mont_inv_var(uint64_t *r, const uint64_t *a, const uint64_t *m, const uint6
     while (!inv_is_zero(g, n)) {
         inv_matrix t = inv_divsteps_62(&eta, (uint64_t)f[0] | (uint64_t)f[1] << 62,
                                        (uint64_t)g[0] | (uint64_t)g[1] << 62);
-        inv_update_fg(f, g, &t, n);
+        inv_apply(f, g, &t, m62, 0, 0, n);
         inv_update_de(d, e, &t, m62, minv, n);
     }
     /* x^-1 = d / f, f = +-1; then into [0, m) */

@@ -685,6 +685,19 @@ FF_MUL2_PATHS_TEST(bn254_fp, BN254_FP)
 FF_MUL2_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 
 #if MONT52_HAVE
+/* Lanes k < 8 of iteration it of the mont52 tests: a[k], b[k] (n words
+ * each) are ff_path_input's two values 8 it + k, pa[k], pb[k] point at them. */
+static void ff_lane_inputs(uint64_t *a, uint64_t *b, const uint64_t *pa[8], const uint64_t *pb[8], const uint64_t *m,
+                           int n, int it)
+{
+    for (int k = 0; k < 8; k++) {
+        ff_path_input(a + k * n, m, n, 8 * it + k, 0, 2);
+        ff_path_input(b + k * n, m, n, 8 * it + k, 1, 2);
+        pa[k] = a + k * n;
+        pb[k] = b + k * n;
+    }
+}
+
 /* The 8-lane IFMA routines (mont52.h) against mont.h's portable C, lane by
  * lane, on inputs that walk through the edges 0, 1, m - 1 and then random
  * values, and on the non-canonical values (< 2m) a product leaves:
@@ -700,14 +713,10 @@ FF_MUL2_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
             F a[8], b[8], got[4][8];                                                               \
             const uint64_t *pa[8], *pb[8];                                                         \
             uint64_t *out[4][8];                                                                   \
-            for (int k = 0; k < 8; k++) {                                                          \
-                ff_path_input(a[k].l, F##_MODULUS, F##_LIMBS_N, 8 * it + k, 0, 2);                 \
-                ff_path_input(b[k].l, F##_MODULUS, F##_LIMBS_N, 8 * it + k, 1, 2);                 \
-                pa[k] = a[k].l;                                                                    \
-                pb[k] = b[k].l;                                                                    \
+            ff_lane_inputs(a[0].l, b[0].l, pa, pb, F##_MODULUS, F##_LIMBS_N, it);                  \
+            for (int k = 0; k < 8; k++)                                                            \
                 for (int o = 0; o < 4; o++)                                                        \
                     out[o][k] = got[o][k].l;                                                       \
-            }                                                                                      \
             __m512i va[N], vb[N], p[N], q[N], t[N];                                                \
             mont52_load(va, pa, &fld, N);                                                          \
             mont52_load(vb, pb, &fld, N);                                                          \
@@ -750,13 +759,11 @@ FF_MONT52_TEST(bls12_381_fp, 8, BLS12_381_FP)
             F a[8], b16[8], b[8], got[3][8];                                                       \
             const uint64_t *pa[8], *pb[8];                                                         \
             uint64_t *out[3][8];                                                                   \
+            ff_lane_inputs(a[0].l, b[0].l, pa, pb, F##_MODULUS, F##_LIMBS_N, it);                  \
             for (int k = 0; k < 8; k++) {                                                          \
-                ff_path_input(a[k].l, F##_MODULUS, F##_LIMBS_N, 8 * it + k, 0, 2);                 \
-                ff_path_input(b[k].l, F##_MODULUS, F##_LIMBS_N, 8 * it + k, 1, 2);                 \
                 b16[k] = b[k];                                                                     \
                 for (int d = 0; d < 4; d++)                                                        \
                     F##_dbl(&b16[k], &b16[k]);                                                     \
-                pa[k] = a[k].l;                                                                    \
                 pb[k] = b16[k].l;                                                                  \
                 for (int o = 0; o < 3; o++)                                                        \
                     out[o][k] = got[o][k].l;                                                       \
