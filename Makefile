@@ -87,9 +87,10 @@ demo: deps
 
 # CPU kernel timings (MSM G1/G2, NTT/iNTT, both curves):
 #   build/bench_msm_ntt [threads] [log_min] [log_max]
-bench: build/bench_msm_ntt
+# Field products, scalar against AVX-512 IFMA: build/bench_ff [iterations]
+bench: build/bench_msm_ntt build/bench_ff
 
-build/bench_msm_ntt: build/obj/tests/bench/bench_msm_ntt.o build/libcuzk.a
+build/bench_%: build/obj/tests/bench/bench_%.o build/libcuzk.a
 	$(CC) $(REL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 constants:

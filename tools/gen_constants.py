@@ -164,10 +164,23 @@ def emit_field(prefix, m):
     emit("static const uint64_t %s_MODULUS[%d] = %s;" % (prefix, n, c_limbs(m, n)))
     emit("static const uint64_t %s_R[%d] = %s;        /* R mod m (one) */" % (prefix, n, c_limbs(R % m, n)))
     emit("static const uint64_t %s_R2[%d] = %s;       /* R^2 mod m */" % (prefix, n, c_limbs(R * R % m, n)))
+    emit("static const uint64_t %s_R3[%d] = %s;       /* R^3 mod m */" % (prefix, n, c_limbs(R**3 % m, n)))
     emit("static const uint64_t %s_MINUS_2[%d] = %s;  /* m - 2, Fermat inverse */" % (prefix, n, c_limbs(m - 2, n)))
     emit("#define %s_INV 0x%016xULL /* -m^-1 mod 2^64 */" % (prefix.upper(), (-pow(m, -1, 2**64)) % 2**64))
     emit()
     return n, R
+
+
+def emit_field52(prefix, m):
+    """A field for src/ff/mont52.h: m in 52-bit limbs, enough of them for
+    R = 2^(64 n64), -m^-1 mod 2^52. mont52_mul needs 4m < R (the base
+    fields); mont52_mul_wide serves every field."""
+    n64 = nlimbs(m)
+    n = (64 * n64 + 51) // 52
+    limbs = ", ".join("0x%013xULL" % ((m >> (52 * j)) & (2**52 - 1)) for j in range(n))
+    emit("/* %s in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */" % prefix)
+    emit("#define %s_MONT52 {{%s}, 0x%013xULL, %d, %d}" % (prefix.upper(), limbs, (-pow(m, -1, 2**52)) % 2**52, n, n64))
+    emit()
 
 
 def mont(v, m):
@@ -205,7 +218,9 @@ def main(path):
         p, r = c["p"], c["r"]
         emit("/* ===== %s ===== */" % name)
         emit_field(name + "_fp", p)
+        emit_field52(name + "_fp", p)
         emit_field(name + "_fr", r)
+        emit_field52(name + "_fr", r)
         s = two_adicity(r)
         w = pow(ROOT_BASE, (r - 1) >> s, r)
         assert pow(w, 2 ** s, r) == 1 and pow(w, 2 ** (s - 1), r) != 1

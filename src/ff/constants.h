@@ -10,8 +10,12 @@
 static const uint64_t bn254_fp_MODULUS[4] = {0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL};
 static const uint64_t bn254_fp_R[4] = {0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL, 0x0e0a77c19a07df2fULL};        /* R mod m (one) */
 static const uint64_t bn254_fp_R2[4] = {0xf32cfc5b538afa89ULL, 0xb5e71911d44501fbULL, 0x47ab1eff0a417ff6ULL, 0x06d89f71cab8351fULL};       /* R^2 mod m */
+static const uint64_t bn254_fp_R3[4] = {0xb1cd6dafda1530dfULL, 0x62f210e6a7283db6ULL, 0xef7f0b0c0ada0afbULL, 0x20fd6e902d592544ULL};       /* R^3 mod m */
 static const uint64_t bn254_fp_MINUS_2[4] = {0x3c208c16d87cfd45ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL};  /* m - 2, Fermat inverse */
 #define BN254_FP_INV 0x87d20782e4866389ULL /* -m^-1 mod 2^64 */
+
+/* bn254_fp in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
+#define BN254_FP_MONT52 {{0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585d97816aULL, 0xa029b85045b68ULL, 0x030644e72e131ULL}, 0x20782e4866389ULL, 5, 4}
 
 /* bn254_fr: modulus 254 bits, 4 limbs; R = 2^256 */
 #define BN254_FR_LIMBS 4
@@ -19,8 +23,12 @@ static const uint64_t bn254_fp_MINUS_2[4] = {0x3c208c16d87cfd45ULL, 0x97816a9168
 static const uint64_t bn254_fr_MODULUS[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL};
 static const uint64_t bn254_fr_R[4] = {0xac96341c4ffffffbULL, 0x36fc76959f60cd29ULL, 0x666ea36f7879462eULL, 0x0e0a77c19a07df2fULL};        /* R mod m (one) */
 static const uint64_t bn254_fr_R2[4] = {0x1bb8e645ae216da7ULL, 0x53fe3ab1e35c59e3ULL, 0x8c49833d53bb8085ULL, 0x0216d0b17f4e44a5ULL};       /* R^2 mod m */
+static const uint64_t bn254_fr_R3[4] = {0x5e94d8e1b4bf0040ULL, 0x2a489cbe1cfbb6b8ULL, 0x893cc664a19fcfedULL, 0x0cf8594b7fcc657cULL};       /* R^3 mod m */
 static const uint64_t bn254_fr_MINUS_2[4] = {0x43e1f593efffffffULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL};  /* m - 2, Fermat inverse */
 #define BN254_FR_INV 0xc2e1f593efffffffULL /* -m^-1 mod 2^64 */
+
+/* bn254_fr in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
+#define BN254_FR_MONT52 {{0x1f593f0000001ULL, 0x4879b9709143eULL, 0x181585d2833e8ULL, 0xa029b85045b68ULL, 0x030644e72e131ULL}, 0x1f593efffffffULL, 5, 4}
 
 #define BN254_FR_TWO_ADICITY 28
 static const uint64_t bn254_fr_root_of_unity[4] = {0x636e735580d13d9cULL, 0xa22bf3742445ffd6ULL, 0x56452ac01eb203d8ULL, 0x1860ef942963f9e7ULL}; /* 5^((r-1)/2^s), order 2^s */
@@ -48,8 +56,12 @@ static const uint64_t bn254_snarkjs_gt_exp[3] = {0x2e5d4e223ddedaf4ULL, 0x1ea96b
 static const uint64_t bls12_381_fp_MODULUS[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
 static const uint64_t bls12_381_fp_R[6] = {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL};        /* R mod m (one) */
 static const uint64_t bls12_381_fp_R2[6] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL, 0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};       /* R^2 mod m */
+static const uint64_t bls12_381_fp_R3[6] = {0xed48ac6bd94ca1e0ULL, 0x315f831e03a7adf8ULL, 0x9a53352a615e29ddULL, 0x34c04e5e921e1761ULL, 0x2512d43565724728ULL, 0x0aa6346091755d4dULL};       /* R^3 mod m */
 static const uint64_t bls12_381_fp_MINUS_2[6] = {0xb9feffffffffaaa9ULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};  /* m - 2, Fermat inverse */
 #define BLS12_381_FP_INV 0x89f3fffcfffcfffdULL /* -m^-1 mod 2^64 */
+
+/* bls12_381_fp in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
+#define BLS12_381_FP_MONT52 {{0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL}, 0x3fffcfffcfffdULL, 8, 6}
 
 /* bls12_381_fr: modulus 255 bits, 4 limbs; R = 2^256 */
 #define BLS12_381_FR_LIMBS 4
@@ -57,8 +69,12 @@ static const uint64_t bls12_381_fp_MINUS_2[6] = {0xb9feffffffffaaa9ULL, 0x1eabff
 static const uint64_t bls12_381_fr_MODULUS[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
 static const uint64_t bls12_381_fr_R[4] = {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL};        /* R mod m (one) */
 static const uint64_t bls12_381_fr_R2[4] = {0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL, 0x0748d9d99f59ff11ULL};       /* R^2 mod m */
+static const uint64_t bls12_381_fr_R3[4] = {0xc62c1807439b73afULL, 0x1b3e0d188cf06990ULL, 0x73d13c71c7b5f418ULL, 0x6e2a5bb9c8db33e9ULL};       /* R^3 mod m */
 static const uint64_t bls12_381_fr_MINUS_2[4] = {0xfffffffeffffffffULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};  /* m - 2, Fermat inverse */
 #define BLS12_381_FR_INV 0xfffffffeffffffffULL /* -m^-1 mod 2^64 */
+
+/* bls12_381_fr in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
+#define BLS12_381_FR_MONT52 {{0xfffff00000001ULL, 0x02fffe5bfefffULL, 0x9a1d80553bda4ULL, 0x7d483339d8080ULL, 0x073eda753299dULL}, 0xffffeffffffffULL, 5, 4}
 
 #define BLS12_381_FR_TWO_ADICITY 32
 static const uint64_t bls12_381_fr_root_of_unity[4] = {0x9cab6d5c0c17f47cULL, 0x1ce1e93dfd4b71e5ULL, 0x0d6db230471dd505ULL, 0x3f0ee990743a3b6aULL}; /* 5^((r-1)/2^s), order 2^s */

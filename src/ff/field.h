@@ -54,6 +54,11 @@
     }                                                                                          \
     /* Fermat: a^(m-2); the inverse of 0 is 0. */                                              \
     MONT_INLINE void F##_inv(F *r, const F *a) { F##_pow(r, a, F##_MINUS_2, UP##_BITS); }      \
+    /* the same, variable time (public data only), a few times faster */                      \
+    MONT_INLINE void F##_inv_var(F *r, const F *a)                                             \
+    {                                                                                          \
+        mont_inv_var(r->l, a->l, F##_MODULUS, F##_R3, UP##_INV, N);                            \
+    }                                                                                          \
     /* 1 when the raw little-endian value is < m (a canonical encoding). */                    \
     MONT_INLINE int F##_is_canonical(const F *a) { return !mont_geq(a->l, F##_MODULUS, N); }
 

@@ -261,6 +261,12 @@ MONT_INLINE void mont2_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, ui
     mont2_sqr_portable(r, a, m, inv, n);
 }
 
+/* r = a^-1 in Montgomery form (a = x R, r = x^-1 R, R = 2^(64 n)); the
+ * inverse of 0 is 0. Variable time: for public data only. r3 = R^3 mod m,
+ * inv = -m^-1 mod 2^64, m odd, n <= 6. inv_var.c: Bernstein-Yang divsteps,
+ * a few times faster than mont_pow's Fermat inverse. */
+void mont_inv_var(uint64_t *r, const uint64_t *a, const uint64_t *m, const uint64_t *r3, uint64_t inv, int n);
+
 /* r = a^e (Montgomery in and out), e given as little-endian words and bit count. */
 MONT_INLINE void mont_pow(uint64_t *r, const uint64_t *a, const uint64_t *e, int ebits,
                           const uint64_t *one, const uint64_t *m, uint64_t inv, int n)

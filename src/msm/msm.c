@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ff/field52.h"
 #include "util/threads.h"
 
 /* Tuning knobs.
@@ -134,18 +135,30 @@ enum { MSM_ADD, MSM_DBL, MSM_KEEP_P, MSM_TAKE_Q, MSM_TO_INF };
 #define FQ_T bn254_fp
 #define FR_T bn254_fr
 #define FR_BITS BN254_FR_BITS
+#if MONT52_HAVE
+#define FQ8_(x) bn254_fp_x8_##x
+#define FQ8_T bn254_fp_x8
+#endif
 #include MSM_INSTANTIATE
 #undef G_
 #undef FQ_
 #undef FQ_T
+#undef FQ8_
+#undef FQ8_T
 
 #define G_(x) bn254_g2_##x
 #define FQ_(x) bn254_fp2_##x
 #define FQ_T bn254_fp2
+#if MONT52_HAVE
+#define FQ8_(x) bn254_fp2_x8_##x
+#define FQ8_T bn254_fp2_x8
+#endif
 #include MSM_INSTANTIATE
 #undef G_
 #undef FQ_
 #undef FQ_T
+#undef FQ8_
+#undef FQ8_T
 #undef FR_T
 #undef FR_BITS
 
@@ -154,17 +167,29 @@ enum { MSM_ADD, MSM_DBL, MSM_KEEP_P, MSM_TAKE_Q, MSM_TO_INF };
 #define FQ_T bls12_381_fp
 #define FR_T bls12_381_fr
 #define FR_BITS BLS12_381_FR_BITS
+#if MONT52_HAVE
+#define FQ8_(x) bls12_381_fp_x8_##x
+#define FQ8_T bls12_381_fp_x8
+#endif
 #include MSM_INSTANTIATE
 #undef G_
 #undef FQ_
 #undef FQ_T
+#undef FQ8_
+#undef FQ8_T
 
 #define G_(x) bls12_381_g2_##x
 #define FQ_(x) bls12_381_fp2_##x
 #define FQ_T bls12_381_fp2
+#if MONT52_HAVE
+#define FQ8_(x) bls12_381_fp2_x8_##x
+#define FQ8_T bls12_381_fp2_x8
+#endif
 #include MSM_INSTANTIATE
 #undef G_
 #undef FQ_
 #undef FQ_T
+#undef FQ8_
+#undef FQ8_T
 #undef FR_T
 #undef FR_BITS

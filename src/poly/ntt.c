@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ff/field52.h"
 #include "util/threads.h"
 
 /* Tuning knobs. A pass's work unit holds at most 2^NTT_TILE_LOG elements
@@ -25,6 +26,7 @@
 #define NTT_SERIAL_BELOW 4096
 #endif
 _Static_assert(NTT_COLS_LOG < NTT_TILE_LOG, "a pass needs at least one stage");
+_Static_assert(NTT_COLS_LOG == 3, "the IFMA butterflies take a column group as one row of 8");
 _Static_assert(NTT_BITREV_LOG >= 1 && NTT_BITREV_LOG <= 8, "bit-reversal tile size");
 
 /* The low `bits` bits of x in reverse order. */
@@ -40,9 +42,15 @@ static inline size_t ntt_reverse_bits(size_t x, unsigned bits)
 #define FR_T bn254_fr
 #define NTT_ROOT bn254_fr_root_of_unity
 #define NTT_TWO_ADICITY BN254_FR_TWO_ADICITY
+#if MONT52_HAVE
+#define FR8_(x) bn254_fr_x8_##x
+#define FR8_T bn254_fr_x8
+#endif
 #include "poly/ntt.inc"
 #undef FR_
 #undef FR_T
+#undef FR8_
+#undef FR8_T
 #undef NTT_ROOT
 #undef NTT_TWO_ADICITY
 
@@ -50,8 +58,14 @@ static inline size_t ntt_reverse_bits(size_t x, unsigned bits)
 #define FR_T bls12_381_fr
 #define NTT_ROOT bls12_381_fr_root_of_unity
 #define NTT_TWO_ADICITY BLS12_381_FR_TWO_ADICITY
+#if MONT52_HAVE
+#define FR8_(x) bls12_381_fr_x8_##x
+#define FR8_T bls12_381_fr_x8
+#endif
 #include "poly/ntt.inc"
 #undef FR_
 #undef FR_T
+#undef FR8_
+#undef FR8_T
 #undef NTT_ROOT
 #undef NTT_TWO_ADICITY

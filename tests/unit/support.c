@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ff/mont52.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 #include "gpu/gpu.h"
@@ -94,3 +95,29 @@ int remove_tree(const char *dir)
         return -1;
     return system(cmd) ? -1 : 0;
 }
+
+#if MONT52_HAVE
+static int arith_ifma_found = -1; /* mont52_enabled as the library found it */
+
+int arith_paths(void)
+{
+    if (arith_ifma_found < 0)
+        arith_ifma_found = mont52_enabled;
+    return arith_ifma_found ? 2 : 1;
+}
+
+const char *arith_path_select(int i)
+{
+    arith_paths();
+    mont52_enabled = arith_ifma_found && i == 0;
+    return mont52_enabled ? "avx512-ifma" : "scalar";
+}
+#else
+int arith_paths(void) { return 1; }
+
+const char *arith_path_select(int i)
+{
+    (void)i;
+    return "scalar";
+}
+#endif

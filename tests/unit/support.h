@@ -14,6 +14,13 @@
  * as skipped. */
 int gpu_tests_unavailable(void);
 
+/* The arithmetic paths a test runs through: 2 where the CPU has AVX-512
+ * IFMA (path 0: with the 8-lane code of ff/mont52.h, path 1: the scalar
+ * code alone, as on a CPU without it), else 1. arith_path_select(i)
+ * switches to path i and returns its name. */
+int arith_paths(void);
+const char *arith_path_select(int i);
+
 /* Lines of the file at path containing both needles (needle2 may be NULL);
  * -1 when the file cannot be read. */
 int count_lines_with(const char *path, const char *needle1, const char *needle2);

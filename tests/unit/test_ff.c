@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 
+#include "ff/mont52.h"
 #include "ff/tower.h"
 #include "oracle_io.h"
 
@@ -633,6 +634,29 @@ FF_MUL_PATHS_TEST(bn254_fr, BN254_FR)
 FF_MUL_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 FF_MUL_PATHS_TEST(bls12_381_fr, BLS12_381_FR)
 
+/* The variable-time inverse (divsteps) equals the Fermat one on 0, 1,
+ * m - 1, small values and random ones. */
+#define FF_INV_VAR_TEST(F)                                                                         \
+    static void test_##F##_inv_var(void **state)                                                   \
+    {                                                                                              \
+        (void)state;                                                                               \
+        for (int it = 0; it < 3000; it++) {                                                        \
+            F a, fast, slow;                                                                       \
+            ff_path_input(a.l, F##_MODULUS, F##_LIMBS_N, it, 0, 1);                                \
+            if (it >= 3 && it < 40)                                                                \
+                F##_from_u64(&a, (uint64_t)it);                                                    \
+            F##_inv_var(&fast, &a);                                                                \
+            F##_inv(&slow, &a);                                                                    \
+            if (memcmp(&fast, &slow, sizeof fast))                                                 \
+                fail_msg(#F ": inv_var differs from the Fermat inverse, iteration %d", it);        \
+        }                                                                                          \
+    }
+
+FF_INV_VAR_TEST(bn254_fp)
+FF_INV_VAR_TEST(bn254_fr)
+FF_INV_VAR_TEST(bls12_381_fp)
+FF_INV_VAR_TEST(bls12_381_fr)
+
 /* The same for the Fp2 product and square (mont2_mul, mont2_sqr: assembly
  * with lazy reduction on x86-64) against their C forms, each coefficient
  * random or one of the edges. */
@@ -660,9 +684,125 @@ FF_MUL_PATHS_TEST(bls12_381_fr, BLS12_381_FR)
 FF_MUL2_PATHS_TEST(bn254_fp, BN254_FP)
 FF_MUL2_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 
+#if MONT52_HAVE
+/* Lanes k < 8 of iteration it of the mont52 tests: a[k], b[k] (n words
+ * each) are ff_path_input's two values 8 it + k, pa[k], pb[k] point at them. */
+static void ff_lane_inputs(uint64_t *a, uint64_t *b, const uint64_t *pa[8], const uint64_t *pb[8], const uint64_t *m,
+                           int n, int it)
+{
+    for (int k = 0; k < 8; k++) {
+        ff_path_input(a + k * n, m, n, 8 * it + k, 0, 2);
+        ff_path_input(b + k * n, m, n, 8 * it + k, 1, 2);
+        pa[k] = a + k * n;
+        pb[k] = b + k * n;
+    }
+}
+
+/* The 8-lane IFMA routines (mont52.h) against mont.h's portable C, lane by
+ * lane, on inputs that walk through the edges 0, 1, m - 1 and then random
+ * values, and on the non-canonical values (< 2m) a product leaves:
+ *   p = a b,  q = p b,  s = p + q,  d = p - q. */
+#define FF_MONT52_TEST(F, N, UP)                                                                   \
+    MONT52_TARGET static void test_##F##_mont52(void **state)                                      \
+    {                                                                                              \
+        static const mont52_field fld = UP##_MONT52;                                               \
+        (void)state;                                                                               \
+        if (!mont52_enabled)                                                                       \
+            skip();                                                                                \
+        for (int it = 0; it < 2000; it++) {                                                        \
+            F a[8], b[8], got[4][8];                                                               \
+            const uint64_t *pa[8], *pb[8];                                                         \
+            uint64_t *out[4][8];                                                                   \
+            ff_lane_inputs(a[0].l, b[0].l, pa, pb, F##_MODULUS, F##_LIMBS_N, it);                  \
+            for (int k = 0; k < 8; k++)                                                            \
+                for (int o = 0; o < 4; o++)                                                        \
+                    out[o][k] = got[o][k].l;                                                       \
+            __m512i va[N], vb[N], p[N], q[N], t[N];                                                \
+            mont52_load(va, pa, &fld, N);                                                          \
+            mont52_load(vb, pb, &fld, N);                                                          \
+            mont52_mul(p, va, vb, &fld, N);                                                        \
+            mont52_mul(q, p, vb, &fld, N);                                                         \
+            mont52_store(out[0], p, &fld, N);                                                      \
+            mont52_store(out[1], q, &fld, N);                                                      \
+            mont52_add(t, p, q, &fld, N);                                                          \
+            mont52_store(out[2], t, &fld, N);                                                      \
+            mont52_sub(t, p, q, &fld, N);                                                          \
+            mont52_store(out[3], t, &fld, N);                                                      \
+            for (int k = 0; k < 8; k++) {                                                          \
+                F want[4];                                                                         \
+                mont_mul_portable(want[0].l, a[k].l, b[k].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);  \
+                mont_mul_portable(want[1].l, want[0].l, b[k].l, F##_MODULUS, UP##_INV, F##_LIMBS_N); \
+                mont_add_portable(want[2].l, want[0].l, want[1].l, F##_MODULUS, F##_LIMBS_N);      \
+                mont_sub_portable(want[3].l, want[0].l, want[1].l, F##_MODULUS, F##_LIMBS_N);      \
+                for (int o = 0; o < 4; o++)                                                        \
+                    if (memcmp(&want[o], &got[o][k], sizeof want[o]))                              \
+                        fail_msg(#F ": mont52 result %d (p, q, p + q, p - q) differs, iteration %d lane %d", \
+                                 o, it, k);                                                        \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+FF_MONT52_TEST(bn254_fp, 5, BN254_FP)
+FF_MONT52_TEST(bls12_381_fp, 8, BLS12_381_FP)
+
+/* mont52_mul_wide (a b / 2^260) on the scalar fields: with b' = 16 b
+ * (b in mont.h's form, R = 2^256), a b' / 2^260 = a b / R; then p + p and
+ * p - a on the product (< 2m). */
+#define FF_MONT52_WIDE_TEST(F, UP)                                                                 \
+    MONT52_TARGET static void test_##F##_mont52_wide(void **state)                                 \
+    {                                                                                              \
+        static const mont52_field fld = UP##_MONT52;                                               \
+        (void)state;                                                                               \
+        if (!mont52_enabled)                                                                       \
+            skip();                                                                                \
+        for (int it = 0; it < 2000; it++) {                                                        \
+            F a[8], b16[8], b[8], got[3][8];                                                       \
+            const uint64_t *pa[8], *pb[8];                                                         \
+            uint64_t *out[3][8];                                                                   \
+            ff_lane_inputs(a[0].l, b[0].l, pa, pb, F##_MODULUS, F##_LIMBS_N, it);                  \
+            for (int k = 0; k < 8; k++) {                                                          \
+                b16[k] = b[k];                                                                     \
+                for (int d = 0; d < 4; d++)                                                        \
+                    F##_dbl(&b16[k], &b16[k]);                                                     \
+                pb[k] = b16[k].l;                                                                  \
+                for (int o = 0; o < 3; o++)                                                        \
+                    out[o][k] = got[o][k].l;                                                       \
+            }                                                                                      \
+            __m512i va[5], vb[5], p[5], t[5];                                                      \
+            mont52_load(va, pa, &fld, 5);                                                          \
+            mont52_load(vb, pb, &fld, 5);                                                          \
+            mont52_mul_wide(p, va, vb, &fld, 5);                                                   \
+            mont52_store(out[0], p, &fld, 5);                                                      \
+            mont52_add(t, p, p, &fld, 5);                                                          \
+            mont52_store(out[1], t, &fld, 5);                                                      \
+            mont52_sub(t, p, va, &fld, 5);                                                         \
+            mont52_store(out[2], t, &fld, 5);                                                      \
+            for (int k = 0; k < 8; k++) {                                                          \
+                F want[3];                                                                         \
+                mont_mul_portable(want[0].l, a[k].l, b[k].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);  \
+                mont_add_portable(want[1].l, want[0].l, want[0].l, F##_MODULUS, F##_LIMBS_N);      \
+                mont_sub_portable(want[2].l, want[0].l, a[k].l, F##_MODULUS, F##_LIMBS_N);         \
+                for (int o = 0; o < 3; o++)                                                        \
+                    if (memcmp(&want[o], &got[o][k], sizeof want[o]))                              \
+                        fail_msg(#F ": mont52 wide result %d (p, p + p, p - a) differs, iteration %d lane %d", \
+                                 o, it, k);                                                        \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+FF_MONT52_WIDE_TEST(bn254_fr, BN254_FR)
+FF_MONT52_WIDE_TEST(bls12_381_fr, BLS12_381_FR)
+#define FF_MONT52_ENTRIES                                                                          \
+    cmocka_unit_test(test_bn254_fp_mont52), cmocka_unit_test(test_bls12_381_fp_mont52),            \
+        cmocka_unit_test(test_bn254_fr_mont52_wide), cmocka_unit_test(test_bls12_381_fr_mont52_wide),
+#else
+#define FF_MONT52_ENTRIES
+#endif
+
 #define FF_FIELD_ENTRIES(F)                                                                        \
     cmocka_unit_test(test_##F##_modulus), cmocka_unit_test(test_##F##_oracle),                     \
-        cmocka_unit_test(test_##F##_properties), cmocka_unit_test(test_##F##_mul_paths)
+        cmocka_unit_test(test_##F##_properties), cmocka_unit_test(test_##F##_mul_paths),           \
+        cmocka_unit_test(test_##F##_inv_var)
 #define FF_TOWER_ENTRIES(C)                                                                        \
     cmocka_unit_test(test_##C##_fp2_oracle), cmocka_unit_test(test_##C##_fp6_oracle),              \
         cmocka_unit_test(test_##C##_fp12_oracle), cmocka_unit_test(test_##C##_fp12_cyclotomic),    \
@@ -686,6 +826,7 @@ int main(void)
         FF_TOWER_ENTRIES(bn254),        FF_TOWER_ENTRIES(bls12_381),
         cmocka_unit_test(test_bn254_fp_mul2_paths),
         cmocka_unit_test(test_bls12_381_fp_mul2_paths),
+        FF_MONT52_ENTRIES
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     oracle_free(&ff_vec);
