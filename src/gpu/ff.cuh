@@ -363,8 +363,7 @@ template <class P> struct alignas(16) fp {
                 e[i + j] = ptx::madc_lo_cc(a.v[j], bi, e[i + j]);
                 e[i + j + 1] = ptx::madc_hi_cc(a.v[j], bi, e[i + j + 1]);
             }
-            if (i + N < 2 * N)
-                e[i + N] = ptx::addc(0, 0);
+            e[i + N] = ptx::addc(0, 0);
             o[i] = ptx::mad_lo_cc(a.v[1], bi, o[i]);
             o[i + 1] = ptx::madc_hi_cc(a.v[1], bi, o[i + 1]);
 #pragma unroll
