@@ -17,6 +17,7 @@
  * points; an equal pair landing in one bucket, ~0.4% at 2^24, takes the
  * doubling path). NTT data is random. Prints one table. */
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <cstdlib>
@@ -217,10 +218,11 @@ static void bench_coset(cuzk_gpu *g, cuzk_curve_id curve, const char *name, unsi
     cuzk_gpu_free(g, d);
 }
 
-/* c = 0: the cost model's window; the op name tells */
+/* c = 0: the cost model's window; the op name tells. With `table`, over a
+ * window table of the bases, made (and timed) once first. */
 template <class A, class J>
 static void bench_msm(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char *op, const char *name, unsigned bits,
-                      const std::vector<A> &pts, unsigned lg, int runs, unsigned c = 0)
+                      const std::vector<A> &pts, unsigned lg, int runs, unsigned c = 0, bool table = false)
 {
     size_t n = (size_t)1 << lg;
     void *bases = nullptr, *scalars = nullptr;
@@ -231,13 +233,27 @@ static void bench_msm(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char *op,
     fill_random(g, scalars, n, bits, 3 + lg);
     J result;
     bench_ok(cuzk_gpu_set_msm_window(g, c, &err), err, "window");
+    cuzk_gpu_msm_table *t = nullptr;
+    if (table) {
+        const auto t0 = std::chrono::steady_clock::now();
+        bench_ok(cuzk_gpu_msm_table_make(g, curve, g2, bases, n, &t, &err), err, "table");
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        printf("  %-10s %-10s 2^%-3u table of %.1f GiB made in %.2f s\n", op, name, lg,
+               cuzk_gpu_msm_table_bytes(g, curve, g2, n) / 1073741824.0, s);
+        cuzk_gpu_free(g, bases); /* the table's row 0 holds them */
+        bases = nullptr;
+    }
     g->prof.on = 1;
     time_it(g, op, name, lg, runs, [&] {
-        bench_ok((g2 ? cuzk_gpu_msm_g2_dev : cuzk_gpu_msm_g1_dev)(g, curve, &result, bases, scalars, n, &err), err,
-                 op);
+        if (t)
+            bench_ok(cuzk_gpu_msm_table_run(g, t, &result, scalars, n, &err), err, op);
+        else
+            bench_ok((g2 ? cuzk_gpu_msm_g2_dev : cuzk_gpu_msm_g1_dev)(g, curve, &result, bases, scalars, n, &err),
+                     err, op);
     });
     record_steps(g, op, name, lg);
     g->prof.on = 0;
+    cuzk_gpu_msm_table_free(t);
     bench_ok(cuzk_gpu_set_msm_window(g, 0, &err), err, "window");
     cuzk_gpu_free(g, bases);
     cuzk_gpu_free(g, scalars);
@@ -269,7 +285,7 @@ int main(int argc, char **argv)
 {
     int runs = 5;
     const char *msm_logs = "20,22,24", *g1_extra = "26", *ntt_logs = "20,22,24,26,27", *coset_logs = "20,24";
-    const char *curves = "bn254,bls12_381", *sweep_c = "16,18,22";
+    const char *curves = "bn254,bls12_381", *sweep_c = "16,18,22", *table_logs = "20,22,24,26";
     unsigned sweep_log = 24;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--runs"))
@@ -288,6 +304,8 @@ int main(int argc, char **argv)
             sweep_log = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--sweep-c"))
             sweep_c = argv[i + 1];
+        else if (!strcmp(argv[i], "--table-logs"))
+            table_logs = argv[i + 1];
         else {
             fprintf(stderr, "gpu-bench: unknown option %s\n", argv[i]);
             return 2;
@@ -304,7 +322,9 @@ int main(int argc, char **argv)
            prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, runs);
 
     std::vector<unsigned> msm = parse_logs(msm_logs), extra = parse_logs(g1_extra), ntt = parse_logs(ntt_logs),
-                          coset = parse_logs(coset_logs), sweep = parse_logs(sweep_c);
+                          coset = parse_logs(coset_logs), sweep = parse_logs(sweep_c),
+                          tables = parse_logs(table_logs);
+    const auto tabled = [&](unsigned lg) { return std::find(tables.begin(), tables.end(), lg) != tables.end(); };
     for (int c = 0; c < 2; c++) {
         const char *name = c == 0 ? "bn254" : "bls12_381";
         if (!strstr(curves, name))
@@ -321,17 +341,29 @@ int main(int argc, char **argv)
             auto p1 = bn254_g1_points(1 << 16);
             for (unsigned lg : g1)
                 bench_msm<bn254_g1_affine, bn254_g1_jac>(g, curve, false, "msm_g1", name, bits, p1, lg, runs);
+            for (unsigned lg : g1)
+                if (tabled(lg))
+                    bench_msm<bn254_g1_affine, bn254_g1_jac>(g, curve, false, "msm_g1_t", name, bits, p1, lg, runs,
+                                                             0, true);
             for (unsigned c : sweep)
                 bench_msm<bn254_g1_affine, bn254_g1_jac>(g, curve, false, sweep_name(c), name, bits, p1, sweep_log,
                                                          runs, c);
             auto p2 = bn254_g2_points(1 << 16);
             for (unsigned lg : msm)
                 bench_msm<bn254_g2_affine, bn254_g2_jac>(g, curve, true, "msm_g2", name, bits, p2, lg, runs);
+            for (unsigned lg : msm)
+                if (tabled(lg))
+                    bench_msm<bn254_g2_affine, bn254_g2_jac>(g, curve, true, "msm_g2_t", name, bits, p2, lg, runs, 0,
+                                                             true);
         } else {
             auto p1 = bls12_381_g1_points(1 << 16);
             for (unsigned lg : g1)
                 bench_msm<bls12_381_g1_affine, bls12_381_g1_jac>(g, curve, false, "msm_g1", name, bits, p1, lg,
                                                                  runs);
+            for (unsigned lg : g1)
+                if (tabled(lg))
+                    bench_msm<bls12_381_g1_affine, bls12_381_g1_jac>(g, curve, false, "msm_g1_t", name, bits, p1, lg,
+                                                                     runs, 0, true);
             for (unsigned c : sweep)
                 bench_msm<bls12_381_g1_affine, bls12_381_g1_jac>(g, curve, false, sweep_name(c), name, bits, p1,
                                                                  sweep_log, runs, c);
@@ -339,6 +371,10 @@ int main(int argc, char **argv)
             for (unsigned lg : msm)
                 bench_msm<bls12_381_g2_affine, bls12_381_g2_jac>(g, curve, true, "msm_g2", name, bits, p2, lg,
                                                                  runs);
+            for (unsigned lg : msm)
+                if (tabled(lg))
+                    bench_msm<bls12_381_g2_affine, bls12_381_g2_jac>(g, curve, true, "msm_g2_t", name, bits, p2, lg,
+                                                                     runs, 0, true);
         }
     }
     cuzk_gpu_close(g);

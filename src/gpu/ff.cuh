@@ -492,6 +492,24 @@ template <class P> struct alignas(16) fp {
         }
         return r;
     }
+
+    /* this^-1 = this^(m - 2) (Fermat; 0 -> 0), square and multiply over the
+     * modulus' limbs: setup work (window tables), not a hot path */
+    FF_INLINE fp inv() const
+    {
+        fp r = one();
+#pragma unroll 1
+        for (int i = N - 1; i >= 0; i--) {
+            const uint32_t e = P::mod(i) - (i == 0 ? 2u : 0u); /* m is odd and > 2: no borrow */
+#pragma unroll 1
+            for (int bit = 31; bit >= 0; bit--) {
+                r = r.sqr();
+                if ((e >> bit) & 1)
+                    r = r * *this;
+            }
+        }
+        return r;
+    }
 };
 
 /* ---- Fp2 = Fp[u] / (u^2 + 1) ---- */
@@ -569,6 +587,12 @@ template <class P> struct fp2 {
                 t1 = p;
         }
         return {t0, t1.dbl()};
+    }
+    /* (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2); 0 -> 0 */
+    FF_INLINE fp2 inv() const
+    {
+        const base t = (c0.sqr() + c1.sqr()).inv();
+        return {c0 * t, (c1 * t).neg()};
     }
 };
 

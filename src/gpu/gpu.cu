@@ -190,3 +190,11 @@ extern "C" int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err)
     g->msm_c = c;
     return 0;
 }
+
+extern "C" int cuzk_gpu_set_key_tables(cuzk_gpu *g, int on, cuzk_error *err)
+{
+    if (!g)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_set_key_tables: no context");
+    g->no_key_tables = !on;
+    return 0;
+}

@@ -83,6 +83,35 @@ int cuzk_gpu_msm_g2(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const vo
 #define CUZK_GPU_MSM_WINDOW_MAX 24
 int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err);
 
+/* ---- window tables: MSMs over bases fixed across many MSMs ----
+ * A table holds, for n bases P_i, the multiples 2^(cw) P_i of every c-bit
+ * digit window w (nwin rows; row 0 the bases): an MSM over it sums all its
+ * windows in one set of buckets, with wider windows, no doublings after.
+ * Faster (fewer additions), nwin times the memory (nwin ~ 11 at n = 2^24).
+ * c comes from the cost model, or from the context's forced window at the
+ * time the table is made. */
+typedef struct cuzk_gpu_msm_table cuzk_gpu_msm_table;
+
+/* Device bytes of the table of n bases of G1 (g2 = 0) or G2 on g. */
+size_t cuzk_gpu_msm_table_bytes(const cuzk_gpu *g, cuzk_curve_id curve, int g2, size_t n);
+
+/* *out <- the table of n bases (layout above; host memory, or device
+ * memory of g's device) on g's device.
+ * CUZK_ERR_NOMEM when it does not fit. */
+int cuzk_gpu_msm_table_make(cuzk_gpu *g, cuzk_curve_id curve, int g2, const void *bases, size_t n,
+                            cuzk_gpu_msm_table **out, cuzk_error *err);
+
+/* *result_jac <- sum_{i<n} scalars[i] P_i over the table's first n <= its
+ * bases; scalars in device memory (cuzk_gpu_alloc) of g's device. */
+int cuzk_gpu_msm_table_run(cuzk_gpu *g, const cuzk_gpu_msm_table *t, void *result_jac, const void *scalars,
+                           size_t n, cuzk_error *err);
+void cuzk_gpu_msm_table_free(cuzk_gpu_msm_table *t);
+
+/* Whether keys uploaded through g (cuzk_gpu_key_upload) get window tables
+ * for their points when those fit in free device memory: on (1, the
+ * default) or off (0). */
+int cuzk_gpu_set_key_tables(cuzk_gpu *g, int on, cuzk_error *err);
+
 /* ---- device-resident data (g must not be NULL) ---- */
 
 /* *dev <- bytes of device memory of g's device; free with cuzk_gpu_free. */
@@ -125,8 +154,9 @@ typedef struct {
 size_t cuzk_gpu_key_bytes(const cuzk_zkey *z);
 
 /* *out <- z's points uploaded to g's device; they stay there, usable from
- * any context of that device, until cuzk_gpu_key_free. CUZK_ERR_NOMEM when
- * they do not fit. */
+ * any context of that device, until cuzk_gpu_key_free. With window tables
+ * (see above) when g allows them and they fit next to a proof's scratch,
+ * else as they are. CUZK_ERR_NOMEM when the points do not fit at all. */
 int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err);
 
 /* *out <- a key for z whose points stay in z's host memory (page-locked in

@@ -40,6 +40,7 @@ struct cuzk_gpu {
         unsigned lg;
     } tw[2][2];
     unsigned msm_c; /* MSM window bits, 0: chosen by the cost model */
+    bool no_key_tables; /* cuzk_gpu_set_key_tables(g, 0) */
     /* phase boundaries of the last cuzk_gpu_prove (prove.cu) */
     cudaEvent_t phase_ev[9];
     /* Optional step timing of the last MSM (the benchmark turns it on):

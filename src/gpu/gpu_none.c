@@ -103,6 +103,36 @@ int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err)
     return no_cuda(err);
 }
 
+size_t cuzk_gpu_msm_table_bytes(const cuzk_gpu *g, cuzk_curve_id curve, int g2, size_t n)
+{
+    (void)g, (void)curve, (void)g2, (void)n;
+    return 0;
+}
+
+int cuzk_gpu_msm_table_make(cuzk_gpu *g, cuzk_curve_id curve, int g2, const void *bases, size_t n,
+                            cuzk_gpu_msm_table **out, cuzk_error *err)
+{
+    (void)g, (void)curve, (void)g2, (void)bases, (void)n;
+    if (out)
+        *out = NULL;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_msm_table_run(cuzk_gpu *g, const cuzk_gpu_msm_table *t, void *result_jac, const void *scalars,
+                           size_t n, cuzk_error *err)
+{
+    (void)g, (void)t, (void)result_jac, (void)scalars, (void)n;
+    return no_cuda(err);
+}
+
+void cuzk_gpu_msm_table_free(cuzk_gpu_msm_table *t) { (void)t; }
+
+int cuzk_gpu_set_key_tables(cuzk_gpu *g, int on, cuzk_error *err)
+{
+    (void)g, (void)on;
+    return no_cuda(err);
+}
+
 size_t cuzk_gpu_key_bytes(const cuzk_zkey *z)
 {
     (void)z;

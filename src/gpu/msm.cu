@@ -21,9 +21,11 @@ static __device__ __forceinline__ uint32_t scalar_word(const uint32_t k[8], unsi
 }
 
 /* Signed digits as src/msm/msm.c's msm_recode: a window value above 2^(c-1)
- * becomes value - 2^c and carries one into the next window. */
-static __global__ void msm_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, uint32_t *keys,
-                                         uint32_t *vals)
+ * becomes value - 2^c and carries one into the next window. The value's
+ * index is the base's: i, or w rows + i in a window table of `rows` points
+ * per row. */
+static __global__ void msm_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, size_t rows,
+                                         uint32_t *keys, uint32_t *vals)
 {
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -39,22 +41,23 @@ static __global__ void msm_digits_kernel(const uint4 *scalars, size_t n, unsigne
         carry = v > half;
         const uint32_t mag = carry ? (1u << c) - v : v; /* v = 2^c: digit 0, carry 1 */
         keys[w * n + i] = mag;
-        vals[w * n + i] = (uint32_t)i | (carry && mag ? 0x80000000u : 0);
+        vals[w * n + i] = (uint32_t)(w * rows + i) | (carry && mag ? 0x80000000u : 0);
     }
 }
 
+/* sorts each of the `segs` runs of `seg` (key, value) pairs by key */
 static int msm_sort_windows(cuzk_gpu *g, const uint32_t *keys, const uint32_t *vals, uint32_t *skeys,
-                            uint32_t *svals, size_t n, unsigned nwin, unsigned c, cuzk_error *err)
+                            uint32_t *svals, size_t seg, unsigned segs, unsigned c, cuzk_error *err)
 {
     size_t bytes = 0;
-    GPU_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, skeys, vals, svals, n, 0, (int)c, g->stream));
+    GPU_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, skeys, vals, svals, seg, 0, (int)c, g->stream));
     dev_buf<uint8_t> tmp;
     GPU_TRY(tmp.alloc(g, bytes, err));
-    for (unsigned w = 0; w < nwin; w++) {
-        const size_t off = (size_t)w * n;
+    for (unsigned w = 0; w < segs; w++) {
+        const size_t off = (size_t)w * seg;
         size_t b = bytes;
-        GPU_CHECK(cub::DeviceRadixSort::SortPairs(tmp.get(), b, keys + off, skeys + off, vals + off, svals + off, n,
-                                                  0, (int)c, g->stream));
+        GPU_CHECK(cub::DeviceRadixSort::SortPairs(tmp.get(), b, keys + off, skeys + off, vals + off, svals + off,
+                                                  seg, 0, (int)c, g->stream));
     }
     return 0;
 }
@@ -64,8 +67,11 @@ int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &
 {
     out.plan = plan;
     out.n = n;
+    out.seg = plan.table_rows ? (size_t)plan.nwin * n : n;
     if (n == 0)
         return 0;
+    if (plan.table_rows && n > plan.table_rows)
+        return cuzk_fail(err, CUZK_ERR_ARG, "MSM: %zu scalars for a table of %zu points", n, plan.table_rows);
     const size_t E0 = (size_t)plan.nwin * n;
     GPU_TRY(out.keys.alloc(g, E0, err));
     GPU_TRY(out.vals.alloc(g, E0, err));
@@ -73,10 +79,10 @@ int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &
     GPU_TRY(keys.alloc(g, E0, err));
     GPU_TRY(vals.alloc(g, E0, err));
     msm_digits_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(
-        reinterpret_cast<const uint4 *>(scalars), n, plan.c, plan.nwin, keys, vals);
+        reinterpret_cast<const uint4 *>(scalars), n, plan.c, plan.nwin, plan.table_rows, keys, vals);
     GPU_LAUNCHED();
     GPU_TRY(prof_mark(g, "digits", err));
-    GPU_TRY(msm_sort_windows(g, keys, vals, out.keys, out.vals, n, plan.nwin, plan.c, err));
+    GPU_TRY(msm_sort_windows(g, keys, vals, out.keys, out.vals, out.seg, msm_sums(plan), plan.c, err));
     return prof_mark(g, "sort", err);
 }
 
@@ -157,44 +163,140 @@ int msm_iota(cuzk_gpu *g, msm_seq &s, size_t count, uint32_t per, cuzk_error *er
     return 0;
 }
 
+int table_upload(cuzk_gpu *g, const msm_group *grp, const msm_plan &plan, const void *bases, void **out,
+                 cuzk_error *err)
+{
+    const size_t rows = plan.table_rows, row_bytes = rows * grp->point_bytes;
+    *out = nullptr;
+    GPU_CHECK(cudaMalloc(out, plan.nwin * row_bytes + 1));
+    GPU_CHECK(cudaMemcpy(*out, bases, row_bytes, cudaMemcpyDefault)); /* host or device memory */
+    return grp->table_build(g, *out, plan, err);
+}
+
+#define MSM_GROUP(G, DEV)                                                                      \
+    {msm_##G, msm_##G##_plan, msm_##G##_table_plan, msm_##G##_table_build, msm_##G##_sorted,      \
+     sizeof(affine<DEV::F>)}
+static const msm_group groups[2][2] = {
+    {MSM_GROUP(bn254_g1, bn254_g1_dev), MSM_GROUP(bn254_g2, bn254_g2_dev)},
+    {MSM_GROUP(bls12_381_g1, bls12_381_g1_dev), MSM_GROUP(bls12_381_g2, bls12_381_g2_dev)},
+};
+#undef MSM_GROUP
+
+const msm_group *msm_group_of(cuzk_curve_id curve, bool g2)
+{
+    switch (curve) {
+    case CUZK_CURVE_BN254: return &groups[0][g2];
+    case CUZK_CURVE_BLS12_381: return &groups[1][g2];
+    }
+    return nullptr;
+}
+
 } /* namespace gpu */
 
-/* ---- the door ---- */
+/* ---- the doors ---- */
 
-typedef int (*msm_fn)(cuzk_gpu *, void *, const void *, const void *, size_t, bool, cuzk_error *);
-
-static int msm_door(msm_fn bn254, msm_fn bls12_381, cuzk_gpu *g, cuzk_curve_id curve, void *result,
-                    const void *bases, const void *scalars, size_t n, bool on_device, cuzk_error *err)
+static int msm_door(cuzk_gpu *g, cuzk_curve_id curve, bool g2, void *result, const void *bases,
+                    const void *scalars, size_t n, bool on_device, cuzk_error *err)
 {
     if (on_device && !g)
         return cuzk_fail(err, CUZK_ERR_ARG, "an MSM on device memory needs a context");
-    switch (curve) {
-    case CUZK_CURVE_BN254: return bn254(g, result, bases, scalars, n, on_device, err);
-    case CUZK_CURVE_BLS12_381: return bls12_381(g, result, bases, scalars, n, on_device, err);
-    }
-    return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", (int)curve);
+    const gpu::msm_group *grp = gpu::msm_group_of(curve, g2);
+    if (!grp)
+        return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", (int)curve);
+    return grp->call(g, result, bases, scalars, n, on_device, err);
 }
 
 extern "C" int cuzk_gpu_msm_g1(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases,
                                const void *scalars, size_t n, cuzk_error *err)
 {
-    return msm_door(gpu::msm_bn254_g1, gpu::msm_bls12_381_g1, g, curve, result_jac, bases, scalars, n, false, err);
+    return msm_door(g, curve, false, result_jac, bases, scalars, n, false, err);
 }
 
 extern "C" int cuzk_gpu_msm_g2(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases,
                                const void *scalars, size_t n, cuzk_error *err)
 {
-    return msm_door(gpu::msm_bn254_g2, gpu::msm_bls12_381_g2, g, curve, result_jac, bases, scalars, n, false, err);
+    return msm_door(g, curve, true, result_jac, bases, scalars, n, false, err);
 }
 
 extern "C" int cuzk_gpu_msm_g1_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases,
                                    const void *scalars, size_t n, cuzk_error *err)
 {
-    return msm_door(gpu::msm_bn254_g1, gpu::msm_bls12_381_g1, g, curve, result_jac, bases, scalars, n, true, err);
+    return msm_door(g, curve, false, result_jac, bases, scalars, n, true, err);
 }
 
 extern "C" int cuzk_gpu_msm_g2_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases,
                                    const void *scalars, size_t n, cuzk_error *err)
 {
-    return msm_door(gpu::msm_bn254_g2, gpu::msm_bls12_381_g2, g, curve, result_jac, bases, scalars, n, true, err);
+    return msm_door(g, curve, true, result_jac, bases, scalars, n, true, err);
+}
+
+/* ---- window tables ---- */
+
+struct cuzk_gpu_msm_table {
+    int device;
+    const gpu::msm_group *group;
+    gpu::msm_plan plan;
+    void *pts; /* plan.nwin rows of plan.table_rows points */
+};
+
+extern "C" size_t cuzk_gpu_msm_table_bytes(const cuzk_gpu *g, cuzk_curve_id curve, int g2, size_t n)
+{
+    const gpu::msm_group *grp = gpu::msm_group_of(curve, g2 != 0);
+    if (!g || !grp)
+        return 0;
+    return (size_t)grp->table_plan(g, n).nwin * n * grp->point_bytes;
+}
+
+extern "C" int cuzk_gpu_msm_table_make(cuzk_gpu *g, cuzk_curve_id curve, int g2, const void *bases, size_t n,
+                                       cuzk_gpu_msm_table **out, cuzk_error *err)
+{
+    const gpu::msm_group *grp = gpu::msm_group_of(curve, g2 != 0);
+    if (!g || !grp || !out || (n && !bases))
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_msm_table_make: needs a context, a known curve, bases and "
+                         "an output");
+    *out = nullptr;
+    const gpu::msm_plan plan = grp->table_plan(g, n);
+    if (n && (size_t)plan.nwin * n >= ((size_t)1 << 31))
+        return cuzk_fail(err, CUZK_ERR_ARG, "MSM table of %u x %zu points: at most 2^31 - 1", plan.nwin, n);
+    GPU_CHECK(cudaSetDevice(g->device));
+    cuzk_gpu_msm_table *t = static_cast<cuzk_gpu_msm_table *>(calloc(1, sizeof *t));
+    if (!t)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for an MSM table");
+    t->device = g->device;
+    t->group = grp;
+    t->plan = plan;
+    int rc = gpu::table_upload(g, grp, plan, bases, &t->pts, err);
+    if (rc) {
+        cuzk_gpu_msm_table_free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
+extern "C" int cuzk_gpu_msm_table_run(cuzk_gpu *g, const cuzk_gpu_msm_table *t, void *result_jac,
+                                      const void *scalars, size_t n, cuzk_error *err)
+{
+    if (!g || !t || !result_jac || (n && !scalars))
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_msm_table_run: needs a context, a table, scalars, a result");
+    if (t->device != g->device)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_msm_table_run: the table is on device %d, the context on %d",
+                         t->device, g->device);
+    GPU_CHECK(cudaSetDevice(g->device));
+    g->prof.n = 0;
+    GPU_TRY(gpu::prof_mark(g, "start", err));
+    gpu::msm_sorted sorted;
+    GPU_TRY(gpu::msm_prepare(g, static_cast<const uint32_t *>(scalars), n, t->plan, sorted, err));
+    return t->group->sorted(g, result_jac, t->pts, sorted, err);
+}
+
+extern "C" void cuzk_gpu_msm_table_free(cuzk_gpu_msm_table *t)
+{
+    if (!t)
+        return;
+    cudaSetDevice(t->device);
+    if (t->pts)
+        cudaFree(t->pts);
+    cudaGetLastError();
+    free(t);
 }

@@ -44,6 +44,7 @@
 
 #include "gpu/ec.cuh"
 #include "gpu/gpu_internal.cuh"
+#include "gpu/msm_table.cuh"
 
 /* the CPU headers, as C; nvcc does not know their GCC loop pragmas */
 #pragma nv_diag_suppress 1675
@@ -113,14 +114,26 @@ static constexpr uint32_t MSM_NO_GID = 0xffffffffu;
 
 struct msm_plan {
     unsigned c, nwin;
-    uint32_t nbuckets; /* per window: 2^(c-1) */
+    uint32_t nbuckets; /* per bucket window: 2^(c-1) */
+    /* 0: plain bases, one bucket window per digit window. Else the bases
+     * are a window table (msm_table.cuh): nwin rows of table_rows points,
+     * row w holding 2^(cw) P_i, so digit d_iw adds d_iw times the point at
+     * w table_rows + i, and all windows share one set of buckets. */
+    size_t table_rows;
 };
 
-/* Steps 1-2 for n scalars (8 words each, device memory): each window's
- * (key, value) pairs sorted by key. */
+/* bucket windows (sets of nbuckets buckets) of a plan */
+static inline unsigned msm_sums(const msm_plan &p)
+{
+    return p.table_rows ? 1 : p.nwin;
+}
+
+/* Steps 1-2 for n scalars (8 words each, device memory): the (key, value)
+ * pairs of each bucket window sorted by key, `seg` entries per window (n,
+ * or nwin n with a table). */
 struct msm_sorted {
-    msm_plan plan = {0, 0, 0};
-    size_t n = 0;
+    msm_plan plan = {0, 0, 0, 0};
+    size_t n = 0, seg = 0;
     dev_buf<uint32_t> keys, vals;
 };
 int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
@@ -149,14 +162,14 @@ int msm_iota(cuzk_gpu *g, msm_seq &s, size_t count, uint32_t per, cuzk_error *er
 /* Sources of a sorted sequence: gid(p) (MSM_NO_GID: skip), add(acc, p). */
 template <class F> struct seq_bases {
     const uint32_t *keys, *vals;
-    size_t n;
+    size_t seg; /* entries per bucket window */
     uint32_t nbuckets;
     const affine<F> *bases;
 
     FF_INLINE uint32_t gid(size_t p) const
     {
         const uint32_t k = keys[p];
-        return k ? (uint32_t)(p / n) * nbuckets + k - 1 : MSM_NO_GID;
+        return k ? (uint32_t)(p / seg) * nbuckets + k - 1 : MSM_NO_GID;
     }
     FF_INLINE void add(xyzz<F> &acc, size_t p) const
     {
@@ -270,22 +283,27 @@ __global__ void __launch_bounds__(MSM_THREADS, MSM_MIN_BLOCKS)
 
 /* ---- host side ---- */
 
-/* The window minimising the cost model for n points, or c = forced. */
-template <class T> static msm_plan msm_choose(size_t n, unsigned forced)
+/* The window minimising the cost model for n points (over a window table
+ * of table_rows points per row when that is not 0), or c = forced. A table
+ * has one set of buckets, so its windows may be wider (fewer additions,
+ * fewer rows). */
+template <class T> static msm_plan msm_choose(size_t n, unsigned forced, size_t table_rows)
 {
+    const auto plan = [&](unsigned c) { return msm_plan{c, T::bits / c + 1, 1u << (c - 1), table_rows}; };
     if (forced)
-        return {forced, T::bits / forced + 1, 1u << (forced - 1)};
-    msm_plan best = {0, 0, 0};
+        return plan(forced);
+    const unsigned c_max = table_rows ? CUZK_GPU_MSM_WINDOW_MAX : MSM_C_MAX;
+    msm_plan best = {0, 0, 0, 0};
     double best_cost = 0;
-    for (unsigned c = 2; c <= MSM_C_MAX; c++) {
-        const unsigned nwin = T::bits / c + 1;
-        const double nb = (double)(1u << (c - 1));
-        if (nb * nwin * sizeof(xyzz<typename T::F>) > (double)MSM_BUCKET_BYTES)
+    for (unsigned c = 2; c <= c_max; c++) {
+        const msm_plan p = plan(c);
+        const double nb = (double)p.nbuckets, sums = msm_sums(p);
+        if (nb * sums * sizeof(xyzz<typename T::F>) > (double)MSM_BUCKET_BYTES)
             break;
-        const double cost = nwin * ((double)n * (MSM_COST_ADD * T::mul_cost + MSM_COST_SORT) +
-                                    nb * MSM_COST_BUCKET * T::mul_cost + MSM_COST_WINDOW);
+        const double cost = p.nwin * (double)n * (MSM_COST_ADD * T::mul_cost + MSM_COST_SORT) +
+                            sums * (nb * MSM_COST_BUCKET * T::mul_cost + MSM_COST_WINDOW);
         if (!best.c || cost < best_cost) {
-            best = {c, nwin, 1u << (c - 1)};
+            best = p;
             best_cost = cost;
         }
     }
@@ -321,8 +339,8 @@ static inline size_t msm_level_slots(size_t entries)
     return 2 * ((entries + MSM_LEVEL_CHUNK - 1) / MSM_LEVEL_CHUNK);
 }
 
-/* Step 3: buckets[w 2^(c-1) + |d| - 1] <- bucket sums of the sorted digits
- * (buckets zeroed first), infinity bases skipped. */
+/* Step 3: buckets[s 2^(c-1) + |d| - 1] <- bucket sums of the sorted digits
+ * of bucket window s (buckets zeroed first), infinity bases skipped. */
 template <class T>
 static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<typename T::F> *bases,
                             xyzz<typename T::F> *buckets, cuzk_error *err)
@@ -330,7 +348,7 @@ static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<
     using F = typename T::F;
     const msm_plan &plan = sorted.plan;
     const size_t E0 = (size_t)plan.nwin * sorted.n;
-    GPU_CHECK(cudaMemsetAsync(buckets, 0, (size_t)plan.nwin * plan.nbuckets * sizeof(xyzz<F>), g->stream));
+    GPU_CHECK(cudaMemsetAsync(buckets, 0, (size_t)msm_sums(plan) * plan.nbuckets * sizeof(xyzz<F>), g->stream));
 
     int resident = 0; /* blocks per multiprocessor */
     GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, msm_chunk_kernel<F, seq_bases<F>>,
@@ -344,7 +362,7 @@ static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<
     GPU_TRY(msm_seq_alloc(g, s, 2 * nchunks0, msm_level_slots(2 * nchunks0), err));
     dev_buf<xyzz<F>> part0;
     GPU_TRY(part0.alloc(g, 2 * nchunks0, err));
-    seq_bases<F> src0 = {sorted.keys, sorted.vals, sorted.n, plan.nbuckets, bases};
+    seq_bases<F> src0 = {sorted.keys, sorted.vals, sorted.seg, plan.nbuckets, bases};
     msm_chunk_kernel<F, seq_bases<F>><<<grid_for(nchunks0, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(
         src0, E0, K0, nchunks0, buckets, part0, s.part_gid);
     GPU_LAUNCHED();
@@ -355,18 +373,19 @@ static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<
     return prof_mark(g, "partials", err);
 }
 
-/* Step 4: windows[w] <- W_w (zeroed first). */
+/* Step 4: windows[s] <- W_s for each bucket window s (zeroed first). */
 template <class T>
 static int msm_window_sums(cuzk_gpu *g, const msm_plan &plan, const xyzz<typename T::F> *buckets,
                            xyzz<typename T::F> *windows, cuzk_error *err)
 {
     using F = typename T::F;
     const size_t want = (size_t)g->sm_count * 2 * MSM_THREADS;
+    const unsigned sums = msm_sums(plan);
     uint32_t nseg = 1;
-    while (nseg < plan.nbuckets && (size_t)nseg * plan.nwin < want)
+    while (nseg < plan.nbuckets && (size_t)nseg * sums < want)
         nseg *= 2;
     const uint32_t seglen = plan.nbuckets / nseg;
-    const size_t count = (size_t)plan.nwin * nseg;
+    const size_t count = (size_t)sums * nseg;
     dev_buf<xyzz<F>> sum_s, sum_t;
     GPU_TRY(sum_s.alloc(g, count, err));
     GPU_TRY(sum_t.alloc(g, count, err));
@@ -377,7 +396,7 @@ static int msm_window_sums(cuzk_gpu *g, const msm_plan &plan, const xyzz<typenam
                                                                                               nseg, count);
     GPU_LAUNCHED();
     GPU_TRY(prof_mark(g, "running_sums", err));
-    GPU_CHECK(cudaMemsetAsync(windows, 0, plan.nwin * sizeof(xyzz<F>), g->stream));
+    GPU_CHECK(cudaMemsetAsync(windows, 0, sums * sizeof(xyzz<F>), g->stream));
     msm_seq s;
     GPU_TRY(msm_seq_alloc(g, s, count, msm_level_slots(count), err));
     GPU_TRY(msm_iota(g, s, count, nseg, err));
@@ -418,19 +437,20 @@ static int msm_device(cuzk_gpu *g, typename T::jac *result, const affine<typenam
     if (sorted.n == 0)
         return 0;
     const msm_plan &plan = sorted.plan;
+    const unsigned sums = msm_sums(plan);
     dev_buf<xyzz<F>> windows;
-    GPU_TRY(windows.alloc(g, plan.nwin, err));
+    GPU_TRY(windows.alloc(g, sums, err));
     {
         dev_buf<xyzz<F>> buckets;
-        GPU_TRY(buckets.alloc(g, (size_t)plan.nwin * plan.nbuckets, err));
+        GPU_TRY(buckets.alloc(g, (size_t)sums * plan.nbuckets, err));
         GPU_TRY(msm_fill_buckets<T>(g, sorted, bases, buckets, err));
         GPU_TRY(msm_window_sums<T>(g, plan, buckets, windows, err));
     }
-    /* step 5 */
-    xyzz<F> *host = static_cast<xyzz<F> *>(malloc(plan.nwin * sizeof(xyzz<F>)));
+    /* step 5 (one window sum, the result, with a table) */
+    xyzz<F> *host = static_cast<xyzz<F> *>(malloc(sums * sizeof(xyzz<F>)));
     if (!host)
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for %u window sums", plan.nwin);
-    cudaError_t e = cudaMemcpyAsync(host, windows, plan.nwin * sizeof(xyzz<F>), cudaMemcpyDeviceToHost, g->stream);
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for %u window sums", sums);
+    cudaError_t e = cudaMemcpyAsync(host, windows, sums * sizeof(xyzz<F>), cudaMemcpyDeviceToHost, g->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(g->stream);
     if (e != cudaSuccess) {
@@ -438,8 +458,8 @@ static int msm_device(cuzk_gpu *g, typename T::jac *result, const affine<typenam
         return cuda_fail(err, e, "copying the window sums back", __FILE__, __LINE__);
     }
     typename T::jac acc, wj;
-    xyzz_to_jac<T>(&acc, host[plan.nwin - 1]);
-    for (unsigned w = plan.nwin - 1; w-- > 0;) {
+    xyzz_to_jac<T>(&acc, host[sums - 1]);
+    for (unsigned w = sums - 1; w-- > 0;) {
         for (unsigned i = 0; i < plan.c; i++)
             T::dbl(&acc, &acc);
         xyzz_to_jac<T>(&wj, host[w]);
@@ -477,16 +497,19 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     g->prof.n = 0;
     GPU_TRY(prof_mark(g, "start", err));
     msm_sorted sorted;
-    GPU_TRY(msm_prepare(g, static_cast<const uint32_t *>(scalars), n, msm_choose<T>(n, g->msm_c), sorted, err));
+    GPU_TRY(msm_prepare(g, static_cast<const uint32_t *>(scalars), n, msm_choose<T>(n, g->msm_c, 0), sorted, err));
     return msm_device<T>(g, res, static_cast<const A *>(bases), sorted, err);
 }
 
 /* The entry points of one group, defined in msm_<G>.cu:
  *   msm_<G>(g, result, bases, scalars, n, on_device, err)  the door's call
- *   msm_<G>_plan(n)      the window plan of n points (the context's forced
+ *   msm_<G>_plan(g, n)   the window plan of n points (the context's forced
  *                        window applies)
- *   msm_<G>_sorted(g, result, bases, sorted, err)  device bases against
- *                        prepared scalars (msm_prepare)
+ *   msm_<G>_table_plan(g, rows)  the same for a window table of `rows` bases
+ *   msm_<G>_table_build(g, table, plan, err)  fills rows 1.. of a table
+ *                        whose row 0 holds the bases (msm_table.cuh)
+ *   msm_<G>_sorted(g, result, bases, sorted, err)  device bases (or a
+ *                        table) against prepared scalars (msm_prepare)
  * from the CPU group G (its Jacobian type and the operations that finish
  * the sum on the host), coordinate field FQ, device group DEV, scalar bits,
  * and the cost of one coordinate multiplication relative to one over the
@@ -512,7 +535,15 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     {                                                                                          \
         return msm_call<G##_msm>(g, result, bases, scalars, n, on_device, err);                \
     }                                                                                          \
-    msm_plan msm_##G##_plan(const cuzk_gpu *g, size_t n) { return msm_choose<G##_msm>(n, g->msm_c); } \
+    msm_plan msm_##G##_plan(const cuzk_gpu *g, size_t n) { return msm_choose<G##_msm>(n, g->msm_c, 0); } \
+    msm_plan msm_##G##_table_plan(const cuzk_gpu *g, size_t rows)                              \
+    {                                                                                          \
+        return msm_choose<G##_msm>(rows, g->msm_c, rows);                                      \
+    }                                                                                          \
+    int msm_##G##_table_build(cuzk_gpu *g, void *table, const msm_plan &plan, cuzk_error *err) \
+    {                                                                                          \
+        return msm_table_build(g, static_cast<affine<DEV::F> *>(table), plan.table_rows, plan.c, plan.nwin, err); \
+    }                                                                                          \
     int msm_##G##_sorted(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err) \
     {                                                                                          \
         return msm_device<G##_msm>(g, static_cast<G##_jac *>(result),                          \
@@ -525,12 +556,34 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     int msm_##G(cuzk_gpu *g, void *result, const void *bases, const void *scalars, size_t n, bool on_device, \
                 cuzk_error *err);                                                              \
     msm_plan msm_##G##_plan(const cuzk_gpu *g, size_t n);                                      \
+    msm_plan msm_##G##_table_plan(const cuzk_gpu *g, size_t rows);                             \
+    int msm_##G##_table_build(cuzk_gpu *g, void *table, const msm_plan &plan, cuzk_error *err); \
     int msm_##G##_sorted(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err);
 MSM_DECLARE(bn254_g1)
 MSM_DECLARE(bn254_g2)
 MSM_DECLARE(bls12_381_g1)
 MSM_DECLARE(bls12_381_g2)
 #undef MSM_DECLARE
+
+/* One group's entry points (above) and the bytes of its affine points. */
+struct msm_group {
+    int (*call)(cuzk_gpu *g, void *result, const void *bases, const void *scalars, size_t n, bool on_device,
+                cuzk_error *err);
+    msm_plan (*plan)(const cuzk_gpu *g, size_t n);
+    msm_plan (*table_plan)(const cuzk_gpu *g, size_t rows);
+    int (*table_build)(cuzk_gpu *g, void *table, const msm_plan &plan, cuzk_error *err);
+    int (*sorted)(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err);
+    size_t point_bytes;
+};
+
+/* G1 (g2 false) or G2 of the curve; NULL for an unknown curve (msm.cu) */
+const msm_group *msm_group_of(cuzk_curve_id curve, bool g2);
+
+/* *out <- a window table for `plan` (table_rows bases, host or device memory)
+ * in device memory of its own (cudaMalloc; the caller frees it, also after
+ * a failure). msm.cu. */
+int table_upload(cuzk_gpu *g, const msm_group *grp, const msm_plan &plan, const void *bases, void **out,
+                 cuzk_error *err);
 
 } /* namespace gpu */
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "gpu/abc.cuh"
 #include "gpu/msm.cuh"
@@ -16,8 +17,18 @@ struct cuzk_gpu_key {
     cuzk_curve_id curve;
     uint32_t n_vars, n_public, domain_size;
     size_t count[KEY_ARRAYS], point_bytes[KEY_ARRAYS];
-    /* resident: device copies of the points, exactly as in the zkey */
+    /* resident: device copies of the points, or (tables) window tables of
+     * them, all with the c and nwin of `table`. An array with many points
+     * at infinity (a real key's A and B: wires absent from a matrix) keeps
+     * only its kept[i] others, idx[i] (device) their indices; else idx[i]
+     * is NULL and kept[i] = count[i]. same_set[i]: the first array with
+     * the same indices (its MSM's digits serve array i too). */
     void *pts[KEY_ARRAYS];
+    size_t kept[KEY_ARRAYS];
+    uint32_t *idx[KEY_ARRAYS];
+    int same_set[KEY_ARRAYS];
+    bool tables;
+    gpu::msm_plan table;
     /* streamed: the zkey's own arrays, page-locked in place by us where
      * `registered`, sent slice points at a time */
     bool streamed;
@@ -54,12 +65,108 @@ static void describe(cuzk_gpu_key *k, const cuzk_zkey *z)
     }
 }
 
-static int upload_points(cuzk_gpu_key *k, cuzk_error *err)
+/* The plan of an MSM over key array i's kept points: its table's, or G1's for
+ * that many points (G2 follows it: A, B1 and B2 may share digits). */
+static msm_plan array_plan(cuzk_gpu *g, const cuzk_gpu_key *k, int i)
 {
+    if (!k->tables)
+        return msm_group_of(k->curve, false)->plan(g, k->kept[i]);
+    msm_plan p = k->table;
+    p.table_rows = k->kept[i];
+    return p;
+}
+
+/* Compact an array when at least 1/COMPACT_SHARE of its points are
+ * infinity: below that the gather and a sort of its own cost more than
+ * the skipped entries. */
+static constexpr size_t COMPACT_SHARE = 16;
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
+/* idx <- the indices of the points of array i that are not infinity, when
+ * there are few enough of those; empty otherwise */
+static void finite_points(const cuzk_gpu_key *k, int i, std::vector<uint32_t> &idx)
+{
+    const uint8_t *p = static_cast<const uint8_t *>(k->host[i]);
+    const size_t pb = k->point_bytes[i];
+    idx.clear();
+    for (size_t j = 0; j < k->count[i]; j++)
+        if (!all_zero(p + j * pb, pb))
+            idx.push_back((uint32_t)j);
+    if (k->count[i] - idx.size() < k->count[i] / COMPACT_SHARE || k->count[i] == 0)
+        idx.clear();
+}
+
+/* Whether window tables of plan's c and nwin for every array fit in free
+ * device memory, with room for two proofs' scratch: digits and their sorts
+ * (~32 bytes an entry), a, b, c (96 bytes a row), G2 buckets (XYZZ: twice
+ * an affine point). */
+static bool tables_fit(const cuzk_gpu_key *k, const msm_plan &plan)
+{
+    size_t free_bytes = 0, total = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    size_t need = 0, most = 0;
     for (int i = 0; i < KEY_ARRAYS; i++) {
-        const size_t bytes = k->count[i] * k->point_bytes[i];
-        GPU_CHECK(cudaMalloc(&k->pts[i], bytes ? bytes : 1));
-        GPU_CHECK(cudaMemcpy(k->pts[i], k->host[i], bytes, cudaMemcpyHostToDevice));
+        if ((size_t)plan.nwin * k->kept[i] >= ((size_t)1 << 31))
+            return false;
+        need += plan.nwin * k->kept[i] * k->point_bytes[i];
+        most = k->kept[i] > most ? k->kept[i] : most;
+    }
+    const size_t scratch = 32 * plan.nwin * most + 96 * (size_t)k->domain_size +
+                           (size_t)plan.nbuckets * 2 * k->point_bytes[KEY_B2];
+    return need + 2 * scratch + ((size_t)1 << 30) <= free_bytes;
+}
+
+/* The points to the device, each array compacted when it has many points
+ * at infinity: as window tables when g allows and they fit, else as they
+ * are. */
+static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
+{
+    std::vector<uint32_t> idx[KEY_ARRAYS];
+    std::vector<uint8_t> packed;
+    for (int i = 0; i < KEY_ARRAYS; i++) {
+        finite_points(k, i, idx[i]);
+        k->kept[i] = idx[i].empty() ? k->count[i] : idx[i].size();
+        k->same_set[i] = i;
+        for (int j = 0; j < i; j++)
+            if (k->count[j] == k->count[i] && idx[j] == idx[i]) {
+                k->same_set[i] = j;
+                break;
+            }
+    }
+    size_t most = 0; /* one window for every table: the largest array's */
+    for (size_t r : k->kept)
+        most = r > most ? r : most;
+    const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, most);
+    k->tables = !g->no_key_tables && plan.nwin > 1 && tables_fit(k, plan);
+    k->table = plan;
+    for (int i = 0; i < KEY_ARRAYS; i++) {
+        const size_t pb = k->point_bytes[i], bytes = k->kept[i] * pb;
+        const void *src = k->host[i];
+        if (!idx[i].empty()) {
+            packed.resize(bytes);
+            for (size_t j = 0; j < idx[i].size(); j++)
+                memcpy(&packed[j * pb], static_cast<const uint8_t *>(src) + idx[i][j] * pb, pb);
+            src = packed.data();
+            GPU_CHECK(cudaMalloc(&k->idx[i], idx[i].size() * sizeof(uint32_t)));
+            GPU_CHECK(cudaMemcpy(k->idx[i], idx[i].data(), idx[i].size() * sizeof(uint32_t),
+                                 cudaMemcpyHostToDevice));
+        }
+        if (k->tables) {
+            GPU_TRY(table_upload(g, msm_group_of(k->curve, i == KEY_B2), array_plan(g, k, i), src, &k->pts[i], err));
+        } else {
+            GPU_CHECK(cudaMalloc(&k->pts[i], bytes ? bytes : 1));
+            GPU_CHECK(cudaMemcpy(k->pts[i], src, bytes, cudaMemcpyHostToDevice));
+        }
         k->host[i] = nullptr;
     }
     return 0;
@@ -116,11 +223,6 @@ static void add_partial(cuzk_curve_id curve, bool g2, void *r, const void *p)
 #undef ADD
 }
 
-static int msm_on(cuzk_gpu *g, cuzk_curve_id curve, bool g2, void *result, const void *bases,
-                  const fr_words *scalars, size_t n, cuzk_error *err)
-{
-    return (g2 ? cuzk_gpu_msm_g2_dev : cuzk_gpu_msm_g1_dev)(g, curve, result, bases, scalars, n, err);
-}
 
 /* One MSM of a streamed key: slice j's points are copied on the copy
  * stream while slice j - 1's MSM runs; the partial sums add up on the host.
@@ -156,14 +258,40 @@ static int streamed_msm(cuzk_gpu *g, const cuzk_gpu_key *k, int which, const fr_
             GPU_TRY(send(j + 1));
         GPU_CHECK(cudaStreamWaitEvent(g->stream, g->slice_ready[j % 2], 0));
         uint64_t partial[sizeof(cuzk_msm_results::b2) / 8];
-        GPU_TRY(msm_on(g, k->curve, g2, partial, buf[j % 2].get(), scalars + j * slice, len(j), err));
+        GPU_TRY(msm_group_of(k->curve, g2)->call(g, partial, buf[j % 2].get(), scalars + j * slice, len(j), true,
+                                                 err));
         add_partial(k->curve, g2, result, partial);
     }
     return 0;
 }
 
-/* A, B1 (G1) and B2 (G2) over the witness: on a resident key sharing the
- * digits and their sort, on a streamed key slice by slice. */
+/* out[j] = in[idx[j]] */
+static __global__ void gather_kernel(const fr_words *in, const uint32_t *idx, size_t n, fr_words *out)
+{
+    const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < n)
+        out[j] = in[idx[j]];
+}
+
+/* Steps 1-2 of the MSM over resident array i: the digits of its scalars
+ * (count[i] of them), those at its index list when it is compacted. */
+static int array_sorted(cuzk_gpu *g, const cuzk_gpu_key *k, int i, const fr_words *scalars, msm_sorted &out,
+                        cuzk_error *err)
+{
+    const size_t n = k->kept[i];
+    dev_buf<fr_words> gathered;
+    if (k->idx[i]) {
+        GPU_TRY(gathered.alloc(g, n, err));
+        gather_kernel<<<grid_for(n, 256), 256, 0, g->stream>>>(scalars, k->idx[i], n, gathered);
+        GPU_LAUNCHED();
+        scalars = gathered;
+    }
+    return msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars), n, array_plan(g, k, i), out, err);
+}
+
+/* A, B1 (G1) and B2 (G2) over the witness: on a resident key, arrays with
+ * the same index list share the digits and their sort (B1 and B2 always;
+ * A too when nothing is compacted); on a streamed key slice by slice. */
 static int witness_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, cuzk_msm_results *m, cuzk_error *err)
 {
     if (k->streamed) {
@@ -174,25 +302,27 @@ static int witness_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, c
         GPU_TRY(streamed_msm(g, k, KEY_B2, w, k->n_vars, m->b2, err));
         return mark(g, 6, err);
     }
-    const bool bn = k->curve == CUZK_CURVE_BN254;
-    msm_sorted sorted;
-    const msm_plan plan = bn ? msm_bn254_g1_plan(g, k->n_vars) : msm_bls12_381_g1_plan(g, k->n_vars);
-    GPU_TRY(msm_prepare(g, reinterpret_cast<const uint32_t *>(w), k->n_vars, plan, sorted, err));
-    GPU_TRY((bn ? msm_bn254_g1_sorted : msm_bls12_381_g1_sorted)(g, m->a, k->pts[KEY_A], sorted, err));
-    GPU_TRY(mark(g, 4, err));
-    GPU_TRY((bn ? msm_bn254_g1_sorted : msm_bls12_381_g1_sorted)(g, m->b1, k->pts[KEY_B1], sorted, err));
-    GPU_TRY(mark(g, 5, err));
-    GPU_TRY((bn ? msm_bn254_g2_sorted : msm_bls12_381_g2_sorted)(g, m->b2, k->pts[KEY_B2], sorted, err));
-    return mark(g, 6, err);
+    msm_sorted sorted[KEY_B2 + 1];
+    void *result[KEY_B2 + 1] = {m->a, m->b1, m->b2};
+    for (int i = KEY_A; i <= KEY_B2; i++) {
+        const int s = k->same_set[i];
+        if (s == i)
+            GPU_TRY(array_sorted(g, k, i, w, sorted[i], err));
+        GPU_TRY(msm_group_of(k->curve, i == KEY_B2)->sorted(g, result[i], k->pts[i], sorted[s], err));
+        GPU_TRY(mark(g, 4 + i, err));
+    }
+    return 0;
 }
 
-/* MSM `which` of the key (A, B1, B2, C or H) over n scalars on the device */
+/* MSM `which` of the key (C or H) over n scalars on the device */
 static int key_msm(cuzk_gpu *g, const cuzk_gpu_key *k, int which, const fr_words *scalars, size_t n, void *result,
                    cuzk_error *err)
 {
     if (k->streamed)
         return streamed_msm(g, k, which, scalars, n, result, err);
-    return msm_on(g, k->curve, which == KEY_B2, result, k->pts[which], scalars, n, err);
+    msm_sorted sorted;
+    GPU_TRY(array_sorted(g, k, which, scalars, sorted, err));
+    return msm_group_of(k->curve, false)->sorted(g, result, k->pts[which], sorted, err);
 }
 
 static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,
@@ -262,7 +392,7 @@ static int make_key(cuzk_gpu *g, const cuzk_zkey *z, bool streamed, size_t slice
         k->slice = slice ? slice : STREAM_SLICE_DEFAULT;
         lock_host_arrays(k);
     } else {
-        rc = upload_points(k, err);
+        rc = upload_points(g, k, err);
     }
     if (rc) {
         cuzk_gpu_key_free(k);
@@ -332,6 +462,8 @@ extern "C" void cuzk_gpu_key_free(cuzk_gpu_key *k)
     for (int i = 0; i < KEY_ARRAYS; i++) {
         if (k->pts[i])
             cudaFree(k->pts[i]);
+        if (k->idx[i])
+            cudaFree(k->idx[i]);
         if (k->registered[i])
             cudaHostUnregister(const_cast<void *>(k->host[i]));
     }

@@ -1,7 +1,8 @@
 /* The CUDA backend (src/gpu/gpu.h) against the CPU backend, bit for bit, on
  * fresh random inputs: NTTs of 2^0..2^20 points both ways, the prover's
  * coset chain, and MSMs on the four groups with zero scalars, infinity
- * bases, repeated and opposite bases mixed in.
+ * bases, repeated and opposite bases mixed in, plain and over window
+ * tables.
  *
  * Without a usable GPU (or in a build without CUDA) the program prints
  * "SKIP: no GPU" and exits 77, which tests/run-all counts as skipped; under
@@ -226,21 +227,48 @@ GROUP_OPS(bn254_g2, bn254_fp2, bn254_fr, BN254_FR, CUZK_CURVE_BN254, 1)
 GROUP_OPS(bls12_381_g1, bls12_381_fp, bls12_381_fr, BLS12_381_FR, CUZK_CURVE_BLS12_381, 0)
 GROUP_OPS(bls12_381_g2, bls12_381_fp2, bls12_381_fr, BLS12_381_FR, CUZK_CURVE_BLS12_381, 1)
 
-/* The GPU's sum equals the CPU's as a point. */
-static void check_msm(const group_ops *G, const void *bases, const fe *k, size_t n, const char *what)
+/* The MSM of the first n scalars on the GPU: plain (table_rows 0) or over a
+ * window table made of the first table_rows >= n bases. */
+static int gpu_msm(const group_ops *G, void *got, const void *bases, const fe *k, size_t n, size_t table_rows,
+                   cuzk_error *err)
+{
+    if (!table_rows)
+        return (G->g2 ? cuzk_gpu_msm_g2 : cuzk_gpu_msm_g1)(gpu, G->curve, got, bases, k, n, err);
+    cuzk_gpu_msm_table *t = NULL;
+    void *dk = NULL;
+    int rc = cuzk_gpu_msm_table_make(gpu, G->curve, G->g2, bases, table_rows, &t, err);
+    if (!rc)
+        rc = cuzk_gpu_alloc(gpu, &dk, n * sizeof *k, err);
+    if (!rc)
+        rc = cuzk_gpu_upload(gpu, dk, k, n * sizeof *k, err);
+    if (!rc)
+        rc = cuzk_gpu_msm_table_run(gpu, t, got, dk, n, err);
+    cuzk_gpu_free(gpu, dk);
+    cuzk_gpu_msm_table_free(t);
+    return rc;
+}
+
+/* The GPU's sum (see gpu_msm) equals the CPU's as a point. */
+static void check_msm_table(const group_ops *G, const void *bases, const fe *k, size_t n, size_t table_rows,
+                            const char *what)
 {
     unsigned char want[1024], got[1024], wa[512], ga[512];
     assert_true(G->jac_size <= sizeof want && G->affine_size <= sizeof wa);
     memset(got, 0xa5, sizeof got); /* poison: every byte must be written */
     assert_int_equal(G->cpu_msm(want, bases, k, n), 0);
     cuzk_error err = {0};
-    int rc = (G->g2 ? cuzk_gpu_msm_g2 : cuzk_gpu_msm_g1)(gpu, G->curve, got, bases, k, n, &err);
+    int rc = gpu_msm(G, got, bases, k, n, table_rows, &err);
     if (rc)
-        fail_msg("%s MSM (%s, n = %zu): status %d: %s", G->name, what, n, rc, err.msg);
+        fail_msg("%s MSM (%s, n = %zu, table of %zu): status %d: %s", G->name, what, n, table_rows, rc, err.msg);
     G->to_affine(wa, want);
     G->to_affine(ga, got);
     if (memcmp(wa, ga, G->affine_size) != 0)
-        fail_msg("%s MSM (%s, n = %zu) differs from the CPU", G->name, what, n);
+        fail_msg("%s MSM (%s, n = %zu, table of %zu) differs from the CPU", G->name, what, n, table_rows);
+}
+
+static void check_msm(const group_ops *G, const void *bases, const fe *k, size_t n, const char *what)
+{
+    check_msm_table(G, bases, k, n, 0, what);
 }
 
 /* scalar i of a mixed set: zero, one, r - 1, small, or random */
@@ -323,7 +351,8 @@ static void test_msm_windows(void **state)
 
 /* Inputs that hit the exceptional additions: equal and opposite bases with
  * equal scalars (P + P and P - P inside buckets and partial sums), all
- * zero scalars, all infinity bases, n = 0. */
+ * zero scalars, all infinity bases, n = 0; plain and over window tables
+ * (where every window's multiples of one base meet in the same buckets). */
 static void test_msm_degenerate(void **state)
 {
     const group_ops *G = *state;
@@ -333,23 +362,69 @@ static void test_msm_degenerate(void **state)
     G->make_bases(base, 1);
     G->neg(base + as, base);
     random_fe(&same, G->bits);
-    for (size_t i = 0; i < n; i++) {
-        int opposite = cuzk_splitmix64(&seed_state) % 3 == 0;
-        memcpy(bases + i * as, base + (opposite ? as : 0), as);
-        k[i] = same;
+    for (size_t table = 0; table <= n; table += n) {
+        for (size_t i = 0; i < n; i++) {
+            int opposite = cuzk_splitmix64(&seed_state) % 3 == 0;
+            memcpy(bases + i * as, base + (opposite ? as : 0), as);
+            k[i] = same;
+        }
+        check_msm_table(G, bases, k, n, table, "equal and opposite bases");
+        for (size_t i = 0; i < n; i++)
+            k[i].l[0] = cuzk_splitmix64(&seed_state) % 4; /* few distinct digits: long runs */
+        check_msm_table(G, bases, k, n, table, "equal bases, tiny scalars");
+        memset(k, 0, n * sizeof *k);
+        check_msm_table(G, bases, k, n, table, "zero scalars");
+        for (size_t i = 0; i < n; i++)
+            random_fe(&k[i], G->bits);
+        memset(bases, 0, n * as);
+        check_msm_table(G, bases, k, n, table, "infinity bases");
+        check_msm_table(G, bases, k, 0, table, "empty");
     }
-    check_msm(G, bases, k, n, "equal and opposite bases");
-    for (size_t i = 0; i < n; i++)
-        k[i].l[0] = cuzk_splitmix64(&seed_state) % 4; /* few distinct digits: long runs */
-    check_msm(G, bases, k, n, "equal bases, tiny scalars");
-    memset(k, 0, n * sizeof *k);
-    check_msm(G, bases, k, n, "zero scalars");
-    for (size_t i = 0; i < n; i++)
-        random_fe(&k[i], G->bits);
-    memset(bases, 0, n * as);
-    check_msm(G, bases, k, n, "infinity bases");
-    check_msm(G, bases, k, 0, "empty");
     free(base);
+    free(bases);
+    free(k);
+}
+
+/* Window tables (cuzk_gpu_msm_table_*): the cost model's window and forced
+ * ones (2: 128 rows; 24: 11 rows of 2^23 buckets), one base in eight at
+ * infinity, and MSMs over a prefix of the table's bases. */
+static void test_msm_table(void **state)
+{
+    const group_ops *G = *state;
+    const unsigned windows[] = {0, 2, 11, 24};
+    const size_t n = 4096, as = G->affine_size;
+    unsigned char *bases = xmalloc(n * as);
+    fe *k = xmalloc(n * sizeof *k);
+    G->make_bases(bases, n);
+    for (size_t i = 0; i < n; i++)
+        if (cuzk_splitmix64(&seed_state) % 8 == 0)
+            memset(bases + i * as, 0, as);
+    cuzk_error err = {0};
+    for (size_t w = 0; w < sizeof windows / sizeof *windows; w++) {
+        if (G->g2 && windows[w] > 20)
+            continue; /* 2^23 G2 buckets: slow, adds nothing */
+        expect_ok(cuzk_gpu_set_msm_window(gpu, windows[w], &err), &err, "cuzk_gpu_set_msm_window");
+        for (size_t i = 0; i < n; i++) {
+            mixed_scalar(G, &k[i]);
+            if (i % 3 == 0)
+                random_fe(&k[i], G->bits);
+        }
+        char what[32];
+        snprintf(what, sizeof what, "table, window %u", windows[w]);
+        check_msm_table(G, bases, k, n, n, what);
+        check_msm_table(G, bases, k, n / 3, n, what);
+    }
+    expect_ok(cuzk_gpu_set_msm_window(gpu, 0, &err), &err, "cuzk_gpu_set_msm_window");
+    /* more scalars than the table has bases */
+    cuzk_gpu_msm_table *t = NULL;
+    void *dk = NULL;
+    unsigned char got[1024];
+    expect_ok(cuzk_gpu_msm_table_make(gpu, G->curve, G->g2, bases, 10, &t, &err), &err, "cuzk_gpu_msm_table_make");
+    expect_ok(cuzk_gpu_alloc(gpu, &dk, 11 * sizeof *k, &err), &err, "cuzk_gpu_alloc");
+    assert_int_equal(cuzk_gpu_msm_table_run(gpu, t, got, dk, 11, &err), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_gpu_msm_table_make(gpu, (cuzk_curve_id)7, G->g2, bases, 10, &t, &err), CUZK_ERR_ARG);
+    cuzk_gpu_free(gpu, dk);
+    cuzk_gpu_msm_table_free(t);
     free(bases);
     free(k);
 }
@@ -387,6 +462,10 @@ int main(void)
         cmocka_unit_test_prestate(test_msm_degenerate, (void *)&bn254_g2_group),
         cmocka_unit_test_prestate(test_msm_degenerate, (void *)&bls12_381_g1_group),
         cmocka_unit_test_prestate(test_msm_degenerate, (void *)&bls12_381_g2_group),
+        cmocka_unit_test_prestate(test_msm_table, (void *)&bn254_g1_group),
+        cmocka_unit_test_prestate(test_msm_table, (void *)&bn254_g2_group),
+        cmocka_unit_test_prestate(test_msm_table, (void *)&bls12_381_g1_group),
+        cmocka_unit_test_prestate(test_msm_table, (void *)&bls12_381_g2_group),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     cuzk_gpu_close(gpu);

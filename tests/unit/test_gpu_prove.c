@@ -2,8 +2,9 @@
  * backend, on both curves:
  *   - the five MSM results of one proof equal the CPU's, point for point,
  *     on the same a, b, c and witness (the proofs themselves differ: fresh
- *     blinding each time); also with a, b, c built on the device, and on a
- *     key whose points stream from host memory in several slices
+ *     blinding each time); also with a, b, c built on the device, on a key
+ *     whose points stream from host memory in several slices, and on a
+ *     resident key without window tables
  *   - GPU proofs verify, again with the key resident, for an all-zero
  *     witness, and for the snarkjs-made fixture keys; a changed public
  *     signal is rejected
@@ -67,18 +68,24 @@ static void expect_same_results(cuzk_curve_id curve, const cuzk_msm_results *cpu
         fail_msg("MSM B2: the GPU's point differs from the CPU's");
 }
 
-/* The device part of a proof of c on a key made by cuzk_gpu_key_stream
- * (points streamed in slices of `slice` points), a, b, c built on the
- * device: the CPU's results. */
-static void check_streamed_key(const circuit *c, const cuzk_msm_results *cpu, size_t slice)
+/* The device part of a proof of c on a key of its own, a, b, c built on
+ * the device: the CPU's results. The key is made by cuzk_gpu_key_stream
+ * (points streamed in slices of `slice` points) or, for slice 0, resident
+ * without window tables (the backend's keys have them). */
+static void check_own_key(const circuit *c, const cuzk_msm_results *cpu, size_t slice)
 {
     cuzk_error err = {0};
     cuzk_gpu *g = NULL;
     cuzk_gpu_key *k = NULL;
     assert_int_equal(cuzk_gpu_open(&g, 0, &err), CUZK_OK);
-    if (cuzk_gpu_key_stream(g, &c->z, slice, &k, &err))
+    if (slice == 0) {
+        assert_int_equal(cuzk_gpu_set_key_tables(g, 0, &err), CUZK_OK);
+        if (cuzk_gpu_key_upload(g, &c->z, &k, &err))
+            fail_msg("key without tables: %s", err.msg);
+    } else if (cuzk_gpu_key_stream(g, &c->z, slice, &k, &err)) {
         fail_msg("streamed key: %s", err.msg);
-    assert_true(cuzk_gpu_key_streamed(k));
+    }
+    assert_int_equal(cuzk_gpu_key_streamed(k), slice != 0);
     assert_false(cuzk_gpu_key_has_rows(k));
     cuzk_msm_results none;
     assert_int_equal(cuzk_gpu_prove(g, k, NULL, c->w.values, &none, NULL, &err), CUZK_ERR_ARG); /* no rows yet */
@@ -89,7 +96,7 @@ static void check_streamed_key(const circuit *c, const cuzk_msm_results *cpu, si
     cuzk_msm_results m;
     cuzk_prove_timings t = {0};
     if (cuzk_gpu_prove(g, k, NULL, c->w.values, &m, &t, &err))
-        fail_msg("proof on a streamed key: %s", err.msg);
+        fail_msg("proof on a key of its own (slice %zu): %s", slice, err.msg);
     expect_same_results(c->z.curve, cpu, &m);
     cuzk_gpu_key_free(k);
     cuzk_gpu_close(g);
@@ -120,7 +127,8 @@ static void check_msm_results(const circuit *c)
         fail_msg("GPU prove_start building a, b, c: %s", err.msg);
     expect_same_results(c->z.curve, &mc, &mg);
     assert_true(tg.abc > 0);
-    check_streamed_key(c, &mc, 1000);
+    check_own_key(c, &mc, 1000);
+    check_own_key(c, &mc, 0);
     free(abc_cpu);
     gpu_backend->host.free(gpu_backend->host.ctx, abc_gpu, bytes);
 }
