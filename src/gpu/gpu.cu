@@ -134,6 +134,9 @@ extern "C" void cuzk_gpu_close(cuzk_gpu *g)
     for (cudaEvent_t ev : g->slice_ready)
         if (ev)
             cudaEventDestroy(ev);
+    for (cudaEvent_t ev : g->side_ev)
+        if (ev)
+            cudaEventDestroy(ev);
     for (cudaStream_t s : {g->stream, g->copy_stream})
         if (s)
             cudaStreamDestroy(s);

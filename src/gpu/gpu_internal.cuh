@@ -33,6 +33,9 @@ struct cuzk_gpu {
      * key (prove.cu), each signalling its buffer ready */
     cudaStream_t copy_stream;
     cudaEvent_t slice_ready[2];
+    /* a resident key's proof: C' + H''s digits sorted on copy_stream while
+     * the stream sums other MSMs (prove.cu, SIDE_*) */
+    cudaEvent_t side_ev[3];
     cudaMemPool_t pool;
     /* NTT twiddles per curve and direction (see ntt.cu): 2^lg elements */
     struct {
@@ -86,13 +89,15 @@ template <class T> class dev_buf {
     dev_buf &operator=(const dev_buf &) = delete;
     ~dev_buf() { release(); }
 
-    int alloc(cuzk_gpu *g, size_t count, cuzk_error *err)
+    /* ordered on stream s (default: g's stream), freed on it too */
+    int alloc(cuzk_gpu *g, size_t count, cuzk_error *err, cudaStream_t s = nullptr)
     {
         release();
         void *p = nullptr;
-        GPU_CHECK(cudaMallocFromPoolAsync(&p, (count ? count : 1) * sizeof(T), g->pool, g->stream));
+        s = s ? s : g->stream;
+        GPU_CHECK(cudaMallocFromPoolAsync(&p, (count ? count : 1) * sizeof(T), g->pool, s));
         p_ = static_cast<T *>(p);
-        stream_ = g->stream;
+        stream_ = s;
         return 0;
     }
     void release()

@@ -45,26 +45,27 @@ static __global__ void msm_digits_kernel(const uint4 *scalars, size_t n, unsigne
     }
 }
 
-/* sorts each of the `segs` runs of `seg` (key, value) pairs by key */
-static int msm_sort_windows(cuzk_gpu *g, const uint32_t *keys, const uint32_t *vals, uint32_t *skeys,
+/* sorts each of the `segs` runs of `seg` (key, value) pairs by key, on st */
+static int msm_sort_windows(cuzk_gpu *g, cudaStream_t st, const uint32_t *keys, const uint32_t *vals, uint32_t *skeys,
                             uint32_t *svals, size_t seg, unsigned segs, unsigned c, cuzk_error *err)
 {
     size_t bytes = 0;
-    GPU_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, skeys, vals, svals, seg, 0, (int)c, g->stream));
+    GPU_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, skeys, vals, svals, seg, 0, (int)c, st));
     dev_buf<uint8_t> tmp;
-    GPU_TRY(tmp.alloc(g, bytes, err));
+    GPU_TRY(tmp.alloc(g, bytes, err, st));
     for (unsigned w = 0; w < segs; w++) {
         const size_t off = (size_t)w * seg;
         size_t b = bytes;
         GPU_CHECK(cub::DeviceRadixSort::SortPairs(tmp.get(), b, keys + off, skeys + off, vals + off, svals + off,
-                                                  seg, 0, (int)c, g->stream));
+                                                  seg, 0, (int)c, st));
     }
     return 0;
 }
 
 int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
-                cuzk_error *err)
+                cuzk_error *err, cudaStream_t st)
 {
+    st = st ? st : g->stream;
     out.plan = plan;
     out.n = n;
     out.seg = plan.table_rows ? (size_t)plan.nwin * n : n;
@@ -73,16 +74,16 @@ int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &
     if (plan.table_rows && n > plan.table_rows)
         return cuzk_fail(err, CUZK_ERR_ARG, "MSM: %zu scalars for a table of %zu points", n, plan.table_rows);
     const size_t E0 = (size_t)plan.nwin * n;
-    GPU_TRY(out.keys.alloc(g, E0, err));
-    GPU_TRY(out.vals.alloc(g, E0, err));
+    GPU_TRY(out.keys.alloc(g, E0, err, st));
+    GPU_TRY(out.vals.alloc(g, E0, err, st));
     dev_buf<uint32_t> keys, vals;
-    GPU_TRY(keys.alloc(g, E0, err));
-    GPU_TRY(vals.alloc(g, E0, err));
-    msm_digits_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, g->stream>>>(
+    GPU_TRY(keys.alloc(g, E0, err, st));
+    GPU_TRY(vals.alloc(g, E0, err, st));
+    msm_digits_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, st>>>(
         reinterpret_cast<const uint4 *>(scalars), n, plan.c, plan.nwin, plan.table_rows, keys, vals);
     GPU_LAUNCHED();
     GPU_TRY(prof_mark(g, "digits", err));
-    GPU_TRY(msm_sort_windows(g, keys, vals, out.keys, out.vals, out.seg, msm_sums(plan), plan.c, err));
+    GPU_TRY(msm_sort_windows(g, st, keys, vals, out.keys, out.vals, out.seg, msm_sums(plan), plan.c, err));
     return prof_mark(g, "sort", err);
 }
 

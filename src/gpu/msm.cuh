@@ -130,14 +130,15 @@ static inline unsigned msm_sums(const msm_plan &p)
 
 /* Steps 1-2 for n scalars (8 words each, device memory): the (key, value)
  * pairs of each bucket window sorted by key, `seg` entries per window (n,
- * or nwin n with a table). */
+ * or nwin n with a table). msm_prepare works on stream st (default: g's
+ * stream; the buffers are freed on st too). */
 struct msm_sorted {
     msm_plan plan = {0, 0, 0, 0};
     size_t n = 0, seg = 0;
     dev_buf<uint32_t> keys, vals;
 };
 int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
-                cuzk_error *err);
+                cuzk_error *err, cudaStream_t st = nullptr);
 
 /* A sorted sequence of (gid, ref), at most `cap` entries, and the scratch
  * to compact partials into it: part_gid, flags and pos hold max(cap, slots)

@@ -22,7 +22,9 @@ struct cuzk_gpu_key {
      * at infinity (a real key's A and B: wires absent from a matrix) keeps
      * only its kept[i] others, idx[i] (device) their indices; else idx[i]
      * is NULL and kept[i] = count[i]. same_set[i]: the first array with
-     * the same indices (its MSM's digits serve array i too). */
+     * the same indices (its MSM's digits serve array i too). C's device
+     * array carries H's kept points after its own and H has none: one MSM
+     * makes C' + H', the only use the finisher has for either. */
     void *pts[KEY_ARRAYS];
     size_t kept[KEY_ARRAYS];
     uint32_t *idx[KEY_ARRAYS];
@@ -65,14 +67,20 @@ static void describe(cuzk_gpu_key *k, const cuzk_zkey *z)
     }
 }
 
-/* The plan of an MSM over key array i's kept points: its table's, or G1's for
- * that many points (G2 follows it: A, B1 and B2 may share digits). */
+/* points in resident array i (see cuzk_gpu_key) */
+static size_t device_points(const cuzk_gpu_key *k, int i)
+{
+    return i == KEY_C ? k->kept[KEY_C] + k->kept[KEY_H] : i == KEY_H ? 0 : k->kept[i];
+}
+
+/* The plan of an MSM over resident array i: its table's, or G1's for that
+ * many points (G2 follows it: A, B1 and B2 may share digits). */
 static msm_plan array_plan(cuzk_gpu *g, const cuzk_gpu_key *k, int i)
 {
     if (!k->tables)
-        return msm_group_of(k->curve, false)->plan(g, k->kept[i]);
+        return msm_group_of(k->curve, false)->plan(g, device_points(k, i));
     msm_plan p = k->table;
-    p.table_rows = k->kept[i];
+    p.table_rows = device_points(k, i);
     return p;
 }
 
@@ -116,19 +124,32 @@ static bool tables_fit(const cuzk_gpu_key *k, const msm_plan &plan)
     }
     size_t need = 0, most = 0;
     for (int i = 0; i < KEY_ARRAYS; i++) {
-        if ((size_t)plan.nwin * k->kept[i] >= ((size_t)1 << 31))
+        const size_t n = device_points(k, i);
+        if ((size_t)plan.nwin * n >= ((size_t)1 << 31))
             return false;
-        need += plan.nwin * k->kept[i] * k->point_bytes[i];
-        most = k->kept[i] > most ? k->kept[i] : most;
+        need += plan.nwin * n * k->point_bytes[i];
+        most = n > most ? n : most;
     }
     const size_t scratch = 32 * plan.nwin * most + 96 * (size_t)k->domain_size +
                            (size_t)plan.nbuckets * 2 * k->point_bytes[KEY_B2];
     return need + 2 * scratch + ((size_t)1 << 30) <= free_bytes;
 }
 
-/* The points to the device, each array compacted when it has many points
- * at infinity: as window tables when g allows and they fit, else as they
- * are. */
+/* out += the kept points of array i (idx: finite_points) */
+static void append_kept(const cuzk_gpu_key *k, int i, const std::vector<uint32_t> &idx, std::vector<uint8_t> &out)
+{
+    const uint8_t *p = static_cast<const uint8_t *>(k->host[i]);
+    const size_t pb = k->point_bytes[i];
+    if (idx.empty()) {
+        out.insert(out.end(), p, p + k->count[i] * pb);
+        return;
+    }
+    for (uint32_t j : idx)
+        out.insert(out.end(), p + j * pb, p + j * pb + pb);
+}
+
+/* The points to the device (cuzk_gpu_key: compacted, C with H): as window
+ * tables when g allows and they fit, else as they are. */
 static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
 {
     std::vector<uint32_t> idx[KEY_ARRAYS];
@@ -144,22 +165,27 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
             }
     }
     size_t most = 0; /* one window for every table: the largest array's */
-    for (size_t r : k->kept)
-        most = r > most ? r : most;
+    for (int i = 0; i < KEY_ARRAYS; i++)
+        most = device_points(k, i) > most ? device_points(k, i) : most;
     const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, most);
     k->tables = !g->no_key_tables && plan.nwin > 1 && tables_fit(k, plan);
     k->table = plan;
     for (int i = 0; i < KEY_ARRAYS; i++) {
-        const size_t pb = k->point_bytes[i], bytes = k->kept[i] * pb;
-        const void *src = k->host[i];
         if (!idx[i].empty()) {
-            packed.resize(bytes);
-            for (size_t j = 0; j < idx[i].size(); j++)
-                memcpy(&packed[j * pb], static_cast<const uint8_t *>(src) + idx[i][j] * pb, pb);
-            src = packed.data();
             GPU_CHECK(cudaMalloc(&k->idx[i], idx[i].size() * sizeof(uint32_t)));
             GPU_CHECK(cudaMemcpy(k->idx[i], idx[i].data(), idx[i].size() * sizeof(uint32_t),
                                  cudaMemcpyHostToDevice));
+        }
+        if (i == KEY_H)
+            continue; /* in C's array */
+        const size_t bytes = device_points(k, i) * k->point_bytes[i];
+        const void *src = k->host[i];
+        if (!idx[i].empty() || i == KEY_C) {
+            packed.clear();
+            append_kept(k, i, idx[i], packed);
+            if (i == KEY_C)
+                append_kept(k, KEY_H, idx[KEY_H], packed);
+            src = packed.data();
         }
         if (k->tables) {
             GPU_TRY(table_upload(g, msm_group_of(k->curve, i == KEY_B2), array_plan(g, k, i), src, &k->pts[i], err));
@@ -167,8 +193,9 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
             GPU_CHECK(cudaMalloc(&k->pts[i], bytes ? bytes : 1));
             GPU_CHECK(cudaMemcpy(k->pts[i], src, bytes, cudaMemcpyHostToDevice));
         }
-        k->host[i] = nullptr;
     }
+    for (const void *&h : k->host)
+        h = nullptr;
     return 0;
 }
 
@@ -273,67 +300,139 @@ static __global__ void gather_kernel(const fr_words *in, const uint32_t *idx, si
         out[j] = in[idx[j]];
 }
 
-/* Steps 1-2 of the MSM over resident array i: the digits of its scalars
- * (count[i] of them), those at its index list when it is compacted. */
-static int array_sorted(cuzk_gpu *g, const cuzk_gpu_key *k, int i, const fr_words *scalars, msm_sorted &out,
+/* dst[0..kept[i]) <- the scalars of array i's kept points, on st: all
+ * count[i] of them, or those at its index list */
+static int kept_scalars(cudaStream_t st, const cuzk_gpu_key *k, int i, const fr_words *scalars, fr_words *dst,
                         cuzk_error *err)
 {
     const size_t n = k->kept[i];
-    dev_buf<fr_words> gathered;
-    if (k->idx[i]) {
-        GPU_TRY(gathered.alloc(g, n, err));
-        gather_kernel<<<grid_for(n, 256), 256, 0, g->stream>>>(scalars, k->idx[i], n, gathered);
-        GPU_LAUNCHED();
-        scalars = gathered;
+    if (!k->idx[i]) {
+        GPU_CHECK(cudaMemcpyAsync(dst, scalars, n * sizeof *dst, cudaMemcpyDeviceToDevice, st));
+        return 0;
     }
-    return msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars), n, array_plan(g, k, i), out, err);
+    gather_kernel<<<grid_for(n, 256), 256, 0, st>>>(scalars, k->idx[i], n, dst);
+    GPU_LAUNCHED();
+    return 0;
 }
 
-/* A, B1 (G1) and B2 (G2) over the witness: on a resident key, arrays with
- * the same index list share the digits and their sort (B1 and B2 always;
- * A too when nothing is compacted); on a streamed key slice by slice. */
-static int witness_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, cuzk_msm_results *m, cuzk_error *err)
+/* The digits of a proof's MSMs on a resident key: per index set of A, B1
+ * and B2 (the arrays with the same index list share them: B1 and B2
+ * always, A too when nothing is compacted; w[same_set[i]] serves array
+ * i), and for C' + H', one MSM over C's array with the scalars
+ * [C's ; H's]. Those are sorted on the context's copy stream while the
+ * stream sums A, B1 and B2 (sorting is memory bound, bucket sums compute
+ * bound: C' + H' 188 -> 177 ms at 2^24). Sorting A's and B's digits there
+ * during the NTTs was tried: the NTTs slowed as much (34 -> 40 ms). */
+struct proof_digits {
+    msm_sorted w[KEY_B2 + 1], ch;
+};
+
+static int witness_digits(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, proof_digits &d, cuzk_error *err)
 {
-    if (k->streamed) {
-        GPU_TRY(streamed_msm(g, k, KEY_A, w, k->n_vars, m->a, err));
-        GPU_TRY(mark(g, 4, err));
-        GPU_TRY(streamed_msm(g, k, KEY_B1, w, k->n_vars, m->b1, err));
-        GPU_TRY(mark(g, 5, err));
-        GPU_TRY(streamed_msm(g, k, KEY_B2, w, k->n_vars, m->b2, err));
-        return mark(g, 6, err);
-    }
-    msm_sorted sorted[KEY_B2 + 1];
-    void *result[KEY_B2 + 1] = {m->a, m->b1, m->b2};
+    const cudaStream_t st = g->stream;
     for (int i = KEY_A; i <= KEY_B2; i++) {
-        const int s = k->same_set[i];
-        if (s == i)
-            GPU_TRY(array_sorted(g, k, i, w, sorted[i], err));
-        GPU_TRY(msm_group_of(k->curve, i == KEY_B2)->sorted(g, result[i], k->pts[i], sorted[s], err));
+        if (k->same_set[i] != i)
+            continue;
+        const fr_words *scalars = w;
+        dev_buf<fr_words> gathered;
+        if (k->idx[i]) {
+            GPU_TRY(gathered.alloc(g, k->kept[i], err, st));
+            GPU_TRY(kept_scalars(st, k, i, w, gathered, err));
+            scalars = gathered;
+        }
+        GPU_TRY(msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars), k->kept[i], array_plan(g, k, i), d.w[i],
+                            err, st));
+    }
+    return 0;
+}
+
+static int c_plus_h_digits(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_c, const fr_words *h,
+                           proof_digits &d, cuzk_error *err)
+{
+    const cudaStream_t st = g->copy_stream;
+    const size_t n = device_points(k, KEY_C);
+    dev_buf<fr_words> scalars;
+    GPU_TRY(scalars.alloc(g, n, err, st));
+    GPU_TRY(kept_scalars(st, k, KEY_C, w_c, scalars, err));
+    GPU_TRY(kept_scalars(st, k, KEY_H, h, scalars.get() + k->kept[KEY_C], err));
+    return msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars.get()), n, array_plan(g, k, KEY_C), d.ch, err,
+                       st);
+}
+
+/* the hand-overs between the stream and the copy stream (g->side_ev) */
+enum { SIDE_H, SIDE_CH_DIGITS, SIDE_RELEASE };
+
+static cudaError_t side_event(cuzk_gpu *g, int i)
+{
+    return g->side_ev[i] ? cudaSuccess : cudaEventCreateWithFlags(&g->side_ev[i], cudaEventDisableTiming);
+}
+
+/* side_ev[i] recorded on `from`, waited for by `to` */
+static int hand_over(cuzk_gpu *g, int i, cudaStream_t from, cudaStream_t to, cuzk_error *err)
+{
+    GPU_CHECK(side_event(g, i));
+    GPU_CHECK(cudaEventRecord(g->side_ev[i], from));
+    GPU_CHECK(cudaStreamWaitEvent(to, g->side_ev[i], 0));
+    return 0;
+}
+
+/* Destroyed before the proof_digits it follows: their buffers, freed on
+ * the copy stream, wait for the stream's last use of them. */
+struct digits_release {
+    cuzk_gpu *g;
+    ~digits_release()
+    {
+        cudaEvent_t &ev = g->side_ev[SIDE_RELEASE];
+        if (side_event(g, SIDE_RELEASE) == cudaSuccess && cudaEventRecord(ev, g->stream) == cudaSuccess)
+            cudaStreamWaitEvent(g->copy_stream, ev, 0);
+        cudaGetLastError();
+    }
+};
+
+/* The MSMs of a resident key, phases 4-8, once h is on the device */
+static int resident_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, const fr_words *h,
+                         proof_digits &d, cuzk_msm_results *m, cuzk_error *err)
+{
+    void *result[KEY_B2 + 1] = {m->a, m->b1, m->b2};
+    GPU_TRY(witness_digits(g, k, w, d, err));
+    GPU_TRY(hand_over(g, SIDE_H, g->stream, g->copy_stream, err));
+    GPU_TRY(c_plus_h_digits(g, k, w + k->n_public + 1, h, d, err));
+    for (int i = KEY_A; i <= KEY_B2; i++) {
+        GPU_TRY(msm_group_of(k->curve, i == KEY_B2)->sorted(g, result[i], k->pts[i], d.w[k->same_set[i]], err));
+        GPU_TRY(mark(g, 4 + i, err));
+    }
+    GPU_TRY(hand_over(g, SIDE_CH_DIGITS, g->copy_stream, g->stream, err));
+    GPU_TRY(msm_group_of(k->curve, false)->sorted(g, m->c, k->pts[KEY_C], d.ch, err)); /* m->h stays infinity */
+    GPU_TRY(mark(g, 7, err));
+    return mark(g, 8, err);
+}
+
+/* The MSMs of a streamed key, phases 4-8, each slice by slice */
+static int streamed_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, const fr_words *h,
+                         cuzk_msm_results *m, cuzk_error *err)
+{
+    const size_t nv = k->n_vars, first_private = (size_t)k->n_public + 1;
+    void *result[KEY_ARRAYS] = {m->a, m->b1, m->b2, m->c, m->h};
+    for (int i = 0; i < KEY_ARRAYS; i++) {
+        const fr_words *scalars = i == KEY_H ? h : i == KEY_C ? w + first_private : w;
+        const size_t n = i == KEY_H ? k->domain_size : i == KEY_C ? nv - first_private : nv;
+        GPU_TRY(streamed_msm(g, k, i, scalars, n, result[i], err));
         GPU_TRY(mark(g, 4 + i, err));
     }
     return 0;
 }
 
-/* MSM `which` of the key (C or H) over n scalars on the device */
-static int key_msm(cuzk_gpu *g, const cuzk_gpu_key *k, int which, const fr_words *scalars, size_t n, void *result,
-                   cuzk_error *err)
-{
-    if (k->streamed)
-        return streamed_msm(g, k, which, scalars, n, result, err);
-    msm_sorted sorted;
-    GPU_TRY(array_sorted(g, k, which, scalars, sorted, err));
-    return msm_group_of(k->curve, false)->sorted(g, result, k->pts[which], sorted, err);
-}
-
 static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,
                  cuzk_prove_timings *t, cuzk_error *err)
 {
-    const size_t n = k->domain_size, nv = k->n_vars, first_private = (size_t)k->n_public + 1;
+    const size_t n = k->domain_size, nv = k->n_vars;
     const cuzk_curve_id curve = k->curve;
     dev_buf<fr_words> d_abc, d_w;
     GPU_TRY(d_abc.alloc(g, 3 * n, err));
     GPU_TRY(d_w.alloc(g, nv, err));
     fr_words *a = d_abc, *b = a + n, *c = b + n;
+    proof_digits digits;
+    digits_release release = {g};
 
     GPU_TRY(mark(g, 0, err));
     GPU_CHECK(cudaMemcpyAsync(d_w, witness, nv * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
@@ -348,11 +447,10 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
     GPU_TRY(mark(g, 3, err));
     memset(m, 0, sizeof *m);
     m->curve = curve;
-    GPU_TRY(witness_msms(g, k, d_w, m, err));
-    GPU_TRY(key_msm(g, k, KEY_C, d_w.get() + first_private, nv - first_private, m->c, err));
-    GPU_TRY(mark(g, 7, err));
-    GPU_TRY(key_msm(g, k, KEY_H, a, n, m->h, err));
-    GPU_TRY(mark(g, 8, err));
+    if (k->streamed)
+        GPU_TRY(streamed_msms(g, k, d_w, a, m, err));
+    else
+        GPU_TRY(resident_msms(g, k, d_w, a, digits, m, err));
     GPU_CHECK(cudaEventSynchronize(g->phase_ev[8]));
     if (t) {
         cudaEvent_t *ev = g->phase_ev;

@@ -25,7 +25,9 @@ typedef struct {
 
 /* The MSM results of one proof before blinding, as raw Jacobian points in
  * the curve's layout (G1: x, y, z of up to 6 words each; G2: Fp2 coords):
- * what the device part of a proof produces. */
+ * what the device part of a proof produces. c and h are used only as their
+ * sum C' + H': a backend may put the sum in c and infinity (all zero) in h,
+ * as the GPU's resident keys do (one MSM instead of two). */
 typedef struct {
     cuzk_curve_id curve;
     uint64_t a[18], b1[18], c[18], h[18];
