@@ -60,7 +60,8 @@ static void print_timings(const char *backend, const cuzk_prove_timings *t)
 static int prove_on(const char *backend_name, int threads, const cuzk_zkey *z, const cuzk_wtns *w,
                     cuzk_proof *proof, uint64_t (*pub)[4], int timings, cuzk_error *err)
 {
-    cuzk_backend *b = backend_create(backend_name, &(backend_options){.cpu_threads = threads}, err);
+    cuzk_backend *b =
+        backend_create(backend_name, &(backend_options){.cpu_threads = threads, .gpu_one_shot = 1}, err);
     if (!b)
         return err->code ? err->code : CUZK_ERR_NOMEM;
     cuzk_prove_timings t;

@@ -20,7 +20,7 @@ cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_er
         name = cuzk_gpu_device_count() > 0 ? "gpu" : "cpu";
     cuzk_backend *b;
     if (!strcmp(name, "gpu"))
-        return backend_gpu_create(o->gpu_devices, err);
+        return backend_gpu_create(o->gpu_devices, !o->gpu_one_shot, err);
     if (!strcmp(name, "cpu"))
         b = backend_cpu_create(o->cpu_threads);
     else if (!strcmp(name, "sim"))

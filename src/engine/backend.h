@@ -57,9 +57,11 @@ cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
  * a key that still does not fit streams its points from host memory); the
  * pinned pool gets page-locked memory (cudaHostAlloc). It builds a, b, c on
  * the device when given none, from the key's matrices compiled by the PCE
- * (engine/pce.h) and copied to the device on the first such proof. NULL
- * with a message when there is no usable GPU or CUDA in this build. */
-cuzk_backend *backend_gpu_create(int max_devices, cuzk_error *err);
+ * (engine/pce.h) and copied to the device on the first such proof.
+ * key_tables: whether resident keys get window tables when they fit
+ * (cuzk_gpu_set_key_tables). NULL with a message when there is no usable
+ * GPU or CUDA in this build. */
+cuzk_backend *backend_gpu_create(int max_devices, int key_tables, cuzk_error *err);
 
 /* Gives the GPU key k (made from z, on g's device) z's A and B matrices,
  * compiled by the PCE: what cuzk_gpu_prove without a, b, c needs. */
@@ -77,6 +79,9 @@ typedef struct {
     int sim_devices;   /* sim: how many simulated devices */
     double sim_gpu_ms; /* sim: device time per partition */
     int gpu_devices;   /* gpu: use the first N visible GPUs (0: all) */
+    int gpu_one_shot;  /* gpu: each key serves one proof (the command line):
+                        * no window tables, whose build costs more than
+                        * they save on one proof */
 } backend_options;
 
 /* The backend a configuration names: "cpu", "sim", "gpu" or "auto" (gpu

@@ -39,6 +39,7 @@ typedef struct device_key {
 
 typedef struct {
     int index;
+    int key_tables; /* cuzk_gpu_set_key_tables of its contexts */
     pthread_mutex_t lock;
     pthread_cond_t key_ready;
     cuzk_gpu *idle[GPU_MAX_CONTEXTS];
@@ -59,8 +60,10 @@ static int context_take(gpu_device *d, cuzk_gpu **g, cuzk_error *err)
         *g = d->idle[--d->n_idle];
     else if (d->n_open >= GPU_MAX_CONTEXTS)
         rc = cuzk_fail(err, CUZK_ERR_ARG, "more than %d workers on GPU %d", GPU_MAX_CONTEXTS, d->index);
-    else if ((rc = cuzk_gpu_open(g, d->index, err)) == CUZK_OK)
+    else if ((rc = cuzk_gpu_open(g, d->index, err)) == CUZK_OK) {
+        cuzk_gpu_set_key_tables(*g, d->key_tables, NULL); /* fails only without a context */
         d->n_open++;
+    }
     pthread_mutex_unlock(&d->lock);
     return rc;
 }
@@ -282,7 +285,7 @@ static void pinned_free(void *ctx, void *p, size_t bytes)
     cuzk_gpu_host_free(p);
 }
 
-cuzk_backend *backend_gpu_create(int max_devices, cuzk_error *err)
+cuzk_backend *backend_gpu_create(int max_devices, int key_tables, cuzk_error *err)
 {
     int count = cuzk_gpu_device_count();
     if (count <= 0) {
@@ -312,6 +315,7 @@ cuzk_backend *backend_gpu_create(int max_devices, cuzk_error *err)
                               .destroy = gpu_destroy};
     for (int i = 0; i < count; i++) {
         gb->dev[i].index = i;
+        gb->dev[i].key_tables = key_tables;
         pthread_mutex_init(&gb->dev[i].lock, NULL);
         pthread_cond_init(&gb->dev[i].key_ready, NULL);
     }

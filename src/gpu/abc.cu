@@ -11,10 +11,14 @@ static size_t terms(const cuzk_gpu_rows *rows, int m)
     return rows->row_start[m][rows->n_rows];
 }
 
+/* A pageable cudaMemcpy may return before its DMA lands, and the kernels
+ * run on non-blocking streams: wait for the legacy stream's copies. */
 static int copy_in(void *dst, const void *src, size_t bytes, cuzk_error *err)
 {
-    if (bytes)
+    if (bytes) {
         GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+        GPU_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+    }
     return 0;
 }
 

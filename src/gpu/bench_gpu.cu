@@ -6,10 +6,14 @@
  *                   [--ntt-logs 20,22,24,26,27] [--coset-logs 20,24]
  *                   [--curves bn254,bls12_381]
  *                   [--sweep-log 24] [--sweep-c 16,18,22]
+ *                   [--table-logs 20,22,24,26]
  *
  * --sweep-c times G1 MSMs of 2^sweep-log points again with each window
- * size (rows msm_g1_cNN); the plain rows use the cost model's choice. Each
- * MSM row also gets its steps' times from the last run (second table).
+ * size (rows msm_g1_cNN); the plain rows use the cost model's choice.
+ * --table-logs: at those of the MSM sizes, MSMs over window tables of the
+ * bases too (rows msm_g1_t, msm_g2_t; the table's size and build time are
+ * printed, not timed in the rows). Each MSM row also gets its steps' times
+ * from the last run (second table).
  *
  * Inputs: scalars are random below 2^(bits-1) (drawn on the device); bases
  * are 2^16 distinct points P_{i+1} = 2 P_i + Q made on the host with the
@@ -120,6 +124,7 @@ template <class A> static void tile_points(cuzk_gpu *g, void *dev, size_t n, con
         BENCH_CHECK(cudaMemcpy(base + have * sizeof(A), base, more * sizeof(A), cudaMemcpyDeviceToDevice));
         have += more;
     }
+    BENCH_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); /* the MSMs run on g's non-blocking stream */
     (void)g;
 }
 

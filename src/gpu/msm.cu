@@ -170,7 +170,8 @@ int table_upload(cuzk_gpu *g, const msm_group *grp, const msm_plan &plan, const 
     const size_t rows = plan.table_rows, row_bytes = rows * grp->point_bytes;
     *out = nullptr;
     GPU_CHECK(cudaMalloc(out, plan.nwin * row_bytes + 1));
-    GPU_CHECK(cudaMemcpy(*out, bases, row_bytes, cudaMemcpyDefault)); /* host or device memory */
+    /* host or device memory; on g's stream, so the build reads it after */
+    GPU_CHECK(cudaMemcpyAsync(*out, bases, row_bytes, cudaMemcpyDefault, g->stream));
     return grp->table_build(g, *out, plan, err);
 }
 

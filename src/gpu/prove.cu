@@ -194,6 +194,9 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
             GPU_CHECK(cudaMemcpy(k->pts[i], src, bytes, cudaMemcpyHostToDevice));
         }
     }
+    /* a pageable cudaMemcpy may return before its DMA lands; proofs run on
+     * non-blocking streams */
+    GPU_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
     for (const void *&h : k->host)
         h = nullptr;
     return 0;

@@ -233,7 +233,7 @@ static void run_engine_on_gpus(int devices)
     cfg.budget_bytes = 1ULL << 30;
     cfg.log = cuzk_logger_open(log_path, CUZK_LOG_INFO);
     assert_non_null(cfg.log);
-    cuzk_backend *b = backend_gpu_create(devices, &err);
+    cuzk_backend *b = backend_gpu_create(devices, 1, &err);
     assert_non_null(b);
     int n_devices = b->n_devices;
     cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
@@ -292,7 +292,7 @@ int main(void)
     if (gpu_tests_unavailable())
         return 77;
     cuzk_error err = {0};
-    gpu_backend = backend_gpu_create(1, &err);
+    gpu_backend = backend_gpu_create(1, 1, &err);
     if (!gpu_backend) {
         printf("cannot start the GPU backend: %s\n", err.msg);
         return 1;
