@@ -191,7 +191,7 @@ static int run_pipeline(int argc, char **argv)
     cuzk_wtns w = {0};
     char zkey[256] = "";
     cuzk_error err = {0};
-    backend_options bo = {common.threads, 1, o.gpu_ms, 0};
+    backend_options bo = {.cpu_threads = common.threads, .sim_devices = 1, .sim_gpu_ms = o.gpu_ms};
     cuzk_backend *b = backend_create(o.backend, &bo, &err);
     if (!b)
         return cli_report("choosing the backend", &err);

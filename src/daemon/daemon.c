@@ -68,8 +68,10 @@ static int register_config_circuit(daemon_state *d, const char *spec, cuzk_error
 static int start_engine(daemon_state *d, cuzk_error *err)
 {
     const daemon_config *c = d->cfg;
-    backend_options bo = {c->cpu_threads > 0 ? c->cpu_threads : cuzk_cpu_count(), c->sim_devices, c->sim_gpu_ms,
-                          c->gpu_devices};
+    backend_options bo = {.cpu_threads = c->cpu_threads > 0 ? c->cpu_threads : cuzk_cpu_count(),
+                          .sim_devices = c->sim_devices,
+                          .sim_gpu_ms = c->sim_gpu_ms,
+                          .gpu_devices = c->gpu_devices};
     cuzk_backend *b = backend_create(c->backend, &bo, err);
     if (!b)
         return err->code;
