@@ -185,9 +185,10 @@ void cuzk_gpu_key_free(cuzk_gpu_key *k);
  * (3 x domain_size Fr, Montgomery: a, b, c; host memory, pinned for full
  * copy speed; not modified) or, when abc is NULL, are built on the device
  * from k's rows (CUZK_ERR_ARG when k has none). The coset chain makes h,
- * and the five MSMs run (A, B1 and B2 sharing their digits). Fills *m and, when t is not NULL,
- * t's h2d, ntt, msm_*, d2h and total from CUDA events, and t->abc when the
- * device built a, b, c (the other fields are left alone). Scratch comes
+ * then the MSMs: A, B1, B2, and on a resident key C' + H' as one (m->c the
+ * sum, m->h infinity; on a streamed key each). Fills *m and, when t is not
+ * NULL, t's h2d, ntt, msm_*, d2h and total from CUDA events, and t->abc
+ * when the device built a, b, c (the other fields are left alone). Scratch comes
  * from g's memory pool: after the first proof of a size, no allocation
  * reaches the driver. */
 int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,

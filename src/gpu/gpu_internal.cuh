@@ -35,7 +35,7 @@ struct cuzk_gpu {
     cudaEvent_t slice_ready[2];
     /* a resident key's proof: C' + H''s digits sorted on copy_stream while
      * the stream sums other MSMs (prove.cu, SIDE_*) */
-    cudaEvent_t side_ev[3];
+    cudaEvent_t side_ev[4];
     cudaMemPool_t pool;
     /* NTT twiddles per curve and direction (see ntt.cu): 2^lg elements */
     struct {

@@ -363,10 +363,11 @@ static int c_plus_h_digits(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w
 }
 
 /* the hand-overs between the stream and the copy stream (g->side_ev) */
-enum { SIDE_H, SIDE_CH_DIGITS, SIDE_RELEASE };
+enum { SIDE_H, SIDE_CH_DIGITS, SIDE_DONE, SIDE_RELEASE, SIDE_EVENTS };
 
 static cudaError_t side_event(cuzk_gpu *g, int i)
 {
+    static_assert(sizeof g->side_ev / sizeof g->side_ev[0] == SIDE_EVENTS, "one event per hand-over");
     return g->side_ev[i] ? cudaSuccess : cudaEventCreateWithFlags(&g->side_ev[i], cudaEventDisableTiming);
 }
 
@@ -379,15 +380,19 @@ static int hand_over(cuzk_gpu *g, int i, cudaStream_t from, cudaStream_t to, cuz
     return 0;
 }
 
-/* Destroyed before the proof_digits it follows: their buffers, freed on
- * the copy stream, wait for the stream's last use of them. */
+/* Declared last in a proof, destroyed first: the stream waits for the
+ * copy stream's work, which reads the witness and h that the stream frees
+ * next (this matters when a proof fails half way); then the copy stream,
+ * which frees the digits, waits for the stream's last use of them. */
 struct digits_release {
     cuzk_gpu *g;
     ~digits_release()
     {
-        cudaEvent_t &ev = g->side_ev[SIDE_RELEASE];
-        if (side_event(g, SIDE_RELEASE) == cudaSuccess && cudaEventRecord(ev, g->stream) == cudaSuccess)
-            cudaStreamWaitEvent(g->copy_stream, ev, 0);
+        cudaEvent_t &done = g->side_ev[SIDE_DONE], &release = g->side_ev[SIDE_RELEASE];
+        if (side_event(g, SIDE_DONE) == cudaSuccess && cudaEventRecord(done, g->copy_stream) == cudaSuccess)
+            cudaStreamWaitEvent(g->stream, done, 0);
+        if (side_event(g, SIDE_RELEASE) == cudaSuccess && cudaEventRecord(release, g->stream) == cudaSuccess)
+            cudaStreamWaitEvent(g->copy_stream, release, 0);
         cudaGetLastError();
     }
 };
