@@ -73,6 +73,15 @@ static size_t device_points(const cuzk_gpu_key *k, int i)
     return i == KEY_C ? k->kept[KEY_C] + k->kept[KEY_H] : i == KEY_H ? 0 : k->kept[i];
 }
 
+/* points in the largest resident array */
+static size_t largest_array(const cuzk_gpu_key *k)
+{
+    size_t most = 0;
+    for (int i = 0; i < KEY_ARRAYS; i++)
+        most = device_points(k, i) > most ? device_points(k, i) : most;
+    return most;
+}
+
 /* The plan of an MSM over resident array i: its table's, or G1's for that
  * many points (G2 follows it: A, B1 and B2 may share digits). */
 static msm_plan array_plan(cuzk_gpu *g, const cuzk_gpu_key *k, int i)
@@ -122,15 +131,12 @@ static bool tables_fit(const cuzk_gpu_key *k, const msm_plan &plan)
         cudaGetLastError();
         return false;
     }
-    size_t need = 0, most = 0;
-    for (int i = 0; i < KEY_ARRAYS; i++) {
-        const size_t n = device_points(k, i);
-        if ((size_t)plan.nwin * n >= ((size_t)1 << 31))
-            return false;
-        need += plan.nwin * n * k->point_bytes[i];
-        most = n > most ? n : most;
-    }
-    const size_t scratch = 32 * plan.nwin * most + 96 * (size_t)k->domain_size +
+    if ((size_t)plan.nwin * largest_array(k) >= ((size_t)1 << 31))
+        return false;
+    size_t need = 0;
+    for (int i = 0; i < KEY_ARRAYS; i++)
+        need += plan.nwin * device_points(k, i) * k->point_bytes[i];
+    const size_t scratch = 32 * plan.nwin * largest_array(k) + 96 * (size_t)k->domain_size +
                            (size_t)plan.nbuckets * 2 * k->point_bytes[KEY_B2];
     return need + 2 * scratch + ((size_t)1 << 30) <= free_bytes;
 }
@@ -164,10 +170,8 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
                 break;
             }
     }
-    size_t most = 0; /* one window for every table: the largest array's */
-    for (int i = 0; i < KEY_ARRAYS; i++)
-        most = device_points(k, i) > most ? device_points(k, i) : most;
-    const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, most);
+    /* one window for every table: the largest array's */
+    const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, largest_array(k));
     k->tables = !g->no_key_tables && plan.nwin > 1 && tables_fit(k, plan);
     k->table = plan;
     for (int i = 0; i < KEY_ARRAYS; i++) {
