@@ -6,8 +6,8 @@
  * only elements that differ in mid. One block takes one high and a group of
  * 2^L consecutive low (a "column group", L <= NTT_COLS_LOG, so global loads
  * are 2^L x 32 contiguous bytes): a tile of 2^(S+L) <= 2^NTT_TILE_LOG
- * elements, stored limb-major in shared memory. Each thread does one
- * butterfly per stage.
+ * elements. A thread holds four of them and runs two stages in registers
+ * (a radix-4 round), so the tile crosses shared memory once per two stages.
  *   DIT (Cooley-Tukey), stages s = 0, 1, ..: (x, y) <- (x + w y, x - w y),
  *     bit-reversed input, natural output.
  *   DIF (Gentleman-Sande), stages s = lg-1, .., 0: (x, y) <- (x + y, (x - y) w),
@@ -41,16 +41,24 @@ extern "C" {
 }
 #pragma nv_diag_default 1675
 
-/* Tuning knobs: the tile (elements per block, 32 bytes each, limb-major in
- * shared memory: 2^10 is 32 KiB) and the column group of later passes. */
+/* Tuning knobs: the tile (elements per block, 32 bytes each, in shared
+ * memory: 2^10 is 32 KiB; even, see ntt_plan), the blocks per
+ * multiprocessor the pass kernel's registers are bounded for, and the
+ * square tile of the bit reversal (2^(2 NTT_BITREV_LOG) elements). */
 #ifndef NTT_TILE_LOG
 #define NTT_TILE_LOG 10
 #endif
-#ifndef NTT_COLS_LOG
-#define NTT_COLS_LOG 3
+#ifndef NTT_MIN_BLOCKS
+#define NTT_MIN_BLOCKS 3
 #endif
-static_assert(NTT_TILE_LOG >= 2 && NTT_TILE_LOG <= 10, "a tile of 8-limb elements fits 32 KiB of shared memory");
-static_assert(NTT_COLS_LOG >= 0 && NTT_COLS_LOG < NTT_TILE_LOG, "a pass needs at least one stage");
+#ifndef NTT_BITREV_LOG
+#define NTT_BITREV_LOG 4
+#endif
+static_assert(NTT_TILE_LOG >= 4 && NTT_TILE_LOG <= 10 && NTT_TILE_LOG % 2 == 0,
+              "an even tile of 8-limb elements that fits 32 KiB of shared memory");
+static_assert(NTT_BITREV_LOG >= 1 && NTT_BITREV_LOG <= 5, "the bit reversal's tile is at most 32 x 32");
+/* The column group of the passes after the first: 2^2 elements, 128 bytes. */
+static constexpr unsigned NTT_COLS_LOG = 2;
 
 namespace gpu {
 
@@ -58,74 +66,129 @@ static constexpr unsigned ELEMENT_THREADS = 256;
 
 /* ---- kernels ---- */
 
-/* One pass (see the top of the file). blockDim.x = 2^(S+L-1). */
+/* The tile in dynamic shared memory: element p's 16-byte words k at
+ * sh[k size + p], so that threads reading consecutive elements read
+ * consecutive words. Sized to the pass's tile, so that small tiles leave
+ * room for more blocks. */
+template <class F> struct ntt_tile {
+    static constexpr int W = sizeof(F) / 16;
+    uint4 *sh;
+    unsigned size;
+    static size_t bytes(unsigned size) { return (size_t)W * size * sizeof(uint4); }
+    FF_INLINE F get(unsigned p) const
+    {
+        F x;
+        uint4 *d = reinterpret_cast<uint4 *>(&x);
+#pragma unroll
+        for (int k = 0; k < W; k++)
+            d[k] = sh[k * size + p];
+        return x;
+    }
+    FF_INLINE void put(unsigned p, const F &x) const
+    {
+        const uint4 *s = reinterpret_cast<const uint4 *>(&x);
+#pragma unroll
+        for (int k = 0; k < W; k++)
+            sh[k * size + p] = s[k];
+    }
+};
+
+/* One butterfly of stage (see the top of the file); unit: w = 1, skip the
+ * product. */
+template <class F, bool DIF> FF_INLINE void butterfly(F &x, F &y, const F &w, bool unit)
+{
+    if (DIF) {
+        const F s = x + y;
+        y = unit ? x - y : (x - y) * w;
+        x = s;
+    } else {
+        const F t = unit ? y : y * w;
+        y = x - t;
+        x = x + t;
+    }
+}
+
+/* One pass (see the top of the file): stages [s0, s0 + S) of the column
+ * group's tile, S >= 2. blockDim.x = 2^(S+L-2): each thread holds 4
+ * elements and runs two stages on them in registers (a radix-4 round;
+ * one stage, two butterflies, for the last DIT round of an odd S), so
+ * shared memory is crossed once per two stages. The first round reads
+ * global memory and the last writes it. */
 template <class F, bool DIF>
-__global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 1))
+__global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
     ntt_pass_kernel(F *a, const F *tw, unsigned s0, unsigned S, unsigned L)
 {
-    __shared__ uint32_t sh[F::N][1 << NTT_TILE_LOG];
-    const unsigned half = 1u << (S + L - 1), tid = threadIdx.x;
-    const size_t cg = blockIdx.x & ((1u << (s0 - L)) - 1), high = blockIdx.x >> (s0 - L);
-    const size_t base = (high << (s0 + S)) | (cg << L);
-    const unsigned lmask = (1u << L) - 1;
-
-#pragma unroll
-    for (unsigned k = 0; k < 2; k++) {
-        const unsigned t = tid + k * half;
-        const F x = load(a + base + ((size_t)(t >> L) << s0) + (t & lmask));
-#pragma unroll
-        for (int i = 0; i < F::N; i++)
-            sh[i][t] = x.v[i];
-    }
-    __syncthreads();
-
-    const unsigned lc = tid & lmask, r = tid >> L;
-    /* this thread's twiddle in stage s0 + st: tw[m + j], j = i mod m */
-    auto twiddle = [&](unsigned st) {
-        const size_t j = ((size_t)(r & ((1u << st) - 1)) << s0) | (cg << L) | lc;
-        return load_ro(tw + ((size_t)1 << (s0 + st)) + j);
+    extern __shared__ uint4 sh[];
+    const ntt_tile<F> tile{sh, 1u << (S + L)};
+    const unsigned tid = threadIdx.x, lc = tid & ((1u << L) - 1), r = tid >> L; /* r: S - 2 bits of mid */
+    const size_t cg = blockIdx.x & (((size_t)1 << (s0 - L)) - 1), high = blockIdx.x >> (s0 - L);
+    const size_t col = (cg << L) | lc;
+    F *const g = a + (high << (s0 + S)) + col; /* the tile's element mid is g[mid << s0] */
+    /* the twiddle of stage s0 + st for j = mid mod 2^st: tw[2^(s0+st) + (j << s0 | col)] */
+    auto twiddle = [&](unsigned st, unsigned j) {
+        return load_ro(tw + ((size_t)1 << (s0 + st)) + (((size_t)j << s0) | col));
     };
-    F w = twiddle(DIF ? S - 1 : 0);
-    for (unsigned k = 0; k < S; k++) {
-        const unsigned st = DIF ? S - 1 - k : k; /* stage s0 + st */
-        const F w_now = w;
-        if (k + 1 < S) /* the next stage's twiddle loads during this one */
-            w = twiddle(DIF ? st - 1 : st + 1);
-        const unsigned h = 1u << st;
-        const unsigned mx = ((r >> st) << (st + 1)) | (r & (h - 1));
-        const unsigned px = (mx << L) | lc, py = px + (h << L);
-        F x, y;
-#pragma unroll
-        for (int i = 0; i < F::N; i++) {
-            x.v[i] = sh[i][px];
-            y.v[i] = sh[i][py];
-        }
-        if (DIF) {
-            const F s = x + y;
-            y = (x - y) * w_now;
-            x = s;
-        } else {
-            const F t = y * w_now;
-            y = x - t;
-            x = x + t;
-        }
-#pragma unroll
-        for (int i = 0; i < F::N; i++) {
-            sh[i][px] = x.v[i];
-            sh[i][py] = y.v[i];
-        }
-        __syncthreads();
-    }
 
+    const unsigned rounds = (S + 1) / 2;
+    for (unsigned q = 0; q < rounds; q++) {
+        const unsigned st = 2 * (DIF ? rounds - 1 - q : q), two = S - st >= 2;
+        /* the four elements: mid with bits b inserted at st (two stages),
+         * or with bit b at st and bit e at S - 2 of r (one stage); slot 2e + b */
+        unsigned mid[4];
 #pragma unroll
-    for (unsigned k = 0; k < 2; k++) {
-        const unsigned t = tid + k * half;
-        F x;
+        for (unsigned k = 0; k < 4; k++) {
+            const unsigned rr = two ? r : r | ((k >> 1) << (S - 2)), b = two ? k : k & 1, width = two ? 2 : 1;
+            mid[k] = ((rr >> st) << (st + width)) | (b << st) | (rr & ((1u << st) - 1));
+        }
+        F x[4];
 #pragma unroll
-        for (int i = 0; i < F::N; i++)
-            x.v[i] = sh[i][t];
-        store(a + base + ((size_t)(t >> L) << s0) + (t & lmask), x);
+        for (unsigned k = 0; k < 4; k++)
+            x[k] = q == 0 ? load(g + ((size_t)mid[k] << s0)) : tile.get((mid[k] << L) | lc);
+
+        const unsigned lo = mid[0] & ((1u << st) - 1);
+        if (two) {
+            /* stage st: (0,1), (2,3) with j = lo; stage st+1: (0,2) with j = lo,
+             * (1,3) with j = lo + 2^st. Stages 0 and 1 of the transform have
+             * w = 1 but for (1,3) of stage 1. */
+            const bool first = s0 == 0 && st == 0;
+            const F w0 = first ? F() : twiddle(st, lo), wa = first ? F() : twiddle(st + 1, lo),
+                    wb = twiddle(st + 1, lo + (1u << st));
+            if (!DIF) {
+                butterfly<F, DIF>(x[0], x[1], w0, first);
+                butterfly<F, DIF>(x[2], x[3], w0, first);
+            }
+            butterfly<F, DIF>(x[0], x[2], wa, first);
+            butterfly<F, DIF>(x[1], x[3], wb, false);
+            if (DIF) {
+                butterfly<F, DIF>(x[0], x[1], w0, first);
+                butterfly<F, DIF>(x[2], x[3], w0, first);
+            }
+        } else {
+            /* one stage, st = S - 1: (0,1) and (2,3), j = their mid below st */
+            butterfly<F, DIF>(x[0], x[1], twiddle(st, lo), false);
+            butterfly<F, DIF>(x[2], x[3], twiddle(st, mid[2] & ((1u << st) - 1)), false);
+        }
+
+        if (q + 1 == rounds) {
+#pragma unroll
+            for (unsigned k = 0; k < 4; k++)
+                store(g + ((size_t)mid[k] << s0), x[k]);
+        } else {
+#pragma unroll
+            for (unsigned k = 0; k < 4; k++)
+                tile.put((mid[k] << L) | lc, x[k]);
+            __syncthreads();
+        }
     }
+}
+
+/* n = 2: one butterfly with w = 1, the same both ways */
+template <class F> __global__ void ntt2_kernel(F *a)
+{
+    F x = load(a), y = load(a + 1);
+    butterfly<F, false>(x, y, F(), true);
+    store(a, x);
+    store(a + 1, y);
 }
 
 static __device__ __forceinline__ size_t bit_reverse(size_t i, unsigned lg)
@@ -133,24 +196,44 @@ static __device__ __forceinline__ size_t bit_reverse(size_t i, unsigned lg)
     return (size_t)(__brevll((unsigned long long)i) >> (64 - lg));
 }
 
-/* a <- a in bit-reversed order (lg >= 1), every element times *scale when
- * scale is set. */
-template <class F> __global__ void ntt_bitrev_kernel(F *a, unsigned lg, size_t n, bool scaled, F scale)
+static __device__ __forceinline__ unsigned reverse_bits(unsigned x, unsigned bits)
 {
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    return bits ? __brev(x) >> (32 - bits) : 0;
+}
+
+/* a <- a in bit-reversed order, every element times scale when scaled.
+ * blockDim.x = 2^(2k), k = min(NTT_BITREV_LOG, lg / 2). An index splits as
+ * i = (hi, mid, lo) with hi and lo of k bits, so rev(i) = (rev lo, rev mid,
+ * rev hi). Block mid reads the 2^(2k) elements of mid and of rev(mid), rows
+ * of 2^k contiguous elements, and writes each set to the other's place
+ * through shared memory, so that global memory is read and written in rows;
+ * the block of the larger of the two has nothing to do. */
+template <class F> __global__ void ntt_bitrev_kernel(F *a, unsigned lg, unsigned k, bool scaled, F scale)
+{
+    constexpr unsigned W = sizeof(F) / 16, side_max = 1u << NTT_BITREV_LOG, pitch = side_max + 1;
+    __shared__ uint4 sh[2][W][side_max * pitch]; /* padded rows: fewer bank conflicts on the transposed read */
+    const unsigned m = lg - 2 * k, mid = blockIdx.x, rmid = reverse_bits(mid, m);
+    if (mid > rmid)
         return;
-    const size_t j = bit_reverse(i, lg);
-    if (i < j) {
-        F x = load(a + i), y = load(a + j);
-        if (scaled) {
+    const unsigned row = threadIdx.x >> k, c = threadIdx.x & ((1u << k) - 1);
+    const unsigned mids[2] = {mid, rmid}, sets = mid == rmid ? 1 : 2;
+    for (unsigned s = 0; s < sets; s++) {
+        const F x = load(a + (((size_t)row << (lg - k)) | ((size_t)mids[s] << k) | c));
+        const uint4 *v = reinterpret_cast<const uint4 *>(&x);
+        for (unsigned w = 0; w < W; w++)
+            sh[s][w][row * pitch + c] = v[w];
+    }
+    __syncthreads();
+    /* position (row, rev mid, c) gets element (rev c, mid, rev row) */
+    const unsigned from = reverse_bits(c, k) * pitch + reverse_bits(row, k);
+    for (unsigned s = 0; s < sets; s++) {
+        F x;
+        uint4 *v = reinterpret_cast<uint4 *>(&x);
+        for (unsigned w = 0; w < W; w++)
+            v[w] = sh[s][w][from];
+        if (scaled)
             x = x * scale;
-            y = y * scale;
-        }
-        store(a + i, y);
-        store(a + j, x);
-    } else if (i == j && scaled) {
-        store(a + i, load(a + i) * scale);
+        store(a + (((size_t)row << (lg - k)) | ((size_t)mids[sets - 1 - s] << k) | c), x);
     }
 }
 
@@ -246,18 +329,28 @@ struct ntt_pass {
     unsigned s0, S, L;
 };
 
-/* The passes of a size-2^lg transform, in DIT order (DIF runs them
- * backwards); returns their number. */
+/* The passes of a size-2^lg transform (lg >= 2), in DIT order (DIF runs
+ * them backwards); returns their number. As few passes as hold lg stages
+ * (the first up to NTT_TILE_LOG, the others NTT_TILE_LOG - NTT_COLS_LOG),
+ * the stages dealt out in pairs, so that every round but at most one runs
+ * two stages; the odd stage goes to the first pass. With an even tile and
+ * later passes one pair smaller than the first, no pass overflows: count
+ * passes hold lg <= 2a + 2b (count - 1) stages (a, b their pairs, a = b + 1),
+ * so only when pairs = b count + 1, with lg even, does one pass, the first,
+ * get b + 1 pairs. */
 static int ntt_plan(unsigned lg, ntt_pass *p)
 {
-    int count = 0;
-    for (unsigned s0 = 0; s0 < lg;) {
-        unsigned L = s0 < NTT_COLS_LOG ? s0 : NTT_COLS_LOG;
-        unsigned S = lg - s0 < NTT_TILE_LOG - L ? lg - s0 : NTT_TILE_LOG - L;
-        p[count++] = {s0, S, L};
+    const unsigned later_max = NTT_TILE_LOG - NTT_COLS_LOG;
+    unsigned count = 1;
+    while (NTT_TILE_LOG + (count - 1) * later_max < lg)
+        count++;
+    const unsigned pairs = lg / 2;
+    for (unsigned i = 0, s0 = 0; i < count; i++) {
+        const unsigned S = 2 * (pairs / count + (i < pairs % count)) + (i == 0 ? lg % 2 : 0);
+        p[i] = {s0, S, s0 < NTT_COLS_LOG ? s0 : NTT_COLS_LOG};
         s0 += S;
     }
-    return count;
+    return (int)count;
 }
 
 /* out[i] = mult base^i, i < count, in a fresh pool buffer */
@@ -311,19 +404,25 @@ static int twiddles(cuzk_gpu *g, unsigned lg, bool inverse, const typename T::de
     return 0;
 }
 
-/* The passes of a DIT (dif = false) or DIF transform of a[0..2^lg). */
+/* The passes of a DIT (dif = false) or DIF transform of a[0..2^lg), lg >= 1. */
 template <class F> static int run_passes(cuzk_gpu *g, F *a, unsigned lg, const F *tw, bool dif, cuzk_error *err)
 {
+    if (lg == 1) {
+        ntt2_kernel<F><<<1, 1, 0, g->stream>>>(a);
+        GPU_LAUNCHED();
+        return 0;
+    }
     ntt_pass plan[64];
     int count = ntt_plan(lg, plan);
     for (int q = 0; q < count; q++) {
         const ntt_pass &p = plan[dif ? count - 1 - q : q];
-        const unsigned threads = 1u << (p.S + p.L - 1);
+        const unsigned threads = 1u << (p.S + p.L - 2);
         const unsigned blocks = (unsigned)(((size_t)1 << lg) >> (p.S + p.L));
+        const size_t shared = ntt_tile<F>::bytes(1u << (p.S + p.L));
         if (dif)
-            ntt_pass_kernel<F, true><<<blocks, threads, 0, g->stream>>>(a, tw, p.s0, p.S, p.L);
+            ntt_pass_kernel<F, true><<<blocks, threads, shared, g->stream>>>(a, tw, p.s0, p.S, p.L);
         else
-            ntt_pass_kernel<F, false><<<blocks, threads, 0, g->stream>>>(a, tw, p.s0, p.S, p.L);
+            ntt_pass_kernel<F, false><<<blocks, threads, shared, g->stream>>>(a, tw, p.s0, p.S, p.L);
         GPU_LAUNCHED();
     }
     return 0;
@@ -340,9 +439,8 @@ template <class T> static int ntt_queue(cuzk_gpu *g, typename T::dev *a, unsigne
     typename T::host ninv;
     T::from_u64(&ninv, (uint64_t)1 << lg);
     T::inv(&ninv, &ninv);
-    const size_t n = (size_t)1 << lg;
-    ntt_bitrev_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, lg, n, inverse,
-                                                                                         to_dev<T>(ninv));
+    const unsigned k = lg / 2 < NTT_BITREV_LOG ? lg / 2 : NTT_BITREV_LOG;
+    ntt_bitrev_kernel<F><<<1u << (lg - 2 * k), 1u << (2 * k), 0, g->stream>>>(a, lg, k, inverse, to_dev<T>(ninv));
     GPU_LAUNCHED();
     return run_passes(g, a, lg, tw, false, err);
 }
