@@ -21,7 +21,8 @@
  * it, tw[m + j] = tw[n/2 + j n/(2m)].
  *
  * cuzk_gpu_ntt = bit reversal (times 1/n for the inverse) + DIT passes, the
- * CPU's structure. The coset chain needs no bit reversal at all:
+ * CPU's structure, with the bit reversal folded into the first pass's
+ * reads. The coset chain needs no bit reversal at all:
  *   DIF with w^-1 (natural -> bit-reversed coefficients, times n),
  *   multiply position p by n^-1 g^rev(p) (g = w_2n; powers from two small
  *   tables, g^k = hi[k >> K] lo[k mod 2^K]),
@@ -42,21 +43,16 @@ extern "C" {
 #pragma nv_diag_default 1675
 
 /* Tuning knobs: the tile (elements per block, 32 bytes each, in shared
- * memory: 2^10 is 32 KiB; even, see ntt_plan), the blocks per
- * multiprocessor the pass kernel's registers are bounded for, and the
- * square tile of the bit reversal (2^(2 NTT_BITREV_LOG) elements). */
+ * memory: 2^10 is 32 KiB; even, see ntt_plan) and the blocks per
+ * multiprocessor the pass kernel's registers are bounded for. */
 #ifndef NTT_TILE_LOG
 #define NTT_TILE_LOG 10
 #endif
 #ifndef NTT_MIN_BLOCKS
 #define NTT_MIN_BLOCKS 3
 #endif
-#ifndef NTT_BITREV_LOG
-#define NTT_BITREV_LOG 4
-#endif
 static_assert(NTT_TILE_LOG >= 4 && NTT_TILE_LOG <= 10 && NTT_TILE_LOG % 2 == 0,
               "an even tile of 8-limb elements that fits 32 KiB of shared memory");
-static_assert(NTT_BITREV_LOG >= 1 && NTT_BITREV_LOG <= 5, "the bit reversal's tile is at most 32 x 32");
 /* The column group of the passes after the first: 2^2 elements, 128 bytes. */
 static constexpr unsigned NTT_COLS_LOG = 2;
 
@@ -93,6 +89,12 @@ template <class F> struct ntt_tile {
     }
 };
 
+/* i with its low `bits` bits in reverse order (bits <= 64; 0 for none) */
+static __device__ __forceinline__ size_t bit_reverse(size_t i, unsigned bits)
+{
+    return bits ? (size_t)(__brevll((unsigned long long)i) >> (64 - bits)) : 0;
+}
+
 /* One butterfly of stage (see the top of the file); unit: w = 1, skip the
  * product. */
 template <class F, bool DIF> FF_INLINE void butterfly(F &x, F &y, const F &w, bool unit)
@@ -109,26 +111,41 @@ template <class F, bool DIF> FF_INLINE void butterfly(F &x, F &y, const F &w, bo
 }
 
 /* One pass (see the top of the file): stages [s0, s0 + S) of the column
- * group's tile, S >= 2. blockDim.x = 2^(S+L-2): each thread holds 4
- * elements and runs two stages on them in registers (a radix-4 round;
- * one stage, two butterflies, for the last DIT round of an odd S), so
- * shared memory is crossed once per two stages. The first round reads
- * global memory and the last writes it. */
-template <class F, bool DIF>
+ * group's tile, S >= 2, from src to dst (the same array but for the first
+ * and last pass of cuzk_gpu_ntt). blockDim.x = 2^(S+L-2): each thread
+ * holds 4 elements and runs two stages on them in registers (a radix-4
+ * round; one stage, two butterflies, for the last DIT round of an odd S),
+ * so shared memory is crossed once per two stages. The first round reads
+ * global memory and the last writes it.
+ * REV_IN (the first DIT pass of cuzk_gpu_ntt, s0 = 0, lg the transform's
+ * size): the input is in natural order and the pass reads it bit-reversed,
+ * each element times scale when scaled. Element p = high 2^S + mid comes
+ * from rev(p) = rev(mid) 2^(lg-S) + rev(high): the block takes 2^L
+ * consecutive rev(high) (its column group, in the reversed view), so reads
+ * and writes both run 2^L or 2^S contiguous elements, and no separate bit
+ * reversal pass is needed. */
+template <class F, bool DIF, bool REV_IN>
 __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
-    ntt_pass_kernel(F *a, const F *tw, unsigned s0, unsigned S, unsigned L)
+    ntt_pass_kernel(const F *src, F *dst, const F *tw, unsigned s0, unsigned S, unsigned L, unsigned lg, bool scaled,
+                    F scale)
 {
     extern __shared__ uint4 sh[];
     const ntt_tile<F> tile{sh, 1u << (S + L)};
     const unsigned tid = threadIdx.x, lc = tid & ((1u << L) - 1), r = tid >> L; /* r: S - 2 bits of mid */
     const size_t cg = blockIdx.x & (((size_t)1 << (s0 - L)) - 1), high = blockIdx.x >> (s0 - L);
-    const size_t col = (cg << L) | lc;
-    F *const g = a + (high << (s0 + S)) + col; /* the tile's element mid is g[mid << s0] */
+    const size_t col = REV_IN ? 0 : (cg << L) | lc, rhigh = ((size_t)blockIdx.x << L) | lc;
+    /* where the tile's element mid is read and written */
+    auto in = [&](unsigned mid) {
+        return REV_IN ? (bit_reverse(mid, S) << (lg - S)) | rhigh
+                      : (high << (s0 + S)) + ((size_t)mid << s0) + col;
+    };
+    auto out = [&](unsigned mid) {
+        return REV_IN ? (bit_reverse(rhigh, lg - S) << S) | mid : in(mid);
+    };
     /* the twiddle of stage s0 + st for j = mid mod 2^st: tw[2^(s0+st) + (j << s0 | col)] */
     auto twiddle = [&](unsigned st, unsigned j) {
         return load_ro(tw + ((size_t)1 << (s0 + st)) + (((size_t)j << s0) | col));
     };
-
     const unsigned rounds = (S + 1) / 2;
     for (unsigned q = 0; q < rounds; q++) {
         const unsigned st = 2 * (DIF ? rounds - 1 - q : q), two = S - st >= 2;
@@ -142,8 +159,14 @@ __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
         }
         F x[4];
 #pragma unroll
-        for (unsigned k = 0; k < 4; k++)
-            x[k] = q == 0 ? load(g + ((size_t)mid[k] << s0)) : tile.get((mid[k] << L) | lc);
+        for (unsigned k = 0; k < 4; k++) {
+            if (q > 0)
+                x[k] = tile.get((mid[k] << L) | lc);
+            else if (REV_IN && scaled)
+                x[k] = load(src + in(mid[k])) * scale;
+            else
+                x[k] = load(src + in(mid[k]));
+        }
 
         const unsigned lo = mid[0] & ((1u << st) - 1);
         if (two) {
@@ -172,7 +195,7 @@ __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
         if (q + 1 == rounds) {
 #pragma unroll
             for (unsigned k = 0; k < 4; k++)
-                store(g + ((size_t)mid[k] << s0), x[k]);
+                store(dst + out(mid[k]), x[k]);
         } else {
 #pragma unroll
             for (unsigned k = 0; k < 4; k++)
@@ -182,60 +205,16 @@ __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
     }
 }
 
-/* n = 2: one butterfly with w = 1, the same both ways */
-template <class F> __global__ void ntt2_kernel(F *a)
+/* n = 2: one butterfly with w = 1, the same both ways (and its own bit
+ * reversal), times scale when scaled */
+template <class F> __global__ void ntt2_kernel(F *a, bool scaled, F scale)
 {
     F x = load(a), y = load(a + 1);
     butterfly<F, false>(x, y, F(), true);
-    store(a, x);
-    store(a + 1, y);
+    store(a, scaled ? x * scale : x);
+    store(a + 1, scaled ? y * scale : y);
 }
 
-static __device__ __forceinline__ size_t bit_reverse(size_t i, unsigned lg)
-{
-    return (size_t)(__brevll((unsigned long long)i) >> (64 - lg));
-}
-
-static __device__ __forceinline__ unsigned reverse_bits(unsigned x, unsigned bits)
-{
-    return bits ? __brev(x) >> (32 - bits) : 0;
-}
-
-/* a <- a in bit-reversed order, every element times scale when scaled.
- * blockDim.x = 2^(2k), k = min(NTT_BITREV_LOG, lg / 2). An index splits as
- * i = (hi, mid, lo) with hi and lo of k bits, so rev(i) = (rev lo, rev mid,
- * rev hi). Block mid reads the 2^(2k) elements of mid and of rev(mid), rows
- * of 2^k contiguous elements, and writes each set to the other's place
- * through shared memory, so that global memory is read and written in rows;
- * the block of the larger of the two has nothing to do. */
-template <class F> __global__ void ntt_bitrev_kernel(F *a, unsigned lg, unsigned k, bool scaled, F scale)
-{
-    constexpr unsigned W = sizeof(F) / 16, side_max = 1u << NTT_BITREV_LOG, pitch = side_max + 1;
-    __shared__ uint4 sh[2][W][side_max * pitch]; /* padded rows: fewer bank conflicts on the transposed read */
-    const unsigned m = lg - 2 * k, mid = blockIdx.x, rmid = reverse_bits(mid, m);
-    if (mid > rmid)
-        return;
-    const unsigned row = threadIdx.x >> k, c = threadIdx.x & ((1u << k) - 1);
-    const unsigned mids[2] = {mid, rmid}, sets = mid == rmid ? 1 : 2;
-    for (unsigned s = 0; s < sets; s++) {
-        const F x = load(a + (((size_t)row << (lg - k)) | ((size_t)mids[s] << k) | c));
-        const uint4 *v = reinterpret_cast<const uint4 *>(&x);
-        for (unsigned w = 0; w < W; w++)
-            sh[s][w][row * pitch + c] = v[w];
-    }
-    __syncthreads();
-    /* position (row, rev mid, c) gets element (rev c, mid, rev row) */
-    const unsigned from = reverse_bits(c, k) * pitch + reverse_bits(row, k);
-    for (unsigned s = 0; s < sets; s++) {
-        F x;
-        uint4 *v = reinterpret_cast<uint4 *>(&x);
-        for (unsigned w = 0; w < W; w++)
-            v[w] = sh[s][w][from];
-        if (scaled)
-            x = x * scale;
-        store(a + (((size_t)row << (lg - k)) | ((size_t)mids[sets - 1 - s] << k) | c), x);
-    }
-}
 
 /* out[i] = mult base^i for i < count */
 template <class F> __global__ void pow_table_kernel(F *out, size_t count, F base, F mult)
@@ -330,27 +309,47 @@ struct ntt_pass {
 };
 
 /* The passes of a size-2^lg transform (lg >= 2), in DIT order (DIF runs
- * them backwards); returns their number. As few passes as hold lg stages
- * (the first up to NTT_TILE_LOG, the others NTT_TILE_LOG - NTT_COLS_LOG),
- * the stages dealt out in pairs, so that every round but at most one runs
- * two stages; the odd stage goes to the first pass. With an even tile and
- * later passes one pair smaller than the first, no pass overflows: count
- * passes hold lg <= 2a + 2b (count - 1) stages (a, b their pairs, a = b + 1),
- * so only when pairs = b count + 1, with lg even, does one pass, the first,
- * get b + 1 pairs. */
-static int ntt_plan(unsigned lg, ntt_pass *p)
+ * them backwards); returns their number. As few passes as hold lg stages:
+ * 2b = NTT_TILE_LOG - NTT_COLS_LOG stages each, but the first pass 2a =
+ * NTT_TILE_LOG unless it reads bit-reversed input (rev_in: it has a
+ * column group too). The stages are dealt out in pairs, so that every
+ * round but at most one runs two stages; the odd stage goes to the first
+ * pass with room. No pass overflows: count passes hold lg <= 2a + 2b
+ * (count - 1) stages. With a = b, pairs <= b count, and for an odd lg
+ * pairs < b count, leaving room. With a = b + 1, pairs <= b count + 1, and
+ * only at equality, with lg even, does one pass, the first, get b + 1. */
+static int ntt_plan(unsigned lg, bool rev_in, ntt_pass *p)
 {
-    const unsigned later_max = NTT_TILE_LOG - NTT_COLS_LOG;
+    const unsigned later = NTT_TILE_LOG - NTT_COLS_LOG, first = rev_in ? later : NTT_TILE_LOG;
     unsigned count = 1;
-    while (NTT_TILE_LOG + (count - 1) * later_max < lg)
+    while (first + (count - 1) * later < lg)
         count++;
     const unsigned pairs = lg / 2;
+    bool odd = lg % 2;
     for (unsigned i = 0, s0 = 0; i < count; i++) {
-        const unsigned S = 2 * (pairs / count + (i < pairs % count)) + (i == 0 ? lg % 2 : 0);
-        p[i] = {s0, S, s0 < NTT_COLS_LOG ? s0 : NTT_COLS_LOG};
+        unsigned S = 2 * (pairs / count + (i < pairs % count));
+        if (odd && S < (i == 0 ? first : later)) {
+            S++;
+            odd = false;
+        }
+        const unsigned cols = i == 0 && rev_in ? lg - S : s0; /* bits a column group can take */
+        p[i] = {s0, S, cols < NTT_COLS_LOG ? cols : NTT_COLS_LOG};
         s0 += S;
     }
     return (int)count;
+}
+
+/* queues pass p from src to dst (see ntt_pass_kernel) */
+template <class F, bool DIF, bool REV_IN>
+static int launch_pass(cuzk_gpu *g, const ntt_pass &p, const F *src, F *dst, const F *tw, unsigned lg, bool scaled,
+                       const F &scale, cuzk_error *err)
+{
+    const unsigned tile = 1u << (p.S + p.L);
+    const unsigned blocks = (unsigned)(((size_t)1 << lg) / tile);
+    ntt_pass_kernel<F, DIF, REV_IN><<<blocks, tile / 4, ntt_tile<F>::bytes(tile), g->stream>>>(
+        src, dst, tw, p.s0, p.S, p.L, lg, scaled, scale);
+    GPU_LAUNCHED();
+    return 0;
 }
 
 /* out[i] = mult base^i, i < count, in a fresh pool buffer */
@@ -404,31 +403,32 @@ static int twiddles(cuzk_gpu *g, unsigned lg, bool inverse, const typename T::de
     return 0;
 }
 
-/* The passes of a DIT (dif = false) or DIF transform of a[0..2^lg), lg >= 1. */
+/* The passes of a DIT (dif = false) or DIF transform of a[0..2^lg) in
+ * place, lg >= 1. */
 template <class F> static int run_passes(cuzk_gpu *g, F *a, unsigned lg, const F *tw, bool dif, cuzk_error *err)
 {
     if (lg == 1) {
-        ntt2_kernel<F><<<1, 1, 0, g->stream>>>(a);
+        ntt2_kernel<F><<<1, 1, 0, g->stream>>>(a, false, F());
         GPU_LAUNCHED();
         return 0;
     }
     ntt_pass plan[64];
-    int count = ntt_plan(lg, plan);
+    const int count = ntt_plan(lg, false, plan);
     for (int q = 0; q < count; q++) {
-        const ntt_pass &p = plan[dif ? count - 1 - q : q];
-        const unsigned threads = 1u << (p.S + p.L - 2);
-        const unsigned blocks = (unsigned)(((size_t)1 << lg) >> (p.S + p.L));
-        const size_t shared = ntt_tile<F>::bytes(1u << (p.S + p.L));
         if (dif)
-            ntt_pass_kernel<F, true><<<blocks, threads, shared, g->stream>>>(a, tw, p.s0, p.S, p.L);
+            GPU_TRY((launch_pass<F, true, false>(g, plan[count - 1 - q], a, a, tw, lg, false, F(), err)));
         else
-            ntt_pass_kernel<F, false><<<blocks, threads, shared, g->stream>>>(a, tw, p.s0, p.S, p.L);
-        GPU_LAUNCHED();
+            GPU_TRY((launch_pass<F, false, false>(g, plan[q], a, a, tw, lg, false, F(), err)));
     }
     return 0;
 }
 
-/* a[0..2^lg) <- NTT or iNTT, natural order in and out (queued on g's stream) */
+/* a[0..2^lg) <- NTT or iNTT, natural order in and out (queued on g's
+ * stream): DIT passes, the first reading a bit-reversed (times 1/n for the
+ * inverse). That pass must not write a while other blocks still read it:
+ * with several passes they run through a scratch array, the last writing
+ * a. One pass is one block, whose reads (its first round) all come before
+ * its writes (its last round, after a barrier, or by the same thread). */
 template <class T> static int ntt_queue(cuzk_gpu *g, typename T::dev *a, unsigned lg, bool inverse, cuzk_error *err)
 {
     using F = typename T::dev;
@@ -439,10 +439,24 @@ template <class T> static int ntt_queue(cuzk_gpu *g, typename T::dev *a, unsigne
     typename T::host ninv;
     T::from_u64(&ninv, (uint64_t)1 << lg);
     T::inv(&ninv, &ninv);
-    const unsigned k = lg / 2 < NTT_BITREV_LOG ? lg / 2 : NTT_BITREV_LOG;
-    ntt_bitrev_kernel<F><<<1u << (lg - 2 * k), 1u << (2 * k), 0, g->stream>>>(a, lg, k, inverse, to_dev<T>(ninv));
-    GPU_LAUNCHED();
-    return run_passes(g, a, lg, tw, false, err);
+    const F scale = to_dev<T>(ninv);
+    if (lg == 1) {
+        ntt2_kernel<F><<<1, 1, 0, g->stream>>>(a, inverse, scale);
+        GPU_LAUNCHED();
+        return 0;
+    }
+    ntt_pass plan[64];
+    const int count = ntt_plan(lg, true, plan);
+    dev_buf<F> scratch;
+    F *work = a;
+    if (count > 1) {
+        GPU_TRY(scratch.alloc(g, (size_t)1 << lg, err));
+        work = scratch;
+    }
+    GPU_TRY((launch_pass<F, false, true>(g, plan[0], a, work, tw, lg, inverse, scale, err)));
+    for (int q = 1; q < count; q++)
+        GPU_TRY((launch_pass<F, false, false>(g, plan[q], work, q + 1 == count ? a : work, tw, lg, false, F(), err)));
+    return 0;
 }
 
 /* v <- evaluations on the coset w_2n <w_n> of the polynomial whose
