@@ -1,5 +1,6 @@
 /* cuzk bench pipeline: drive the engine with J jobs of P partitions and
- * report what the pipeline did: throughput, device busy fraction, pinned
+ * report what the pipeline did: throughput, device busy fraction (over the
+ * wall time, and from each device's first proof to its last), pinned
  * pool allocations / reuses / checkins, peak pinned bytes, budget
  * high-water mark, per-stage latency percentiles. */
 #include <getopt.h>
@@ -113,10 +114,13 @@ static int make_real_circuit(const pipeline_opts *o, int threads, char *zkey_pat
 
 static void print_report(const pipeline_opts *o, const char *backend, cuzk_engine_stats *s, double wall_s)
 {
-    double busy = 0;
+    double busy = 0, span = 0;
     for (int d = 0; d < s->n_devices; d++)
-        busy += s->gpu_busy_s[d];
+        busy += s->gpu_busy_s[d], span += s->gpu_span_s[d];
     double busy_fraction = wall_s > 0 ? busy / (wall_s * s->n_devices) : 0;
+    /* the same while the devices prove: without the first synthesis before
+     * any device has work, and the last finalization after */
+    double busy_active = span > 0 ? busy / span : 0;
     double checkouts = (double)(s->pool.reuses + s->pool.allocations);
     double reuse_ratio = checkouts > 0 ? (double)s->pool.reuses / checkouts : 0;
     double p[N_STAGES][3];
@@ -129,13 +133,13 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
         printf("{\"backend\": \"%s\", \"policy\": \"%s\", \"jobs\": %u, \"partitions\": %u, \"devices\": %d, "
                "\"synthesis_workers\": %d, \"max_gpu_queue_depth\": %d, \"proofs\": %llu, "
                "\"proofs_verified\": %llu, \"wall_s\": %.3f, \"throughput_partitions_per_s\": %.3f, "
-               "\"gpu_busy_fraction\": %.4f, \"pool_allocations\": %llu, \"pool_reuses\": %llu, "
+               "\"gpu_busy_fraction\": %.4f, \"gpu_busy_fraction_active\": %.4f, \"pool_allocations\": %llu, \"pool_reuses\": %llu, "
                "\"pool_checkins\": %llu, \"pool_frees\": %llu, \"pool_reuse_ratio\": %.4f, "
                "\"peak_pinned_bytes\": %llu, \"budget_bytes\": %llu, \"budget_high_water_bytes\": %llu",
                backend, cuzk_dispatch_policy_name(o->cfg.policy), o->jobs, o->partitions, s->n_devices,
                o->cfg.synthesis_workers, o->cfg.max_gpu_queue_depth, (unsigned long long)s->partitions_done,
                (unsigned long long)s->proofs_verified, wall_s, (double)s->partitions_done / wall_s, busy_fraction,
-               (unsigned long long)s->pool.allocations, (unsigned long long)s->pool.reuses,
+               busy_active, (unsigned long long)s->pool.allocations, (unsigned long long)s->pool.reuses,
                (unsigned long long)s->pool.checkins, (unsigned long long)s->pool.frees, reuse_ratio,
                (unsigned long long)s->pool.bytes_peak, (unsigned long long)s->budget.limit,
                (unsigned long long)s->budget.high_water);
@@ -154,6 +158,7 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
            (unsigned long long)s->proofs_verified);
     printf("| wall seconds | %.3f |\n| throughput, partitions/s | %.2f |\n| device busy fraction | %.3f |\n", wall_s,
            (double)s->partitions_done / wall_s, busy_fraction);
+    printf("| device busy fraction, first to last proof | %.3f |\n", busy_active);
     printf("| pool allocations / reuses / checkins / frees | %llu / %llu / %llu / %llu |\n",
            (unsigned long long)s->pool.allocations, (unsigned long long)s->pool.reuses,
            (unsigned long long)s->pool.checkins, (unsigned long long)s->pool.frees);

@@ -106,6 +106,7 @@ struct cuzk_engine {
     uint64_t partitions_done, proofs_verified, jobs_done, jobs_failed, jobs_cancelled, dispatched;
     uint64_t jobs_active;
     double gpu_busy_s[CUZK_MAX_DEVICES];
+    double gpu_first_start[CUZK_MAX_DEVICES], gpu_last_end[CUZK_MAX_DEVICES]; /* 0: none yet */
     cuzk_stage_histogram stage_hist[N_STAGES];
     double *samples[N_STAGES]; /* a ring: the next sample goes to samples_next */
     size_t n_samples, cap_samples, samples_next;
@@ -617,6 +618,10 @@ static void *gpu_worker_main(void *varg)
         e->on_gpu--;
         double busy = p->t_gpu_end - p->t_gpu_start;
         e->gpu_busy_s[device] += busy;
+        if (e->gpu_first_start[device] == 0 || p->t_gpu_start < e->gpu_first_start[device])
+            e->gpu_first_start[device] = p->t_gpu_start;
+        if (p->t_gpu_end > e->gpu_last_end[device])
+            e->gpu_last_end[device] = p->t_gpu_end;
         j->gpu_s += busy;
         pacer_on_service_time(&e->pace, busy);
         give_back_permit(e, p);
@@ -1329,6 +1334,8 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->n_devices = e->backend->n_devices;
     s->dispatched = e->dispatched;
     memcpy(s->gpu_busy_s, e->gpu_busy_s, sizeof s->gpu_busy_s);
+    for (int d = 0; d < CUZK_MAX_DEVICES; d++)
+        s->gpu_span_s[d] = e->gpu_last_end[d] - e->gpu_first_start[d];
     memcpy(s->stage_hist, e->stage_hist, sizeof s->stage_hist);
     s->n_samples = e->n_samples;
     for (int st = 0; st < N_STAGES; st++) {

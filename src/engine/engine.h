@@ -180,6 +180,7 @@ typedef struct {
     uint32_t queued, synthesizing, gpu_queued, on_gpu; /* partitions in each place now */
     int n_devices;
     double gpu_busy_s[CUZK_MAX_DEVICES];
+    double gpu_span_s[CUZK_MAX_DEVICES]; /* from each device's first partition start to its last end */
     pool_stats pool;
     budget_stats budget;
     uint64_t dispatched;

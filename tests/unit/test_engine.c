@@ -239,6 +239,9 @@ static void test_pacer_holds_queue_near_target(void **state)
     assert_true(pace.queue_depth_mean <= 2.5);
     assert_true(pace.queue_depth_mean < sem.queue_depth_mean / 2);
     assert_true(pace.busy_fraction >= 0.7);
+    /* one worker per device: its busy time fits between its first start and last end */
+    assert_true(pace_stats.gpu_span_s[0] > 0 && pace_stats.gpu_busy_s[0] <= pace_stats.gpu_span_s[0] + 1e-9);
+    assert_true(sem_stats.gpu_span_s[0] > 0 && sem_stats.gpu_busy_s[0] <= sem_stats.gpu_span_s[0] + 1e-9);
     double service = pace_stats.gpu_busy_s[0] / partitions;
     assert_true(pace.dispatch_interval_mean >= 0.7 * service && pace.dispatch_interval_mean <= 1.5 * service);
     cuzk_engine_stats_free(&sem_stats);
