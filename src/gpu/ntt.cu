@@ -132,7 +132,8 @@ __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
     extern __shared__ uint4 sh[];
     const ntt_tile<F> tile{sh, 1u << (S + L)};
     const unsigned tid = threadIdx.x, lc = tid & ((1u << L) - 1), r = tid >> L; /* r: S - 2 bits of mid */
-    const size_t cg = blockIdx.x & (((size_t)1 << (s0 - L)) - 1), high = blockIdx.x >> (s0 - L);
+    const unsigned cg_bits = REV_IN ? 0 : s0 - L; /* a REV_IN pass has s0 = 0 and no column bits below */
+    const size_t cg = blockIdx.x & (((size_t)1 << cg_bits) - 1), high = blockIdx.x >> cg_bits;
     const size_t col = REV_IN ? 0 : (cg << L) | lc, rhigh = ((size_t)blockIdx.x << L) | lc;
     /* where the tile's element mid is read and written */
     auto in = [&](unsigned mid) {
@@ -214,7 +215,6 @@ template <class F> __global__ void ntt2_kernel(F *a, bool scaled, F scale)
     store(a, scaled ? x * scale : x);
     store(a + 1, scaled ? y * scale : y);
 }
-
 
 /* out[i] = mult base^i for i < count */
 template <class F> __global__ void pow_table_kernel(F *out, size_t count, F base, F mult)
