@@ -11,17 +11,6 @@ static size_t terms(const cuzk_gpu_rows *rows, int m)
     return rows->row_start[m][rows->n_rows];
 }
 
-/* A pageable cudaMemcpy may return before its DMA lands, and the kernels
- * run on non-blocking streams: wait for the legacy stream's copies. */
-static int copy_in(void *dst, const void *src, size_t bytes, cuzk_error *err)
-{
-    if (bytes) {
-        GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
-        GPU_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
-    }
-    return 0;
-}
-
 /* B's offsets shifted past A's terms, so both index one wire and coef array */
 static int upload_row_starts(const cuzk_gpu_rows *rows, uint32_t *dst, cuzk_error *err)
 {
@@ -32,9 +21,9 @@ static int upload_row_starts(const cuzk_gpu_rows *rows, uint32_t *dst, cuzk_erro
     const uint32_t nnz_a = rows->row_start[0][rows->n_rows];
     for (size_t i = 0; i < n1; i++)
         shifted[i] = nnz_a + rows->row_start[1][i];
-    int rc = copy_in(dst, rows->row_start[0], n1 * sizeof *dst, err);
+    int rc = copy_to_device(dst, rows->row_start[0], n1 * sizeof *dst, err);
     if (!rc)
-        rc = copy_in(dst + n1, shifted, n1 * sizeof *dst, err);
+        rc = copy_to_device(dst + n1, shifted, n1 * sizeof *dst, err);
     free(shifted);
     return rc;
 }
@@ -50,11 +39,11 @@ int abc_rows_upload(const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err)
     GPU_CHECK(cudaMalloc(&r->coef, (ta + tb + 1) * sizeof(uint32_t)));
     GPU_CHECK(cudaMalloc(&r->values, ((size_t)rows->n_values + 1) * 32));
     GPU_TRY(upload_row_starts(rows, r->row_start, err));
-    GPU_TRY(copy_in(r->wire, rows->wire[0], ta * sizeof(uint32_t), err));
-    GPU_TRY(copy_in(r->wire + ta, rows->wire[1], tb * sizeof(uint32_t), err));
-    GPU_TRY(copy_in(r->coef, rows->coef[0], ta * sizeof(uint32_t), err));
-    GPU_TRY(copy_in(r->coef + ta, rows->coef[1], tb * sizeof(uint32_t), err));
-    GPU_TRY(copy_in(r->values, rows->values, (size_t)rows->n_values * 32, err));
+    GPU_TRY(copy_to_device(r->wire, rows->wire[0], ta * sizeof(uint32_t), err));
+    GPU_TRY(copy_to_device(r->wire + ta, rows->wire[1], tb * sizeof(uint32_t), err));
+    GPU_TRY(copy_to_device(r->coef, rows->coef[0], ta * sizeof(uint32_t), err));
+    GPU_TRY(copy_to_device(r->coef + ta, rows->coef[1], tb * sizeof(uint32_t), err));
+    GPU_TRY(copy_to_device(r->values, rows->values, (size_t)rows->n_values * 32, err));
     r->n = rows->n_rows;
     return 0;
 }

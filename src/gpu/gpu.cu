@@ -32,6 +32,15 @@ int cuda_fail(cuzk_error *err, cudaError_t e, const char *expr, const char *file
                      expr, file, line);
 }
 
+int copy_to_device(void *dst, const void *src, size_t bytes, cuzk_error *err)
+{
+    if (bytes) {
+        GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+        GPU_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+    }
+    return 0;
+}
+
 /* constants.cuh against src/ff/constants.h, word for word */
 template <class P>
 static int params_match(const uint64_t *mod, const uint64_t *one, const uint64_t *r2, uint64_t inv64, const char *name,

@@ -61,6 +61,12 @@ namespace gpu {
  * CUZK_ERR_NOMEM for allocation failures, else CUZK_GPU_ERR_DEVICE. */
 int cuda_fail(cuzk_error *err, cudaError_t e, const char *expr, const char *file, int line);
 
+/* dst (device) <- bytes from src (host memory, pageable or not), landed
+ * before it returns: a pageable cudaMemcpy may return before its DMA
+ * lands, and the kernels run on non-blocking streams, so it waits for the
+ * legacy stream's copies. */
+int copy_to_device(void *dst, const void *src, size_t bytes, cuzk_error *err);
+
 } /* namespace gpu */
 
 #define GPU_CHECK(expr)                                                                        \

@@ -258,7 +258,7 @@ extern "C" int cuzk_gpu_msm_table_make(cuzk_gpu *g, cuzk_curve_id curve, int g2,
                          "an output");
     *out = nullptr;
     const gpu::msm_plan plan = grp->table_plan(g, n);
-    if (n && (size_t)plan.nwin * n >= ((size_t)1 << 31))
+    if (n && (size_t)plan.nwin * n > gpu::MSM_MAX_POINTS)
         return cuzk_fail(err, CUZK_ERR_ARG, "MSM table of %u x %zu points: at most 2^31 - 1", plan.nwin, n);
     GPU_CHECK(cudaSetDevice(g->device));
     cuzk_gpu_msm_table *t = static_cast<cuzk_gpu_msm_table *>(calloc(1, sizeof *t));

@@ -122,6 +122,10 @@ struct msm_plan {
     size_t table_rows;
 };
 
+/* Points an MSM can address, a table's rows all counted: a digit's value
+ * carries its point's index in 31 bits, the top bit its sign. */
+static constexpr size_t MSM_MAX_POINTS = ((size_t)1 << 31) - 1;
+
 /* bucket windows (sets of nbuckets buckets) of a plan */
 static inline unsigned msm_sums(const msm_plan &p)
 {
@@ -479,7 +483,7 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     using A = affine<typename T::F>;
     if (!result || (n && (!bases || !scalars)))
         return cuzk_fail(err, CUZK_ERR_ARG, "MSM: missing result, bases or scalars");
-    if (n >= ((size_t)1 << 31))
+    if (n > MSM_MAX_POINTS)
         return cuzk_fail(err, CUZK_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
     ctx_scope cs;
     GPU_TRY(cs.enter(given, err));

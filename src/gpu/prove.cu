@@ -131,7 +131,7 @@ static bool tables_fit(const cuzk_gpu_key *k, const msm_plan &plan)
         cudaGetLastError();
         return false;
     }
-    if ((size_t)plan.nwin * largest_array(k) >= ((size_t)1 << 31))
+    if ((size_t)plan.nwin * largest_array(k) > MSM_MAX_POINTS)
         return false;
     size_t need = 0;
     for (int i = 0; i < KEY_ARRAYS; i++)
@@ -177,8 +177,7 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
     for (int i = 0; i < KEY_ARRAYS; i++) {
         if (!idx[i].empty()) {
             GPU_CHECK(cudaMalloc(&k->idx[i], idx[i].size() * sizeof(uint32_t)));
-            GPU_CHECK(cudaMemcpy(k->idx[i], idx[i].data(), idx[i].size() * sizeof(uint32_t),
-                                 cudaMemcpyHostToDevice));
+            GPU_TRY(copy_to_device(k->idx[i], idx[i].data(), idx[i].size() * sizeof(uint32_t), err));
         }
         if (i == KEY_H)
             continue; /* in C's array */
@@ -195,12 +194,9 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
             GPU_TRY(table_upload(g, msm_group_of(k->curve, i == KEY_B2), array_plan(g, k, i), src, &k->pts[i], err));
         } else {
             GPU_CHECK(cudaMalloc(&k->pts[i], bytes ? bytes : 1));
-            GPU_CHECK(cudaMemcpy(k->pts[i], src, bytes, cudaMemcpyHostToDevice));
+            GPU_TRY(copy_to_device(k->pts[i], src, bytes, err));
         }
     }
-    /* a pageable cudaMemcpy may return before its DMA lands; proofs run on
-     * non-blocking streams */
-    GPU_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
     for (const void *&h : k->host)
         h = nullptr;
     return 0;
@@ -256,7 +252,6 @@ static void add_partial(cuzk_curve_id curve, bool g2, void *r, const void *p)
     }
 #undef ADD
 }
-
 
 /* One MSM of a streamed key: slice j's points are copied on the copy
  * stream while slice j - 1's MSM runs; the partial sums add up on the host.
