@@ -114,7 +114,7 @@ MAKE_POINTS(bls12_381_g1, bls12_381_fp)
 MAKE_POINTS(bls12_381_g2, bls12_381_fp2)
 
 /* dev[0..n) <- the distinct points repeated */
-template <class A> static void tile_points(cuzk_gpu *g, void *dev, size_t n, const std::vector<A> &pts)
+template <class A> static void tile_points(void *dev, size_t n, const std::vector<A> &pts)
 {
     size_t have = std::min(n, pts.size());
     BENCH_CHECK(cudaMemcpy(dev, pts.data(), have * sizeof(A), cudaMemcpyHostToDevice));
@@ -124,8 +124,7 @@ template <class A> static void tile_points(cuzk_gpu *g, void *dev, size_t n, con
         BENCH_CHECK(cudaMemcpy(base + have * sizeof(A), base, more * sizeof(A), cudaMemcpyDeviceToDevice));
         have += more;
     }
-    BENCH_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); /* the MSMs run on g's non-blocking stream */
-    (void)g;
+    BENCH_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); /* the MSMs run on a non-blocking stream */
 }
 
 /* ---- timing ---- */
@@ -234,7 +233,7 @@ static void bench_msm(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char *op,
     cuzk_error err = {};
     bench_ok(cuzk_gpu_alloc(g, &bases, n * sizeof(A), &err), err, "alloc bases");
     bench_ok(cuzk_gpu_alloc(g, &scalars, n * 32, &err), err, "alloc scalars");
-    tile_points(g, bases, n, pts);
+    tile_points(bases, n, pts);
     fill_random(g, scalars, n, bits, 3 + lg);
     J result;
     bench_ok(cuzk_gpu_set_msm_window(g, c, &err), err, "window");
@@ -264,12 +263,47 @@ static void bench_msm(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char *op,
     cuzk_gpu_free(g, scalars);
 }
 
+/* Rows op (plain) at each of logs, then op_t (over a window table) at
+ * those of them also in tables. */
+template <class A, class J>
+static void bench_msm_rows(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char *name, unsigned bits,
+                           const std::vector<A> &pts, const std::vector<unsigned> &logs,
+                           const std::vector<unsigned> &tables, int runs)
+{
+    const char *op = g2 ? "msm_g2" : "msm_g1", *op_t = g2 ? "msm_g2_t" : "msm_g1_t";
+    for (unsigned lg : logs)
+        bench_msm<A, J>(g, curve, g2, op, name, bits, pts, lg, runs);
+    for (unsigned lg : logs)
+        if (std::find(tables.begin(), tables.end(), lg) != tables.end())
+            bench_msm<A, J>(g, curve, g2, op_t, name, bits, pts, lg, runs, 0, true);
+}
+
 /* the row name of a window-sweep MSM */
 static const char *sweep_name(unsigned c)
 {
     static char names[32][16];
     snprintf(names[c % 32], sizeof names[0], "msm_g1_c%u", c);
     return names[c % 32];
+}
+
+/* sizes of a curve's MSM rows: G1 at g1, G2 at g2, over tables at those
+ * in tables, and G1 at 2^sweep_log with each window of sweep */
+struct msm_sizes {
+    std::vector<unsigned> g1, g2, tables, sweep;
+    unsigned sweep_log;
+};
+
+/* The MSM rows of one curve, on 2^16 distinct points of each group */
+template <class A1, class J1, class A2, class J2>
+static void bench_curve_msms(cuzk_gpu *g, cuzk_curve_id curve, const char *name, unsigned bits,
+                             std::vector<A1> (*g1_points)(size_t), std::vector<A2> (*g2_points)(size_t),
+                             const msm_sizes &s, int runs)
+{
+    const std::vector<A1> p1 = g1_points(1 << 16);
+    bench_msm_rows<A1, J1>(g, curve, false, name, bits, p1, s.g1, s.tables, runs);
+    for (unsigned c : s.sweep)
+        bench_msm<A1, J1>(g, curve, false, sweep_name(c), name, bits, p1, s.sweep_log, runs, c);
+    bench_msm_rows<A2, J2>(g, curve, true, name, bits, g2_points(1 << 16), s.g2, s.tables, runs);
 }
 
 static std::vector<unsigned> parse_logs(const char *s)
@@ -329,7 +363,6 @@ int main(int argc, char **argv)
     std::vector<unsigned> msm = parse_logs(msm_logs), extra = parse_logs(g1_extra), ntt = parse_logs(ntt_logs),
                           coset = parse_logs(coset_logs), sweep = parse_logs(sweep_c),
                           tables = parse_logs(table_logs);
-    const auto tabled = [&](unsigned lg) { return std::find(tables.begin(), tables.end(), lg) != tables.end(); };
     for (int c = 0; c < 2; c++) {
         const char *name = c == 0 ? "bn254" : "bls12_381";
         if (!strstr(curves, name))
@@ -342,45 +375,13 @@ int main(int argc, char **argv)
             bench_coset(g, curve, name, bits, lg, runs);
         std::vector<unsigned> g1 = msm;
         g1.insert(g1.end(), extra.begin(), extra.end());
-        if (c == 0) {
-            auto p1 = bn254_g1_points(1 << 16);
-            for (unsigned lg : g1)
-                bench_msm<bn254_g1_affine, bn254_g1_jac>(g, curve, false, "msm_g1", name, bits, p1, lg, runs);
-            for (unsigned lg : g1)
-                if (tabled(lg))
-                    bench_msm<bn254_g1_affine, bn254_g1_jac>(g, curve, false, "msm_g1_t", name, bits, p1, lg, runs,
-                                                             0, true);
-            for (unsigned c : sweep)
-                bench_msm<bn254_g1_affine, bn254_g1_jac>(g, curve, false, sweep_name(c), name, bits, p1, sweep_log,
-                                                         runs, c);
-            auto p2 = bn254_g2_points(1 << 16);
-            for (unsigned lg : msm)
-                bench_msm<bn254_g2_affine, bn254_g2_jac>(g, curve, true, "msm_g2", name, bits, p2, lg, runs);
-            for (unsigned lg : msm)
-                if (tabled(lg))
-                    bench_msm<bn254_g2_affine, bn254_g2_jac>(g, curve, true, "msm_g2_t", name, bits, p2, lg, runs, 0,
-                                                             true);
-        } else {
-            auto p1 = bls12_381_g1_points(1 << 16);
-            for (unsigned lg : g1)
-                bench_msm<bls12_381_g1_affine, bls12_381_g1_jac>(g, curve, false, "msm_g1", name, bits, p1, lg,
-                                                                 runs);
-            for (unsigned lg : g1)
-                if (tabled(lg))
-                    bench_msm<bls12_381_g1_affine, bls12_381_g1_jac>(g, curve, false, "msm_g1_t", name, bits, p1, lg,
-                                                                     runs, 0, true);
-            for (unsigned c : sweep)
-                bench_msm<bls12_381_g1_affine, bls12_381_g1_jac>(g, curve, false, sweep_name(c), name, bits, p1,
-                                                                 sweep_log, runs, c);
-            auto p2 = bls12_381_g2_points(1 << 16);
-            for (unsigned lg : msm)
-                bench_msm<bls12_381_g2_affine, bls12_381_g2_jac>(g, curve, true, "msm_g2", name, bits, p2, lg,
-                                                                 runs);
-            for (unsigned lg : msm)
-                if (tabled(lg))
-                    bench_msm<bls12_381_g2_affine, bls12_381_g2_jac>(g, curve, true, "msm_g2_t", name, bits, p2, lg,
-                                                                     runs, 0, true);
-        }
+        const msm_sizes sizes = {g1, msm, tables, sweep, sweep_log};
+        if (c == 0)
+            bench_curve_msms<bn254_g1_affine, bn254_g1_jac, bn254_g2_affine, bn254_g2_jac>(
+                g, curve, name, bits, bn254_g1_points, bn254_g2_points, sizes, runs);
+        else
+            bench_curve_msms<bls12_381_g1_affine, bls12_381_g1_jac, bls12_381_g2_affine, bls12_381_g2_jac>(
+                g, curve, name, bits, bls12_381_g1_points, bls12_381_g2_points, sizes, runs);
     }
     cuzk_gpu_close(g);
 
