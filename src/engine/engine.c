@@ -486,9 +486,14 @@ static void sleep_seconds(double s)
 
 /* A partition's pool buffer: a, b, c, then (real circuits) a copy of the
  * witness, so the device reads both from pinned memory. */
+static size_t abc_bytes(const circuit *c)
+{
+    return 3 * (size_t)c->domain_size * 32;
+}
+
 static size_t staging_bytes(const circuit *c)
 {
-    return (3 * (size_t)c->domain_size + (c->key ? c->n_vars : 0)) * 32;
+    return abc_bytes(c) + (c->key ? (size_t)c->n_vars * 32 : 0);
 }
 
 /* Outside the lock: buffer, witness, a/b/c. */
@@ -508,7 +513,7 @@ static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
         return CUZK_OK;
     }
     p->staged = p->witness;
-    p->staged.values = (uint64_t *)((uint8_t *)p->abc + 3 * (size_t)c->domain_size * 32);
+    p->staged.values = (uint64_t *)((uint8_t *)p->abc + abc_bytes(c));
     memcpy(p->staged.values, p->witness.values, (size_t)c->n_vars * 32);
     return cuzk_pce_synthesize(&c->pce, p->witness.values, p->abc, e->cfg.synthesis_threads);
 }
