@@ -27,6 +27,12 @@ struct bn254_fp_params {
         constexpr uint32_t r[8] = {0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u, 0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u};
         return r[i];
     }
+    /* m^-1 mod R: exact division by m (constants for products by a known factor) */
+    __host__ __device__ static constexpr uint32_t minv(int i)
+    {
+        constexpr uint32_t r[8] = {0x1b799c77u, 0x782df87du, 0xe1359536u, 0x6121829au, 0xe7cc257fu, 0x2750342fu, 0x6e777394u, 0x0a85dd48u};
+        return r[i];
+    }
 };
 
 /* bn254_fr: 254 bits, 8 limbs of 32 bits; INV = -m^-1 mod 2^32 */
@@ -48,6 +54,12 @@ struct bn254_fr_params {
     __host__ __device__ static constexpr uint32_t r2(int i)
     {
         constexpr uint32_t r[8] = {0xae216da7u, 0x1bb8e645u, 0xe35c59e3u, 0x53fe3ab1u, 0x53bb8085u, 0x8c49833du, 0x7f4e44a5u, 0x0216d0b1u};
+        return r[i];
+    }
+    /* m^-1 mod R: exact division by m (constants for products by a known factor) */
+    __host__ __device__ static constexpr uint32_t minv(int i)
+    {
+        constexpr uint32_t r[8] = {0x10000001u, 0x3d1e0a6cu, 0xb396ee4cu, 0x9a7979b4u, 0x66f9dc6eu, 0x1c6567d7u, 0xf27cbe4du, 0x8c07d0e2u};
         return r[i];
     }
 };
@@ -73,6 +85,12 @@ struct bls12_381_fp_params {
         constexpr uint32_t r[12] = {0x1c341746u, 0xf4df1f34u, 0x09d104f1u, 0x0a76e6a6u, 0x4c95b6d5u, 0x8de5476cu, 0x939d83c0u, 0x67eb88a9u, 0xb519952du, 0x9a793e85u, 0x92cae3aau, 0x11988fe5u};
         return r[i];
     }
+    /* m^-1 mod R: exact division by m (constants for products by a known factor) */
+    __host__ __device__ static constexpr uint32_t minv(int i)
+    {
+        constexpr uint32_t r[12] = {0x00030003u, 0x760c0003u, 0x262eec17u, 0xd795246du, 0x371cf4b7u, 0xe910d10fu, 0x714d24b3u, 0xe61335f1u, 0x1d9730a7u, 0x974ce901u, 0x0155036bu, 0x314f9ef9u};
+        return r[i];
+    }
 };
 
 /* bls12_381_fr: 255 bits, 8 limbs of 32 bits; INV = -m^-1 mod 2^32 */
@@ -94,6 +112,12 @@ struct bls12_381_fr_params {
     __host__ __device__ static constexpr uint32_t r2(int i)
     {
         constexpr uint32_t r[8] = {0xf3f29c6du, 0xc999e990u, 0x87925c23u, 0x2b6cedcbu, 0x7254398fu, 0x05d31496u, 0x9f59ff11u, 0x0748d9d9u};
+        return r[i];
+    }
+    /* m^-1 mod R: exact division by m (constants for products by a known factor) */
+    __host__ __device__ static constexpr uint32_t minv(int i)
+    {
+        constexpr uint32_t r[8] = {0x00000001u, 0x00000001u, 0x0001a402u, 0xac45a400u, 0xfffb13f9u, 0xe7e4d3e8u, 0x2840d7c6u, 0xc2bbc54fu};
         return r[i];
     }
 };

@@ -64,6 +64,9 @@ def main():
         r2 = halves(words(text, cpu + "_R2"))
         inv = macro(text, up + "_INV") & 0xFFFFFFFF
         n = len(mod)
+        m = sum(v << (32 * i) for i, v in enumerate(mod))
+        minv = pow(m, -1, 1 << (32 * n))
+        minv_limbs = [(minv >> (32 * i)) & 0xFFFFFFFF for i in range(n)]
         out += [
             "/* %s: %d bits, %d limbs of 32 bits; INV = -m^-1 mod 2^32 */" % (cpu, macro_bits(text, up), n),
             "struct %s_params {" % cpu,
@@ -84,6 +87,12 @@ def main():
             "    __host__ __device__ static constexpr uint32_t r2(int i)",
             "    {",
             "        constexpr uint32_t r[%d] = {%s};" % (n, table(r2)),
+            "        return r[i];",
+            "    }",
+            "    /* m^-1 mod R: exact division by m (constants for products by a known factor) */",
+            "    __host__ __device__ static constexpr uint32_t minv(int i)",
+            "    {",
+            "        constexpr uint32_t r[%d] = {%s};" % (n, table(minv_limbs)),
             "        return r[i];",
             "    }",
             "};",
