@@ -31,7 +31,9 @@
  * The same pieces also make double-width products (mul_wide, sqr_wide: no
  * reduction) and a separate Montgomery reduction of them (redc), for the
  * square (N^2 + N multiply-adds instead of 2N^2 before the reduction) and
- * for Fp2 products reduced once per coefficient (fp2, below). The GPU's
+ * for Fp2 products reduced once per coefficient (fp2, below). Products by
+ * a factor known in advance (the NTT's twiddles) take Shoup's route
+ * instead (fp::shoup): partial products, no Montgomery reduction. The GPU's
  * integer multiply-add pipe is the limit of the MSM (ncu: 86 % busy in the
  * BLS12-381 G1 bucket kernel), so fewer multiply-adds is what counts.
  *
