@@ -185,6 +185,7 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
         const void *src = k->host[i];
         if (!idx[i].empty() || i == KEY_C) {
             packed.clear();
+            packed.reserve(bytes); /* no regrowth copies of a multi-GB buffer */
             append_kept(k, i, idx[i], packed);
             if (i == KEY_C)
                 append_kept(k, KEY_H, idx[KEY_H], packed);
