@@ -68,7 +68,8 @@ def main():
             sys.exit("%s: no input found" % cpu)
         q = estimated_quotient(a, W)
         assert r <= a * w4 - q * r < 2 * r
-        print("%s (s = %d): {{%s}}" % (cpu, s, ", ".join("0x%016xULL" % ((a >> (64 * i)) & (2**64 - 1)) for i in range(4))))
+        limbs = ", ".join("0x%016xULL" % ((a >> (64 * i)) & (2**64 - 1)) for i in range(4))
+        print("%s (s = %d): {{%s}}" % (cpu, s, limbs))
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ struct cuzk_gpu {
      * the stream sums other MSMs (prove.cu, SIDE_*) */
     cudaEvent_t side_ev[4];
     cudaMemPool_t pool;
-    /* NTT twiddles per curve and direction (see ntt.cu): 2^lg elements */
+    /* NTT twiddles per curve and direction (see ntt.cu): 2^lg entries,
+     * each a twiddle with its Shoup quotient */
     struct {
         void *ptr;
         unsigned lg;

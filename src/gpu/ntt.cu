@@ -133,8 +133,8 @@ template <class F, bool DIF> FF_INLINE void butterfly(F &x, F &y, const twiddle<
  * reversal pass is needed. */
 template <class F, bool DIF, bool REV_IN>
 __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
-    ntt_pass_kernel(const F *src, F *dst, const twiddle<F> *tw, unsigned s0, unsigned S, unsigned L, unsigned lg, bool scaled,
-                    F scale)
+    ntt_pass_kernel(const F *src, F *dst, const twiddle<F> *tw, unsigned s0, unsigned S, unsigned L, unsigned lg,
+                    bool scaled, F scale)
 {
     extern __shared__ uint4 sh[];
     const ntt_tile<F> tile{sh, 1u << (S + L)};
@@ -356,8 +356,7 @@ static int ntt_plan(unsigned lg, bool rev_in, ntt_pass *p)
 /* queues pass p from src to dst (see ntt_pass_kernel) */
 template <class F, bool DIF, bool REV_IN>
 static int launch_pass(cuzk_gpu *g, const ntt_pass &p, const F *src, F *dst, const twiddle<F> *tw, unsigned lg,
-                       bool scaled,
-                       const F &scale, cuzk_error *err)
+                       bool scaled, const F &scale, cuzk_error *err)
 {
     const unsigned tile = 1u << (p.S + p.L);
     const unsigned blocks = (unsigned)(((size_t)1 << lg) / tile);
