@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "engine/backend.h"
 #include "groth16/groth16.h"
 #include "util/timer.h"
 
@@ -21,16 +22,41 @@ static void progress(const char *who, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The key of r, written to path. */
+typedef struct {
+    const char *who;
+    double t0;
+} setup_progress;
+
+static void setup_stage(void *ctx, const char *stage)
+{
+    const setup_progress *p = ctx;
+    progress(p->who, "setup: %s (%.2f s)", stage, cuzk_now_s() - p->t0);
+}
+
+int cli_setup_key(const char *who, cuzk_backend *b, const cuzk_r1cs *r, int threads, int no_host_points,
+                  cuzk_zkey *z, cuzk_error *err)
+{
+    setup_progress p = {who, cuzk_now_s()};
+    progress(who, "development setup on the %s backend (not for production)...", b->name);
+    const cuzk_setup_options o = {.nthreads = threads, .no_host_points = no_host_points,
+                                  .progress = who ? setup_stage : NULL, .progress_ctx = &p};
+    int rc = backend_setup(b, r, &o, z, err);
+    if (!rc)
+        progress(who, "setup took %.2f s (domain 2^%d)", cuzk_now_s() - p.t0, __builtin_ctz(z->domain_size));
+    return rc;
+}
+
+/* The key of r, made on the CPU, written to path. */
 static int write_development_key(const char *who, const cuzk_r1cs *r, int threads, const char *path, cuzk_error *err)
 {
-    progress(who, "development setup (not for production)...");
-    double t0 = cuzk_now_s();
+    cuzk_backend *b = backend_create("cpu", &(backend_options){.cpu_threads = threads}, err);
+    if (!b)
+        return err->code ? err->code : CUZK_ERR_NOMEM;
     cuzk_zkey z;
-    int rc = cuzk_groth16_setup(r, threads, &z, err);
+    int rc = cli_setup_key(who, b, r, threads, 0, &z, err);
+    b->destroy(b);
     if (rc)
         return rc;
-    progress(who, "setup took %.2f s", cuzk_now_s() - t0);
     rc = cuzk_zkey_write(&z, path, err);
     cuzk_zkey_free(&z);
     return rc;

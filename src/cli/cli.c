@@ -34,8 +34,20 @@ int cli_synth_opt(cli_synth_opts *o, int opt, const char *arg)
         return cli_parse_u32(arg, 1, 1u << 30, &o->p.n_constraints);
     case 'p':
         return cli_parse_u32(arg, 0, 1u << 20, &o->p.n_public);
+    case CLI_OPT_SHAPE:
+        return cuzk_synth_shape_from_name(arg, &o->p.shape);
     }
     return 1;
+}
+
+void cli_print_witness_mix(const char *who, const cuzk_wtns *w)
+{
+    cuzk_witness_mix m;
+    cuzk_witness_mix_count(w, &m);
+    double n = w->n_witness ? (double)w->n_witness : 1;
+    fprintf(stderr, "%s: witness mix: %u values, %.1f %% zeros, %.1f %% ones, %.1f %% small (< 2^32 or > r - 2^32), "
+            "%.1f %% full-size\n", who, w->n_witness, 100 * m.zeros / n, 100 * m.ones / n, 100 * m.small / n,
+            100 * m.full / n);
 }
 
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)

@@ -4,6 +4,7 @@
 #define CUZK_CLI_CLI_H
 
 #include "cuzk/cuzk.h"
+#include "groth16/groth16.h"
 #include "groth16/synth.h"
 
 /* Exit codes: 0 success, 1 failure (invalid proof, bad input), 2 usage. */
@@ -46,9 +47,15 @@ typedef struct {
     int have_curve, have_constraints;
 } cli_synth_opts;
 
-/* --curve (c), --constraints (n), --public (p): 0 when taken, -1 for a bad
- * value, 1 when opt is none of these. */
+/* --curve (c), --constraints (n), --public (p), --shape (CLI_OPT_SHAPE):
+ * 0 when taken, -1 for a bad value, 1 when opt is none of these. */
+enum { CLI_OPT_SHAPE = 0x100 };
+#define CLI_SHAPE_OPTION {"shape", required_argument, NULL, CLI_OPT_SHAPE}
 int cli_synth_opt(cli_synth_opts *o, int opt, const char *arg);
+
+/* Prints "<who>: witness mix: ..." (the shares of zeros, ones, small and
+ * full-size values) to stderr. */
+void cli_print_witness_mix(const char *who, const cuzk_wtns *w);
 
 /* Where cli_make_circuit_files writes; a NULL path is not written. */
 typedef struct {
@@ -62,6 +69,13 @@ typedef struct {
  * "<who>: ..." go to stderr. CLI_OK, or CLI_FAIL after reporting. */
 int cli_make_circuit_files(const char *who, const cuzk_synth_params *p, int threads, const cli_circuit_paths *to,
                            cuzk_wtns *keep);
+
+/* A development key for r made by backend b (backend_setup) with
+ * `threads` CPU threads; with who != NULL each stage is reported as
+ * "<who>: setup: <stage> (<seconds since the start>)" on stderr. */
+struct cuzk_backend;
+int cli_setup_key(const char *who, struct cuzk_backend *b, const cuzk_r1cs *r, int threads, int no_host_points,
+                  cuzk_zkey *z, cuzk_error *err);
 
 /* Parses a whole positive number within [lo, hi]; -1 on junk. */
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);

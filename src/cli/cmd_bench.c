@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "engine/backend.h"
+#include "gpu/gpu.h"
 #include "groth16/curve_id.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
@@ -19,6 +20,8 @@
 
 typedef struct {
     cli_synth_opts s;
+    int in_memory, device_key;
+    uint32_t device_memory_gib; /* 0: all the GPU has */
     uint32_t repeat;
     const char *snarkjs; /* NULL: look in the usual places; "" : do not run */
     const char *workdir;
@@ -46,6 +49,14 @@ static int bench_opt(int opt, const char *arg, void *ctx)
     case 'b':
         o->backend = arg;
         return 0;
+    case 'm':
+        o->in_memory = 1;
+        return 0;
+    case 'D':
+        o->in_memory = o->device_key = 1;
+        return 0;
+    case 'G':
+        return cli_parse_u32(arg, 1, 1u << 20, &o->device_memory_gib);
     }
     return -1;
 }
@@ -84,71 +95,153 @@ static const char *find_snarkjs(const char *given)
     return NULL;
 }
 
-/* Best-of-repeat in-process proof on one backend (on a GPU the key stays
- * resident after the first proof, which is a warm-up); verifies the last.
- * The witness is staged in the backend's host memory (page-locked for a
- * GPU), as the engine stages it in its pool buffers. */
+/* Best-of-repeat in-process proofs of w against z on one backend (on a GPU
+ * the key stays resident after the first proof, which is a warm-up); every
+ * proof is verified. The witness is staged in the backend's host memory
+ * (page-locked for a GPU), as the engine stages it in its pool buffers. */
+static int time_proofs(cuzk_backend *b, const bench_opts *o, int threads, const cuzk_zkey *z, const cuzk_wtns *w,
+                       cuzk_prove_timings *best)
+{
+    cuzk_error err = {0};
+    cuzk_vk vk;
+    if (cuzk_groth16_export_vk(z, &vk, &err))
+        return cli_report("exporting the verification key", &err);
+    uint64_t(*pub)[4] = calloc((size_t)z->n_public + 1, sizeof *pub);
+    const size_t wbytes = (size_t)w->n_witness * 32;
+    cuzk_wtns staged = *w;
+    staged.values = b->host.alloc(b->host.ctx, wbytes);
+    if (staged.values)
+        memcpy(staged.values, w->values, wbytes);
+    int rc = pub && staged.values ? CUZK_OK : cuzk_fail(&err, CUZK_ERR_NOMEM, "out of host memory");
+    best->total = 1e30;
+    int warmup = !strcmp(b->name, "gpu"); /* the first proof uploads the key */
+    for (uint32_t i = 0; i < o->repeat + (uint32_t)warmup && !rc; i++) {
+        cuzk_prove_timings t;
+        cuzk_proof proof;
+        rc = backend_prove(b, z, &staged, threads, &proof, pub, &t, &err) ||
+             cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z->n_public, &proof, &err);
+        if (!rc && (i > 0 || !warmup) && t.total < best->total)
+            *best = t;
+    }
+    free(pub);
+    cuzk_vk_free(&vk);
+    if (staged.values)
+        b->host.free(b->host.ctx, staged.values, wbytes);
+    return rc ? cli_report("proving", &err) : CLI_OK;
+}
+
+/* time_proofs on a key and witness read from files */
 static int time_in_process(cuzk_backend *b, const bench_opts *o, int threads, const char *wtns_path,
                            const char *zkey_path, cuzk_prove_timings *best, double *load_s)
 {
     cuzk_error err = {0};
     cuzk_zkey z;
     cuzk_wtns w;
-    cuzk_vk vk;
     double t0 = cuzk_now_s();
     if (cuzk_zkey_read(&z, zkey_path, &err) || cuzk_wtns_read(&w, wtns_path, &err))
         return cli_report("loading", &err);
     *load_s = cuzk_now_s() - t0;
-    uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
-    const size_t wbytes = (size_t)w.n_witness * 32;
-    cuzk_wtns staged = w;
-    staged.values = b->host.alloc(b->host.ctx, wbytes);
-    if (staged.values)
-        memcpy(staged.values, w.values, wbytes);
-    cuzk_proof proof;
-    int rc = pub && staged.values ? CUZK_OK : cuzk_fail(&err, CUZK_ERR_NOMEM, "out of host memory");
-    best->total = 1e30;
-    int warmup = !strcmp(b->name, "gpu"); /* the first proof uploads the key */
-    for (uint32_t i = 0; i < o->repeat + (uint32_t)warmup && !rc; i++) {
-        cuzk_prove_timings t;
-        rc = backend_prove(b, &z, &staged, threads, &proof, pub, &t, &err);
-        if (!rc && (i > 0 || !warmup) && t.total < best->total)
-            *best = t;
-    }
-    if (!rc && !(rc = cuzk_groth16_export_vk(&z, &vk, &err))) {
-        rc = cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z.n_public, &proof, &err);
-        cuzk_vk_free(&vk);
-    }
-    free(pub);
-    if (staged.values)
-        b->host.free(b->host.ctx, staged.values, wbytes);
+    int rc = time_proofs(b, o, threads, &z, &w, best);
     cuzk_zkey_free(&z);
     cuzk_wtns_free(&w);
-    return rc ? cli_report("proving", &err) : CLI_OK;
+    return rc;
+}
+
+
+/* The per-stage table; the first row says what came before the proofs
+ * (files loaded, or the circuit and key made in memory). */
+static void print_stages(const bench_opts *o, const char *backend, int threads, const cuzk_prove_timings *t,
+                         const char *before, double before_s)
+{
+    const char *curve = cuzk_curve_snarkjs_name(o->s.p.curve);
+    printf("cuzk bench prove: %s, %u constraints (%s), %u public, backend %s, %d threads, best of %u\n\n", curve,
+           o->s.p.n_constraints, cuzk_synth_shape_name(o->s.p.shape), o->s.p.n_public, backend, threads, o->repeat);
+    printf("| stage | seconds |\n|---|---|\n");
+    const struct {
+        const char *name;
+        double v;
+    } rows[] = {{before, before_s},             {"a, b, c", t->abc},       {"copies to the device", t->h2d},
+                {"NTTs + h", t->ntt},           {"MSM A (G1)", t->msm_a},   {"MSM B1 (G1)", t->msm_b1},
+                {"MSM B2 (G2)", t->msm_b2},     {"MSM C (G1)", t->msm_c},   {"MSM H (G1)", t->msm_h},
+                {"blinding", t->finish},        {"device part (its own clock)", t->device},
+                {"prove total", t->total}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        printf("| %s | %.3f |\n", rows[i].name, rows[i].v);
 }
 
 static void print_report(const bench_opts *o, const char *backend, int threads, const cuzk_prove_timings *t,
                          double load_s, double cli_s, double snark_s)
 {
-    const char *curve = cuzk_curve_snarkjs_name(o->s.p.curve);
-    printf("cuzk bench prove: %s, %u constraints, %u public, backend %s, %d threads, best of %u\n\n", curve,
-           o->s.p.n_constraints, o->s.p.n_public, backend, threads, o->repeat);
-    printf("| stage | seconds |\n|---|---|\n");
-    const struct {
-        const char *name;
-        double v;
-    } rows[] = {{"load key + witness", load_s}, {"a, b, c", t->abc},       {"copies to the device", t->h2d},
-                {"NTTs + h", t->ntt},           {"MSM A (G1)", t->msm_a},   {"MSM B1 (G1)", t->msm_b1},
-                {"MSM B2 (G2)", t->msm_b2},     {"MSM C (G1)", t->msm_c},   {"MSM H (G1)", t->msm_h},
-                {"blinding", t->finish},        {"prove total", t->total}};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        printf("| %s | %.3f |\n", rows[i].name, rows[i].v);
+    print_stages(o, backend, threads, t, "load key + witness", load_s);
     printf("\n| command (wall, same key and witness) | seconds |\n|---|---|\n");
     printf("| cuzk groth16 prove | %.3f |\n", cli_s);
     if (snark_s > 0)
         printf("| snarkjs groth16 prove | %.3f |\n\nsnarkjs / cuzk: %.1fx\n", snark_s, snark_s / cli_s);
     else
         printf("| snarkjs groth16 prove | not run |\n");
+}
+
+/* Circuit, key and witness made in memory, the key by the backend (on the
+ * device for a GPU; with o->device_key it stays there, the only copy), then
+ * time_proofs: no files, for sizes whose files would not fit a disk. The
+ * key outlives the backend (a streamed key refers to its points). */
+static int run_in_memory(const bench_opts *o, int threads)
+{
+    cuzk_error err = {0};
+    const backend_options bo = {.cpu_threads = threads,
+                                .gpu_memory_limit = (size_t)o->device_memory_gib << 30,
+                                .gpu_keys_outlive = 1};
+    cuzk_backend *b = backend_create(o->backend, &bo, &err);
+    if (!b)
+        return cli_report("choosing the backend", &err);
+    if (o->device_key && !b->setup) {
+        fprintf(stderr, "cuzk: --device-key needs a backend with a device (gpu), not %s\n", b->name);
+        b->destroy(b);
+        return CLI_USAGE;
+    }
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    cuzk_zkey z;
+    double t0 = cuzk_now_s();
+    fprintf(stderr, "bench: synthesizing %u constraints (%s)...\n", o->s.p.n_constraints,
+            cuzk_synth_shape_name(o->s.p.shape));
+    if (cuzk_circuit_synth(&o->s.p, &r, &w, &err)) {
+        b->destroy(b);
+        return cli_report("synthesizing the circuit", &err);
+    }
+    const double synth_s = cuzk_now_s() - t0;
+    cli_print_witness_mix("bench", &w);
+    t0 = cuzk_now_s();
+    int rc = cli_setup_key("bench", b, &r, threads, o->device_key, &z, &err);
+    const double setup_s = cuzk_now_s() - t0;
+    cuzk_r1cs_free(&r);
+    if (rc) {
+        b->destroy(b);
+        cuzk_wtns_free(&w);
+        return cli_report("making the development key", &err);
+    }
+    fprintf(stderr, "bench: proving in memory on the %s backend (best of %u, every proof verified)...\n", b->name,
+            o->repeat);
+    size_t used = 0, total = 0;
+    const int gpu = b->setup && !cuzk_gpu_memory(0, &used, &total, NULL);
+    if (gpu)
+        fprintf(stderr, "bench: device memory (GiB of %.1f): key points %.1f, in use after the setup %.1f\n",
+                total / 1073741824.0, cuzk_gpu_key_bytes(&z) / 1073741824.0, used / 1073741824.0);
+    cuzk_prove_timings best = {0};
+    rc = time_proofs(b, o, threads, &z, &w, &best);
+    if (!rc && gpu && !cuzk_gpu_memory(0, &used, &total, NULL))
+        fprintf(stderr,
+                "bench: device memory: in use after the proofs %.1f GiB (key, its rows, twiddles, the pools' high "
+                "water)\n",
+                used / 1073741824.0);
+    if (!rc) {
+        print_stages(o, b->name, threads, &best, "synthesis (circuit + witness)", synth_s);
+        printf("\n| setup (%s key) | %.3f |\n", o->device_key ? "device-resident" : "host", setup_s);
+    }
+    b->destroy(b);
+    cuzk_zkey_free(&z);
+    cuzk_wtns_free(&w);
+    return rc;
 }
 
 static int run_bench_prove(int argc, char **argv)
@@ -161,6 +254,10 @@ static int run_bench_prove(int argc, char **argv)
                                          {"no-snarkjs", no_argument, NULL, 'N'},
                                          {"workdir", required_argument, NULL, 'w'},
                                          {"backend", required_argument, NULL, 'b'},
+                                         {"in-memory", no_argument, NULL, 'm'},
+                                         {"device-key", no_argument, NULL, 'D'},
+                                         {"device-memory-gib", required_argument, NULL, 'G'},
+                                         CLI_SHAPE_OPTION,
                                          {0, 0, 0, 0}};
     bench_opts o = {.s = {.p = {.n_public = 1, .seed = 1}}, .repeat = 3, .backend = "auto"};
     cli_common common;
@@ -169,6 +266,8 @@ static int run_bench_prove(int argc, char **argv)
         return rc > 0 ? CLI_OK : CLI_USAGE;
     if (!o.s.have_curve || !o.s.have_constraints || first != argc)
         return cli_usage_error(&cli_cmd_bench_prove, "--curve and --constraints are required, nothing else");
+    if (o.in_memory)
+        return run_in_memory(&o, common.threads);
     char dir[256], r1cs[300], wtns[300], zkey[300], proof[300], pub[300], threads[16];
     snprintf(dir, sizeof dir, "%s", o.workdir ? o.workdir : "/tmp/cuzk-bench-XXXXXX");
     if (o.workdir ? (mkdir(dir, 0755) && access(dir, W_OK)) : !mkdtemp(dir)) {
@@ -183,7 +282,9 @@ static int run_bench_prove(int argc, char **argv)
     if ((rc = cli_make_circuit_files("bench", &o.s.p, common.threads, &to, NULL)))
         return rc;
     cuzk_error err = {0};
-    cuzk_backend *b = backend_create(o.backend, &(backend_options){.cpu_threads = common.threads}, &err);
+    cuzk_backend *b = backend_create(
+        o.backend, &(backend_options){.cpu_threads = common.threads, .gpu_memory_limit = (size_t)o.device_memory_gib << 30},
+        &err);
     if (!b)
         return cli_report("choosing the backend", &err);
     cuzk_prove_timings best = {0};
@@ -223,10 +324,16 @@ static int run_bench_prove(int argc, char **argv)
 
 const cli_command cli_cmd_bench_prove = {
     "bench prove", NULL,
-    "cuzk bench prove --curve bn128|bls12381 --constraints N [--public K] [--repeat R]\n"
+    "cuzk bench prove --curve bn128|bls12381 --constraints N [--public K] [--repeat R] [--shape S]\n"
     "                 [--backend cpu|gpu|auto] [--snarkjs PATH | --no-snarkjs] [--workdir DIR] [--threads N]\n"
+    "                 [--in-memory | --device-key] [--device-memory-gib M]\n"
     "  Synthesizes a circuit, makes a development key, times each proving stage (best of R, default 3;\n"
     "  on a GPU after one warm-up proof, with the key resident) and the cuzk and snarkjs commands on\n"
     "  the same key and witness. snarkjs is looked up in $CUZK_SNARKJS, then\n"
-    "  tests/interop/node_modules/.bin/snarkjs.\n",
+    "  tests/interop/node_modules/.bin/snarkjs. --shape random|bits|mixed: the circuit's witness mix\n"
+    "  (circuit synth). --in-memory: no files and no commands; circuit, key (made by the backend: on\n"
+    "  the GPU for gpu) and witness in memory, every proof verified. --device-key: the same, the key\n"
+    "  made on the GPU staying there with no host copy (no window tables): sizes up to 2^27.\n"
+    "  --device-memory-gib M: the GPU behaves as a card of M GiB (the rest is taken at the start):\n"
+    "  keys that do not fit stream their points from host memory, as on a smaller card.\n",
     run_bench_prove};

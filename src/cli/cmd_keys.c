@@ -1,8 +1,10 @@
 /* cuzk zkey export verificationkey, and cuzk setup (development keys). */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "engine/backend.h"
 #include "groth16/curve_id.h"
 #include "groth16/groth16.h"
 #include "util/timer.h"
@@ -26,11 +28,22 @@ static int run_export_vk(int argc, char **argv)
     return rc ? cli_report("exporting the verification key", &err) : CLI_OK;
 }
 
+typedef struct {
+    cuzk_curve_id curve;
+    const char *backend;
+} setup_opts;
+
 static int setup_opt(int opt, const char *arg, void *ctx)
 {
-    if (opt != 'c')
-        return -1;
-    return cuzk_curve_from_name(arg, ctx);
+    setup_opts *o = ctx;
+    switch (opt) {
+    case 'c':
+        return cuzk_curve_from_name(arg, &o->curve);
+    case 'b':
+        o->backend = arg;
+        return 0;
+    }
+    return -1;
 }
 
 static const char setup_warning[] =
@@ -39,36 +52,44 @@ static const char setup_warning[] =
 
 static int run_setup(int argc, char **argv)
 {
-    static const struct option opts[] = {{"curve", required_argument, NULL, 'c'}, {0, 0, 0, 0}};
-    cuzk_curve_id curve = (cuzk_curve_id)-1;
+    static const struct option opts[] = {
+        {"curve", required_argument, NULL, 'c'}, {"backend", required_argument, NULL, 'b'}, {0, 0, 0, 0}};
+    setup_opts o = {(cuzk_curve_id)-1, "auto"};
     cli_common common;
-    int first, rc = cli_parse(argc, argv, &cli_cmd_setup, opts, setup_opt, &curve, &common, &first);
+    int first, rc = cli_parse(argc, argv, &cli_cmd_setup, opts, setup_opt, &o, &common, &first);
     if (rc)
         return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 2)
         return cli_usage_error(&cli_cmd_setup, "expected 2 file arguments, got %d", argc - first);
+    if (strcmp(o.backend, "cpu") && strcmp(o.backend, "gpu") && strcmp(o.backend, "auto"))
+        return cli_usage_error(&cli_cmd_setup, "--backend takes cpu, gpu or auto, not '%s'", o.backend);
     fputs(setup_warning, stderr);
     cuzk_error err = {0};
     cuzk_r1cs r;
     cuzk_zkey z;
     if (cuzk_r1cs_read(&r, argv[first], &err))
         return cli_report("reading the r1cs", &err);
-    if ((int)curve >= 0 && curve != r.curve) {
+    if ((int)o.curve >= 0 && o.curve != r.curve) {
         fprintf(stderr, "cuzk: %s is over %s, not %s\n", argv[first], cuzk_curve_snarkjs_name(r.curve),
-                cuzk_curve_snarkjs_name(curve));
+                cuzk_curve_snarkjs_name(o.curve));
         cuzk_r1cs_free(&r);
         return CLI_FAIL;
+    }
+    cuzk_backend *b = backend_create(o.backend, &(backend_options){.cpu_threads = common.threads, .gpu_one_shot = 1},
+                                     &err);
+    if (!b) {
+        cuzk_r1cs_free(&r);
+        return cli_report("choosing the backend", &err);
     }
     fprintf(stderr, "setup: %s, %u constraints, %u wires, %u public: computing the key...\n",
             cuzk_curve_snarkjs_name(r.curve), r.n_constraints, r.n_wires, r.n_pub_out + r.n_pub_in);
     double t0 = cuzk_now_s();
-    rc = cuzk_groth16_setup(&r, common.threads, &z, &err);
+    rc = cli_setup_key("setup", b, &r, common.threads, 0, &z, &err);
+    b->destroy(b);
     cuzk_r1cs_free(&r);
     if (rc)
         return cli_report("setup", &err);
-    double t1 = cuzk_now_s();
-    fprintf(stderr, "setup: key computed in %.2f s (domain %u), writing %s\n", t1 - t0, z.domain_size,
-            argv[first + 1]);
+    fprintf(stderr, "setup: writing %s\n", argv[first + 1]);
     rc = cuzk_zkey_write(&z, argv[first + 1], &err);
     cuzk_zkey_free(&z);
     if (rc)
@@ -85,8 +106,10 @@ const cli_command cli_cmd_zkey_export_vk = {
 
 const cli_command cli_cmd_setup = {
     "setup", NULL,
-    "cuzk setup [--curve bn128|bls12381] <circuit.r1cs> <circuit.zkey>\n"
+    "cuzk setup [--curve bn128|bls12381] [--backend cpu|gpu|auto] <circuit.r1cs> <circuit.zkey>\n"
     "  Makes a DEVELOPMENT Groth16 key (random toxic waste, NOT for production) that snarkjs accepts.\n"
     "  --curve C     fail unless the r1cs is over curve C\n"
+    "  --backend B   where the key's points are computed: gpu (the fixed-base multiplications on\n"
+    "                GPU 0), cpu, or auto (default: gpu when one is usable); the same kind of key\n"
     "  --threads N   worker threads (default: all CPUs)\n",
     run_setup};

@@ -19,6 +19,7 @@ typedef struct {
     cuzk_engine_config cfg;
     const char *backend;
     cuzk_curve_id curve;
+    cuzk_synth_shape shape;
     uint32_t jobs, partitions, constraints;
     double gpu_ms;
     int json;
@@ -50,6 +51,8 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
         return cli_parse_u32(arg, 1, 1u << 28, &o->constraints);
     case 'c':
         return cuzk_curve_from_name(arg, &o->curve);
+    case CLI_OPT_SHAPE:
+        return cuzk_synth_shape_from_name(arg, &o->shape);
     case 'w':
         if (cli_parse_u32(arg, 1, 1024, &v))
             return -1;
@@ -107,9 +110,13 @@ static int make_real_circuit(const pipeline_opts *o, int threads, char *zkey_pat
     if (!mkdtemp(dir))
         return fprintf(stderr, "cuzk: cannot create a work directory\n"), CLI_FAIL;
     snprintf(zkey_path, cap, "%s/circuit.zkey", dir);
-    cuzk_synth_params sp = {o->curve, o->constraints, 1, 1, 0};
+    cuzk_synth_params sp = {.curve = o->curve, .n_constraints = o->constraints, .n_public = 1, .seed = 1,
+                            .shape = o->shape};
     cli_circuit_paths to = {NULL, NULL, zkey_path};
-    return cli_make_circuit_files("pipeline", &sp, threads, &to, w);
+    int rc = cli_make_circuit_files("pipeline", &sp, threads, &to, w);
+    if (!rc)
+        cli_print_witness_mix("pipeline", w);
+    return rc;
 }
 
 static void print_report(const pipeline_opts *o, const char *backend, cuzk_engine_stats *s, double wall_s)
@@ -182,7 +189,7 @@ static int run_pipeline(int argc, char **argv)
         {"budget-mib", required_argument, NULL, 'M'}, {"synth-ms", required_argument, NULL, 's'},
         {"gpu-ms", required_argument, NULL, 'G'},   {"poll-ms", required_argument, NULL, 'o'},
         {"timeline", required_argument, NULL, 'T'}, {"log", required_argument, NULL, 'l'},
-        {"json", no_argument, NULL, 'J'},           {0, 0, 0, 0}};
+        {"json", no_argument, NULL, 'J'},           CLI_SHAPE_OPTION, {0, 0, 0, 0}};
     pipeline_opts o = {.backend = "sim", .curve = CUZK_CURVE_BLS12_381, .jobs = 10, .partitions = 4,
                        .constraints = 1 << 12, .gpu_ms = 50};
     cuzk_engine_config_default(&o.cfg);
@@ -258,7 +265,8 @@ static int run_pipeline(int argc, char **argv)
 const cli_command cli_cmd_bench_pipeline = {
     "bench pipeline", NULL,
     "cuzk bench pipeline [--backend sim|cpu|gpu|auto] [--policy semaphore|pacer|poll] [--jobs J] [--partitions P]\n"
-    "                    [--constraints N] [--curve C] [--synthesis-workers W] [--depth D] [--gpu-workers G]\n"
+    "                    [--constraints N] [--curve C] [--shape random|bits|mixed] [--synthesis-workers W]\n"
+    "                    [--depth D] [--gpu-workers G]\n"
     "                    [--finalizers F]\n"
     "                    [--budget-gib B | --budget-mib M] [--synth-ms S] [--gpu-ms T] [--poll-ms Q]\n"
     "                    [--timeline FILE] [--log FILE] [--json]\n"
@@ -266,5 +274,6 @@ const cli_command cli_cmd_bench_pipeline = {
     "  pinned pool allocations / reuses / checkins, peak pinned bytes, the budget's high-water mark and\n"
     "  per-stage latency percentiles. sim: a simulated device taking T ms per partition (default 50)\n"
     "  after S ms of synthesis (default 100); cpu, gpu: real proofs of an N-constraint synthetic\n"
-    "  circuit (default 4096), each verified; auto: gpu when one is usable, else cpu.\n",
+    "  circuit (default 4096) of the shape's witness mix (see circuit synth; default random), each\n"
+    "  verified; auto: gpu when one is usable, else cpu.\n",
     run_pipeline};

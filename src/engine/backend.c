@@ -20,7 +20,7 @@ cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_er
         name = cuzk_gpu_device_count() > 0 ? "gpu" : "cpu";
     cuzk_backend *b;
     if (!strcmp(name, "gpu"))
-        return backend_gpu_create(o->gpu_devices, !o->gpu_one_shot, err);
+        return backend_gpu_create(o, err);
     if (!strcmp(name, "cpu"))
         b = backend_cpu_create(o->cpu_threads);
     else if (!strcmp(name, "sim"))
@@ -69,4 +69,15 @@ int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int t
     t->total = cuzk_now_s() - start;
     cuzk_groth16_public_signals(z, w, pub);
     return CUZK_OK;
+}
+
+int backend_setup(cuzk_backend *b, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z,
+                  cuzk_error *err)
+{
+    if (b->setup)
+        return b->setup(b, r, o, z, err);
+    if (o->no_host_points)
+        return cuzk_fail(err, CUZK_ERR_ARG, "the %s backend keeps no key on a device: setups there need host points",
+                         b->name);
+    return cuzk_groth16_setup_with(r, o, z, err);
 }

@@ -41,8 +41,27 @@ struct cuzk_backend {
     /* CPU part: blinding and assembly into a proof. */
     int (*prove_finish)(cuzk_backend *b, const backend_work *w, const cuzk_msm_results *m, cuzk_proof *proof,
                         cuzk_error *err);
+    /* A development key for r with its fixed-base multiplications on device
+     * 0 (cuzk_gpu_setup); with o->no_host_points its points stay there as
+     * z's resident key. NULL: the CPU makes keys (backend_setup). */
+    int (*setup)(cuzk_backend *b, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z,
+                 cuzk_error *err);
     void (*destroy)(cuzk_backend *b);
 };
+
+typedef struct {
+    int cpu_threads;   /* cpu: threads of one proof's device part */
+    int sim_devices;   /* sim: how many simulated devices */
+    double sim_gpu_ms; /* sim: device time per partition */
+    int gpu_devices;   /* gpu: use the first N visible GPUs (0: all) */
+    int gpu_one_shot;  /* gpu: each key serves one proof (the command line):
+                        * no window tables, whose build costs more than
+                        * they save on one proof */
+    size_t gpu_memory_limit; /* gpu: 0, or the bytes of device memory each GPU may use */
+    int gpu_keys_outlive;    /* gpu: the caller keeps every zkey it proves with alive until the backend
+                              * is destroyed, so a key streamed from host memory stays registered
+                              * between proofs (bench prove) instead of being dropped after each */
+} backend_options;
 
 /* The CPU prover: n_devices = 1, prove_start uses `threads` threads. */
 cuzk_backend *backend_cpu_create(int threads);
@@ -51,17 +70,19 @@ cuzk_backend *backend_cpu_create(int threads);
  * all-zero result; the proofs are placeholders (simulated = 1). */
 cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
 
-/* The CUDA prover (backend_gpu.c) on the first max_devices visible GPUs
+/* The CUDA prover (backend_gpu.c) on the first o->gpu_devices visible GPUs
  * (0: all). Each device keeps the proving keys it has seen resident
  * (evicting idle ones, least recently used first, when memory runs out;
  * a key that still does not fit streams its points from host memory); the
  * pinned pool gets page-locked memory (cudaHostAlloc). It builds a, b, c on
  * the device when given none, from the key's matrices compiled by the PCE
  * (engine/pce.h) and copied to the device on the first such proof.
- * key_tables: whether resident keys get window tables when they fit
- * (cuzk_gpu_set_key_tables). NULL with a message when there is no usable
- * GPU or CUDA in this build. */
-cuzk_backend *backend_gpu_create(int max_devices, int key_tables, cuzk_error *err);
+ * Resident keys get window tables when they fit unless o->gpu_one_shot
+ * (cuzk_gpu_set_key_tables); o->gpu_memory_limit takes away what each
+ * device has beyond it at the start (cuzk_gpu_ballast: a smaller card on a
+ * larger one). NULL with a message when there is no usable GPU or CUDA in
+ * this build. */
+cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err);
 
 /* Gives the GPU key k (made from z, on g's device) z's A and B matrices,
  * compiled by the PCE: what cuzk_gpu_prove without a, b, c needs. */
@@ -74,15 +95,6 @@ int backend_gpu_key_rows(struct cuzk_gpu *g, struct cuzk_gpu_key *k, const cuzk_
 int backend_finish_on_cpu(cuzk_backend *b, const backend_work *w, const cuzk_msm_results *m, cuzk_proof *proof,
                           cuzk_error *err);
 
-typedef struct {
-    int cpu_threads;   /* cpu: threads of one proof's device part */
-    int sim_devices;   /* sim: how many simulated devices */
-    double sim_gpu_ms; /* sim: device time per partition */
-    int gpu_devices;   /* gpu: use the first N visible GPUs (0: all) */
-    int gpu_one_shot;  /* gpu: each key serves one proof (the command line):
-                        * no window tables, whose build costs more than
-                        * they save on one proof */
-} backend_options;
 
 /* The backend a configuration names: "cpu", "sim", "gpu" or "auto" (gpu
  * when one is usable, else cpu). NULL, with a message, for an unknown or
@@ -99,5 +111,11 @@ cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_er
  * the key (curve, length, w[0] != 1). */
 int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int threads, cuzk_proof *proof,
                   uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err);
+
+/* A development key for r (cuzk_groth16_setup_with) made by b: on its
+ * device when it has a setup, else on the CPU (which refuses
+ * o->no_host_points: the points would have nowhere to stay). */
+int backend_setup(cuzk_backend *b, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z,
+                  cuzk_error *err);
 
 #endif

@@ -32,6 +32,7 @@ typedef struct device_key {
     uint64_t serial;
     cuzk_gpu_key *key; /* NULL while uploading */
     int rows_loading;  /* a worker is giving it its matrices */
+    int only_copy;     /* made on the device by a setup, no host points: never evicted */
     int refs;
     double last_used;
     struct device_key *next;
@@ -40,6 +41,7 @@ typedef struct device_key {
 typedef struct {
     int index;
     int key_tables; /* cuzk_gpu_set_key_tables of its contexts */
+    void *ballast;  /* cuzk_gpu_ballast: the memory beyond the backend's limit */
     pthread_mutex_t lock;
     pthread_cond_t key_ready;
     cuzk_gpu *idle[GPU_MAX_CONTEXTS];
@@ -49,6 +51,7 @@ typedef struct {
 
 typedef struct {
     cuzk_backend base;
+    int keep_streamed; /* backend_options.gpu_keys_outlive */
     gpu_device dev[GPU_MAX_DEVICES];
 } gpu_backend;
 
@@ -80,7 +83,8 @@ static int evict_one_idle_key(gpu_device *d)
 {
     device_key **victim = NULL;
     for (device_key **p = &d->keys; *p; p = &(*p)->next)
-        if ((*p)->key && (*p)->refs == 0 && (!victim || (*p)->last_used < (*victim)->last_used))
+        if ((*p)->key && (*p)->refs == 0 && !(*p)->only_copy &&
+            (!victim || (*p)->last_used < (*victim)->last_used))
             victim = p;
     if (!victim)
         return 0;
@@ -216,10 +220,12 @@ static int key_rows_ensure(gpu_device *d, cuzk_gpu *g, device_key *k, const cuzk
     return rc;
 }
 
-static void key_give_back(gpu_device *d, device_key *k)
+/* Drops a streamed key with its last proof (it refers to the caller's
+ * zkey) unless the caller keeps its zkeys alive (keep_streamed). */
+static void key_give_back(gpu_device *d, device_key *k, int keep_streamed)
 {
     pthread_mutex_lock(&d->lock);
-    int drop = --k->refs == 0 && cuzk_gpu_key_streamed(k->key);
+    int drop = --k->refs == 0 && cuzk_gpu_key_streamed(k->key) && !keep_streamed;
     if (drop)
         unlink_key(d, k);
     pthread_mutex_unlock(&d->lock);
@@ -248,10 +254,39 @@ static int gpu_prove_start(cuzk_backend *b, int device, const backend_work *w, c
             rc = key_rows_ensure(d, g, k, w->key, err);
         if (!rc)
             rc = cuzk_gpu_prove(g, k->key, w->abc, w->witness->values, m, times, err);
-        key_give_back(d, k);
+        key_give_back(d, k, gb->keep_streamed);
     }
     context_give_back(d, g);
     return rc;
+}
+
+/* A development key made on device 0; with o->no_host_points its points
+ * stay there as z's resident key, the only copy. */
+static int gpu_setup(cuzk_backend *b, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z,
+                     cuzk_error *err)
+{
+    gpu_device *d = &((gpu_backend *)b)->dev[0];
+    cuzk_gpu *g = NULL;
+    int rc = context_take(d, &g, err);
+    if (rc)
+        return rc;
+    cuzk_gpu_key *key = NULL;
+    device_key *k = o->no_host_points ? calloc(1, sizeof *k) : NULL;
+    if (o->no_host_points && !k)
+        rc = cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory");
+    else
+        rc = cuzk_gpu_setup(g, r, o, z, o->no_host_points ? &key : NULL, err);
+    context_give_back(d, g);
+    if (rc || !k) {
+        free(k);
+        return rc;
+    }
+    *k = (device_key){.serial = z->serial, .key = key, .only_copy = 1, .last_used = cuzk_now_s()};
+    pthread_mutex_lock(&d->lock);
+    k->next = d->keys;
+    d->keys = k;
+    pthread_mutex_unlock(&d->lock);
+    return CUZK_OK;
 }
 
 static void gpu_destroy(cuzk_backend *b)
@@ -267,6 +302,7 @@ static void gpu_destroy(cuzk_backend *b)
         }
         for (int j = 0; j < d->n_idle; j++)
             cuzk_gpu_close(d->idle[j]);
+        cuzk_gpu_ballast_free(d->index, d->ballast);
         pthread_cond_destroy(&d->key_ready);
         pthread_mutex_destroy(&d->lock);
     }
@@ -285,8 +321,10 @@ static void pinned_free(void *ctx, void *p, size_t bytes)
     cuzk_gpu_host_free(p);
 }
 
-cuzk_backend *backend_gpu_create(int max_devices, int key_tables, cuzk_error *err)
+cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err)
 {
+    const int max_devices = o->gpu_devices, key_tables = !o->gpu_one_shot;
+    const size_t memory_limit = o->gpu_memory_limit;
     int count = cuzk_gpu_device_count();
     if (count <= 0) {
         /* the door's own message says why (no CUDA in the build, no device) */
@@ -306,18 +344,27 @@ cuzk_backend *backend_gpu_create(int max_devices, int key_tables, cuzk_error *er
         cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         return NULL;
     }
+    gb->keep_streamed = o->gpu_keys_outlive;
     gb->base = (cuzk_backend){.name = "gpu",
                               .n_devices = count,
                               .builds_abc = 1,
                               .host = {pinned_alloc, pinned_free, NULL},
                               .prove_start = gpu_prove_start,
                               .prove_finish = backend_finish_on_cpu,
+                              .setup = gpu_setup,
                               .destroy = gpu_destroy};
+    int rc = CUZK_OK;
     for (int i = 0; i < count; i++) {
         gb->dev[i].index = i;
         gb->dev[i].key_tables = key_tables;
         pthread_mutex_init(&gb->dev[i].lock, NULL);
         pthread_cond_init(&gb->dev[i].key_ready, NULL);
+        if (memory_limit && !rc)
+            rc = cuzk_gpu_ballast(i, memory_limit, &gb->dev[i].ballast, err);
+    }
+    if (rc) {
+        gpu_destroy(&gb->base);
+        return NULL;
     }
     return &gb->base;
 }

@@ -77,31 +77,33 @@ FF_INLINE Fr row_sum(const abc_rows &r, const Fr *w, uint32_t lo, uint32_t hi)
 }
 
 /* thread i: a_i, b_i, c_i = a_i b_i (Montgomery) */
-template <class Fr> __global__ void abc_kernel(const abc_rows r, const Fr *w, Fr *abc)
+template <class Fr> __global__ void abc_kernel(const abc_rows r, const Fr *w, Fr *a_out, Fr *b_out, Fr *c_out)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x, n = r.n;
     if (i >= n)
         return;
     const Fr a = row_sum(r, w, __ldg(r.row_start + i), __ldg(r.row_start + i + 1)).to_mont();
     const Fr b = row_sum(r, w, __ldg(r.row_start + n + 1 + i), __ldg(r.row_start + n + 2 + i)).to_mont();
-    store(abc + i, a);
-    store(abc + n + i, b);
-    store(abc + 2 * (size_t)n + i, a * b);
+    store(a_out + i, a);
+    store(b_out + i, b);
+    store(c_out + i, a * b);
 }
 
-template <class Fr> static int launch(cuzk_gpu *g, const abc_rows &r, const void *witness, void *abc, cuzk_error *err)
+template <class Fr>
+static int launch(cuzk_gpu *g, const abc_rows &r, const void *witness, void *a, void *b, void *c, cuzk_error *err)
 {
-    abc_kernel<Fr><<<grid_for(r.n, ABC_THREADS), ABC_THREADS, 0, g->stream>>>(r, static_cast<const Fr *>(witness),
-                                                                              static_cast<Fr *>(abc));
+    abc_kernel<Fr><<<grid_for(r.n, ABC_THREADS), ABC_THREADS, 0, g->stream>>>(
+        r, static_cast<const Fr *>(witness), static_cast<Fr *>(a), static_cast<Fr *>(b), static_cast<Fr *>(c));
     GPU_LAUNCHED();
     return 0;
 }
 
-int abc_build(cuzk_gpu *g, cuzk_curve_id curve, const abc_rows &r, const void *witness, void *abc, cuzk_error *err)
+int abc_build(cuzk_gpu *g, cuzk_curve_id curve, const abc_rows &r, const void *witness, void *a, void *b, void *c,
+              cuzk_error *err)
 {
     switch (curve) {
-    case CUZK_CURVE_BN254: return launch<bn254_fr_t>(g, r, witness, abc, err);
-    case CUZK_CURVE_BLS12_381: return launch<bls12_381_fr_t>(g, r, witness, abc, err);
+    case CUZK_CURVE_BN254: return launch<bn254_fr_t>(g, r, witness, a, b, c, err);
+    case CUZK_CURVE_BLS12_381: return launch<bls12_381_fr_t>(g, r, witness, a, b, c, err);
     }
     return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", (int)curve);
 }

@@ -28,9 +28,10 @@ struct abc_rows {
 int abc_rows_upload(const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err);
 void abc_rows_free(abc_rows *r);
 
-/* abc (3 n scalars on the device: a, b, c, Montgomery) <- the rows against
+/* a, b, c (n scalars each on the device, Montgomery) <- the rows against
  * the witness (device, normal form), on g's stream. */
-int abc_build(cuzk_gpu *g, cuzk_curve_id curve, const abc_rows &r, const void *witness, void *abc, cuzk_error *err);
+int abc_build(cuzk_gpu *g, cuzk_curve_id curve, const abc_rows &r, const void *witness, void *a, void *b, void *c,
+              cuzk_error *err);
 
 } /* namespace gpu */
 

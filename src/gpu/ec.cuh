@@ -128,6 +128,44 @@ template <class F> FF_INLINE void xyzz_mul_small(xyzz<F> *r, const xyzz<F> *p, u
     }
 }
 
+/* XYZZ -> affine for a thread's m points with one inversion (Montgomery's
+ * trick): y = Y / ZZZ and, as ZZ^3 = ZZZ^2, x = X (ZZ / ZZZ)^2. Going up,
+ * xyzz_batch_record stores point k's X, Y where its affine point goes
+ * (pts + pt(k)) and its ZZ, ZZZ and the running product of the ZZZ so far
+ * in scratch at sc(k); going down, xyzz_batch_affine inverts that product
+ * once and peels one ZZZ off per point. Infinity (ZZ = 0) counts as 1 in
+ * the product and comes out all-zero. */
+template <class F>
+FF_INLINE void xyzz_batch_record(affine<F> *pt, F *zz, F *zzz, F *pre_slot, const xyzz<F> &acc, F &pre)
+{
+    store(pt, affine<F>{acc.x, acc.y});
+    store(zz, acc.zz);
+    store(zzz, acc.zzz);
+    pre = pre * (acc.is_inf() ? F::one() : acc.zzz);
+    store(pre_slot, pre);
+}
+
+template <class F, class PointAt, class ScratchAt>
+FF_INLINE void xyzz_batch_affine(affine<F> *pts, PointAt pt, const F *zz_s, const F *zzz_s, const F *pre_s,
+                                 ScratchAt sc, unsigned m, const F &pre)
+{
+    F inv = pre.inv(); /* 1 / (ZZZ_0 ... ZZZ_k) as k walks down */
+    for (unsigned k = m; k-- > 0;) {
+        const F zz = load(zz_s + sc(k)), zzz = load(zzz_s + sc(k));
+        const F zzz_inv = k > 0 ? inv * load(pre_s + sc(k - 1)) : inv;
+        if (!zz.is_zero())
+            inv = inv * zzz;
+        affine<F> q = load(pts + pt(k));
+        if (zz.is_zero()) {
+            q = {F::zero(), F::zero()};
+        } else {
+            q.x = q.x * (zz * zzz_inv).sqr();
+            q.y = q.y * zzz_inv;
+        }
+        store(pts + pt(k), q);
+    }
+}
+
 /* The four groups: coordinate fields. */
 struct bn254_g1_dev {
     using F = bn254_fp_t;

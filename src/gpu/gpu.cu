@@ -101,6 +101,56 @@ extern "C" int cuzk_gpu_device_count(void)
     return n;
 }
 
+namespace gpu {
+
+int pool_fail(cuzk_gpu *g, size_t bytes, cuzk_error *err)
+{
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaErrorMemoryAllocation)
+        return cuda_fail(err, e, "cudaMallocFromPoolAsync", __FILE__, __LINE__);
+    size_t free_bytes = 0, total = 0, reserved = 0, used = 0;
+    cudaMemGetInfo(&free_bytes, &total);
+    cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrReservedMemCurrent, &reserved);
+    cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrUsedMemCurrent, &used);
+    cudaGetLastError();
+    return cuzk_fail(err, CUZK_ERR_NOMEM,
+                     "out of device memory for %.2f GiB: %.2f GiB free of %.2f, the pool holds %.2f GiB (%.2f in use)",
+                     bytes / 1073741824.0, free_bytes / 1073741824.0, total / 1073741824.0, reserved / 1073741824.0,
+                     used / 1073741824.0);
+}
+
+} /* namespace gpu */
+
+extern "C" int cuzk_gpu_memory(int device, size_t *used, size_t *total, cuzk_error *err)
+{
+    size_t free_bytes = 0;
+    GPU_CHECK(cudaSetDevice(device));
+    GPU_CHECK(cudaMemGetInfo(&free_bytes, total));
+    *used = *total - free_bytes;
+    return 0;
+}
+
+extern "C" int cuzk_gpu_ballast(int device, size_t limit, void **ballast, cuzk_error *err)
+{
+    size_t used = 0, total = 0;
+    *ballast = NULL;
+    GPU_TRY(cuzk_gpu_memory(device, &used, &total, err));
+    if (total <= limit)
+        return 0;
+    if (limit < used)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "a device memory limit of %.2f GiB, but %.2f GiB of GPU %d are in use",
+                         limit / 1073741824.0, used / 1073741824.0, device);
+    GPU_CHECK(cudaMalloc(ballast, total - limit)); /* what is left free: limit - used */
+    return 0;
+}
+
+extern "C" void cuzk_gpu_ballast_free(int device, void *ballast)
+{
+    if (ballast && cudaSetDevice(device) == cudaSuccess)
+        cudaFree(ballast);
+    cudaGetLastError();
+}
+
 extern "C" int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err)
 {
     if (!out)

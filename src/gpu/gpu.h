@@ -51,6 +51,18 @@ typedef struct cuzk_gpu cuzk_gpu;
  * Never fails loudly. */
 int cuzk_gpu_device_count(void);
 
+/* *used, *total <- device memory of GPU `device` in use (by anyone, pools'
+ * reserve included) and in all, in bytes. */
+int cuzk_gpu_memory(int device, size_t *used, size_t *total, cuzk_error *err);
+
+/* Makes GPU `device` look like a card of `limit` bytes to everything else
+ * in this process: *ballast <- an allocation of what is free beyond that
+ * (NULL when nothing is), to give back with cuzk_gpu_ballast_free. For
+ * runs that must behave as on a smaller card (a 32 GiB RTX 5090 on an
+ * H200). */
+int cuzk_gpu_ballast(int device, size_t limit, void **ballast, cuzk_error *err);
+void cuzk_gpu_ballast_free(int device, void *ballast);
+
 /* *out <- a context on device `device` (0-based). */
 int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err);
 
@@ -193,6 +205,16 @@ void cuzk_gpu_key_free(cuzk_gpu_key *k);
  * reaches the driver. */
 int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,
                    cuzk_prove_timings *t, cuzk_error *err);
+
+/* A development setup (cuzk_groth16_setup_with, o's fields but mul) with
+ * its fixed-base multiplications on g's device: the same key, byte for
+ * byte, as the CPU makes from the same toxic waste. With key != NULL the
+ * points also stay on the device as *key, a resident key of z (no window
+ * tables, points at infinity kept; free with cuzk_gpu_key_free), and with
+ * o->no_host_points z keeps no host copy of them (header, IC and
+ * coefficients only: enough to finish and verify proofs). */
+int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_gpu_key **key,
+                   cuzk_error *err);
 
 /* Page-locked host memory (cudaHostAlloc) for fast, asynchronous copies;
  * NULL when it cannot be had. */

@@ -68,6 +68,12 @@ int cuda_fail(cuzk_error *err, cudaError_t e, const char *expr, const char *file
  * legacy stream's copies. */
 int copy_to_device(void *dst, const void *src, size_t bytes, cuzk_error *err);
 
+/* *out <- a resident key of z whose points a setup left in device memory
+ * (setup.cu): pts[CUZK_SETUP_A], [B1], [B2] as they are, [C] holding C's
+ * points and then H's, [H] NULL; cudaMalloc'd, owned by the key from here
+ * on (freed also on failure). No window tables, nothing compacted. prove.cu. */
+int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[CUZK_SETUP_ARRAYS], cuzk_gpu_key **out, cuzk_error *err);
+
 } /* namespace gpu */
 
 #define GPU_CHECK(expr)                                                                        \
@@ -88,6 +94,11 @@ int copy_to_device(void *dst, const void *src, size_t bytes, cuzk_error *err);
 
 namespace gpu {
 
+/* The error of a failed pool allocation of `bytes`: CUZK_ERR_NOMEM with
+ * the size and what the device and the pool hold, for anything out of
+ * memory; else the CUDA error. gpu.cu. */
+int pool_fail(cuzk_gpu *g, size_t bytes, cuzk_error *err);
+
 /* count elements of T in g's pool, freed (stream ordered) on destruction */
 template <class T> class dev_buf {
   public:
@@ -102,7 +113,9 @@ template <class T> class dev_buf {
         release();
         void *p = nullptr;
         s = s ? s : g->stream;
-        GPU_CHECK(cudaMallocFromPoolAsync(&p, (count ? count : 1) * sizeof(T), g->pool, s));
+        const size_t bytes = (count ? count : 1) * sizeof(T);
+        if (cudaMallocFromPoolAsync(&p, bytes, g->pool, s) != cudaSuccess)
+            return pool_fail(g, bytes, err);
         p_ = static_cast<T *>(p);
         stream_ = s;
         return 0;

@@ -12,6 +12,22 @@ static int no_cuda(cuzk_error *err)
 
 int cuzk_gpu_device_count(void) { return 0; }
 
+int cuzk_gpu_memory(int device, size_t *used, size_t *total, cuzk_error *err)
+{
+    (void)device;
+    *used = *total = 0;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_ballast(int device, size_t limit, void **ballast, cuzk_error *err)
+{
+    (void)device, (void)limit;
+    *ballast = NULL;
+    return no_cuda(err);
+}
+
+void cuzk_gpu_ballast_free(int device, void *ballast) { (void)device, (void)ballast; }
+
 int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err)
 {
     (void)device;
@@ -177,6 +193,13 @@ int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const vo
                    cuzk_prove_timings *t, cuzk_error *err)
 {
     (void)g, (void)k, (void)abc, (void)witness, (void)m, (void)t;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_gpu_key **key,
+                   cuzk_error *err)
+{
+    (void)g, (void)r, (void)o, (void)z, (void)key;
     return no_cuda(err);
 }
 

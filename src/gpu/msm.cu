@@ -21,17 +21,11 @@ static __device__ __forceinline__ uint32_t scalar_word(const uint32_t k[8], unsi
 }
 
 /* Signed digits as src/msm/msm.c's msm_recode: a window value above 2^(c-1)
- * becomes value - 2^c and carries one into the next window. The value's
- * index is the base's: i, or w rows + i in a window table of `rows` points
- * per row. */
-static __global__ void msm_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, size_t rows,
-                                         uint32_t *keys, uint32_t *vals)
+ * becomes value - 2^c and carries one into the next window. f(w, mag, neg)
+ * for each window w of the scalar k. */
+template <class Fn> static __device__ __forceinline__ void for_each_digit(const uint32_t k[8], unsigned c, unsigned nwin,
+                                                                           Fn f)
 {
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const uint4 lo = __ldg(scalars + 2 * i), hi = __ldg(scalars + 2 * i + 1);
-    const uint32_t k[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
     const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
     uint32_t carry = 0;
     for (unsigned w = 0; w < nwin; w++) {
@@ -40,9 +34,76 @@ static __global__ void msm_digits_kernel(const uint4 *scalars, size_t n, unsigne
         const uint32_t v = (uint32_t)(win >> (off % 32) & mask) + carry;
         carry = v > half;
         const uint32_t mag = carry ? (1u << c) - v : v; /* v = 2^c: digit 0, carry 1 */
-        keys[w * n + i] = mag;
-        vals[w * n + i] = (uint32_t)(w * rows + i) | (carry && mag ? 0x80000000u : 0);
+        f(w, mag, carry && mag);
     }
+}
+
+static __device__ __forceinline__ void load_scalar(const uint4 *scalars, size_t i, uint32_t k[8])
+{
+    const uint4 lo = __ldg(scalars + 2 * i), hi = __ldg(scalars + 2 * i + 1);
+    k[0] = lo.x, k[1] = lo.y, k[2] = lo.z, k[3] = lo.w, k[4] = hi.x, k[5] = hi.y, k[6] = hi.z, k[7] = hi.w;
+}
+
+/* Every digit, zero or not, in window-major segments: key |d|, value the
+ * base's index (i, or w rows + i in a window table of `rows` points per
+ * row) with the sign in the top bit. */
+static __global__ void msm_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, size_t rows,
+                                         uint32_t *keys, uint32_t *vals)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t k[8];
+    load_scalar(scalars, i, k);
+    for_each_digit(k, c, nwin, [&](unsigned w, uint32_t mag, bool neg) {
+        keys[w * n + i] = mag;
+        vals[w * n + i] = (uint32_t)(w * rows + i) | (neg ? 0x80000000u : 0);
+    });
+}
+
+/* The non-zero digits of the threads of a warp go to consecutive places
+ * from one atomic add on *cursor; returns the lane's first place. */
+static __device__ __forceinline__ unsigned long long warp_claim(unsigned long long *cursor, uint32_t mine)
+{
+    const unsigned lane = threadIdx.x % 32;
+    uint32_t before = mine; /* inclusive scan over the lanes */
+    for (unsigned d = 1; d < 32; d *= 2) {
+        const uint32_t t = __shfl_up_sync(0xffffffffu, before, d);
+        if (lane >= d)
+            before += t;
+    }
+    const uint32_t total = __shfl_sync(0xffffffffu, before, 31);
+    unsigned long long base = 0;
+    if (lane == 31 && total)
+        base = atomicAdd(cursor, (unsigned long long)total);
+    base = __shfl_sync(0xffffffffu, base, 31);
+    return base + before - mine;
+}
+
+/* The non-zero digits only (a bit-heavy witness: most digits of 0 and 1
+ * are zero), as one sequence whose key is the bucket id + 1: gid = w
+ * 2^(c-1) + |d| - 1, or |d| - 1 over a table (one bucket set). With keys
+ * == NULL it only counts them into *cursor. */
+static __global__ void msm_nonzero_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, size_t rows,
+                                                 uint32_t nbuckets, unsigned long long *cursor, uint32_t *keys,
+                                                 uint32_t *vals)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t k[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (i < n)
+        load_scalar(scalars, i, k);
+    uint32_t mine = 0;
+    for_each_digit(k, c, nwin, [&](unsigned, uint32_t mag, bool) { mine += mag != 0; });
+    unsigned long long at = warp_claim(cursor, mine); /* every lane of the warp takes part */
+    if (!keys || !mine)
+        return;
+    for_each_digit(k, c, nwin, [&](unsigned w, uint32_t mag, bool neg) {
+        if (!mag)
+            return;
+        keys[at] = (rows ? 0 : w * nbuckets) + mag;
+        vals[at] = (uint32_t)(rows ? w * rows + i : i) | (neg ? 0x80000000u : 0);
+        at++;
+    });
 }
 
 /* sorts each of the `segs` runs of `seg` (key, value) pairs by key, on st */
@@ -62,28 +123,65 @@ static int msm_sort_windows(cuzk_gpu *g, cudaStream_t st, const uint32_t *keys, 
     return 0;
 }
 
+/* Compact the digits when at most this share of them is non-zero: one
+ * sort over more key bits then costs less than a sort of every digit. */
+static constexpr double MSM_COMPACT_SHARE = 0.7;
+
+/* bits of the largest key */
+static unsigned key_bits(uint32_t max_key)
+{
+    unsigned b = 1;
+    while (b < 32 && (max_key >> b))
+        b++;
+    return b;
+}
+
 int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
                 cuzk_error *err, cudaStream_t st)
 {
     st = st ? st : g->stream;
     out.plan = plan;
     out.n = n;
-    out.seg = plan.table_rows ? (size_t)plan.nwin * n : n;
+    out.entries = out.seg = 0;
     if (n == 0)
         return 0;
     if (plan.table_rows && n > plan.table_rows)
         return cuzk_fail(err, CUZK_ERR_ARG, "MSM: %zu scalars for a table of %zu points", n, plan.table_rows);
     const size_t E0 = (size_t)plan.nwin * n;
-    GPU_TRY(out.keys.alloc(g, E0, err, st));
-    GPU_TRY(out.vals.alloc(g, E0, err, st));
+    const uint4 *sc = reinterpret_cast<const uint4 *>(scalars);
+    const unsigned grid = grid_for(n, SMALL_THREADS);
+    dev_buf<unsigned long long> cursor;
+    GPU_TRY(cursor.alloc(g, 1, err, st));
+    GPU_CHECK(cudaMemsetAsync(cursor, 0, sizeof(unsigned long long), st));
+    msm_nonzero_digits_kernel<<<grid, SMALL_THREADS, 0, st>>>(sc, n, plan.c, plan.nwin, plan.table_rows,
+                                                              plan.nbuckets, cursor, nullptr, nullptr);
+    GPU_LAUNCHED();
+    unsigned long long nonzero = 0;
+    GPU_CHECK(cudaMemcpyAsync(&nonzero, cursor, sizeof nonzero, cudaMemcpyDeviceToHost, st));
+    GPU_CHECK(cudaStreamSynchronize(st));
+    const bool compact = (double)nonzero <= MSM_COMPACT_SHARE * (double)E0;
+    const size_t E = compact ? (size_t)nonzero : E0;
+    out.entries = E;
+    /* compacted: one segment whose keys are gid + 1; else one per bucket set */
+    out.seg = compact || plan.table_rows ? E : n;
+    GPU_TRY(out.keys.alloc(g, E, err, st));
+    GPU_TRY(out.vals.alloc(g, E, err, st));
+    if (E == 0)
+        return 0;
     dev_buf<uint32_t> keys, vals;
-    GPU_TRY(keys.alloc(g, E0, err, st));
-    GPU_TRY(vals.alloc(g, E0, err, st));
-    msm_digits_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, st>>>(
-        reinterpret_cast<const uint4 *>(scalars), n, plan.c, plan.nwin, plan.table_rows, keys, vals);
+    GPU_TRY(keys.alloc(g, E, err, st));
+    GPU_TRY(vals.alloc(g, E, err, st));
+    if (compact) {
+        GPU_CHECK(cudaMemsetAsync(cursor, 0, sizeof(unsigned long long), st));
+        msm_nonzero_digits_kernel<<<grid, SMALL_THREADS, 0, st>>>(sc, n, plan.c, plan.nwin, plan.table_rows,
+                                                                  plan.nbuckets, cursor, keys, vals);
+    } else {
+        msm_digits_kernel<<<grid, SMALL_THREADS, 0, st>>>(sc, n, plan.c, plan.nwin, plan.table_rows, keys, vals);
+    }
     GPU_LAUNCHED();
     GPU_TRY(prof_mark(g, "digits", err));
-    GPU_TRY(msm_sort_windows(g, st, keys, vals, out.keys, out.vals, out.seg, msm_sums(plan), plan.c, err));
+    const unsigned bits = compact ? key_bits((plan.table_rows ? 1 : plan.nwin) * plan.nbuckets) : plan.c;
+    GPU_TRY(msm_sort_windows(g, st, keys, vals, out.keys, out.vals, out.seg, (unsigned)(E / out.seg), bits, err));
     return prof_mark(g, "sort", err);
 }
 
@@ -177,7 +275,7 @@ int table_upload(cuzk_gpu *g, const msm_group *grp, const msm_plan &plan, const 
 
 #define MSM_GROUP(G, DEV)                                                                      \
     {msm_##G, msm_##G##_plan, msm_##G##_table_plan, msm_##G##_table_build, msm_##G##_sorted,      \
-     sizeof(affine<DEV::F>)}
+     msm_##G##_fixed_mul, sizeof(affine<DEV::F>)}
 static const msm_group groups[2][2] = {
     {MSM_GROUP(bn254_g1, bn254_g1_dev), MSM_GROUP(bn254_g2, bn254_g2_dev)},
     {MSM_GROUP(bls12_381_g1, bls12_381_g1_dev), MSM_GROUP(bls12_381_g2, bls12_381_g2_dev)},

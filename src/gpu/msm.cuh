@@ -45,6 +45,7 @@
 #include "gpu/ec.cuh"
 #include "gpu/gpu_internal.cuh"
 #include "gpu/msm_table.cuh"
+#include "gpu/fixed_base.cuh"
 
 /* the CPU headers, as C; nvcc does not know their GCC loop pragmas */
 #pragma nv_diag_suppress 1675
@@ -134,12 +135,23 @@ static inline unsigned msm_sums(const msm_plan &p)
 
 /* Steps 1-2 for n scalars (8 words each, device memory): the (key, value)
  * pairs of each bucket window sorted by key, `seg` entries per window (n,
- * or nwin n with a table). msm_prepare works on stream st (default: g's
- * stream; the buffers are freed on st too). */
+ * or nwin n with a table). When at most MSM_COMPACT_SHARE of the digits are
+ * non-zero (the 0/1 scalars of real witnesses: a 1 has one non-zero digit,
+ * a 0 none) only those are kept, as one segment keyed by bucket id + 1, so
+ * the sort and the memory shrink with them. msm_prepare works on stream st
+ * (default: g's stream; the buffers are freed on st too) and waits for st
+ * once, to size the kept digits. */
 struct msm_sorted {
     msm_plan plan = {0, 0, 0, 0};
-    size_t n = 0, seg = 0;
+    size_t n = 0;
+    size_t entries = 0; /* digits kept: all nwin n, or the non-zero ones */
+    size_t seg = 0;     /* entries per sorted segment (the bucket id is segment 2^(c-1) + key - 1) */
     dev_buf<uint32_t> keys, vals;
+    void release()
+    {
+        keys.release();
+        vals.release();
+    }
 };
 int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
                 cuzk_error *err, cudaStream_t st = nullptr);
@@ -352,8 +364,10 @@ static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<
 {
     using F = typename T::F;
     const msm_plan &plan = sorted.plan;
-    const size_t E0 = (size_t)plan.nwin * sorted.n;
+    const size_t E0 = sorted.entries;
     GPU_CHECK(cudaMemsetAsync(buckets, 0, (size_t)msm_sums(plan) * plan.nbuckets * sizeof(xyzz<F>), g->stream));
+    if (E0 == 0)
+        return 0;
 
     int resident = 0; /* blocks per multiprocessor */
     GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, msm_chunk_kernel<F, seq_bases<F>>,
@@ -554,6 +568,12 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
         return msm_device<G##_msm>(g, static_cast<G##_jac *>(result),                          \
                                    static_cast<const affine<DEV::F> *>(bases), sorted, err);   \
     }                                                                                          \
+    int msm_##G##_fixed_mul(cuzk_gpu *g, const void *table, const void *scalars, size_t n, void *out, \
+                            cuzk_error *err)                                                   \
+    {                                                                                          \
+        return fixed_mul(g, static_cast<const affine<DEV::F> *>(table), static_cast<const uint32_t *>(scalars), n, \
+                         static_cast<affine<DEV::F> *>(out), err);                             \
+    }                                                                                          \
     }
 
 /* the four instances */
@@ -563,7 +583,8 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     msm_plan msm_##G##_plan(const cuzk_gpu *g, size_t n);                                      \
     msm_plan msm_##G##_table_plan(const cuzk_gpu *g, size_t rows);                             \
     int msm_##G##_table_build(cuzk_gpu *g, void *table, const msm_plan &plan, cuzk_error *err); \
-    int msm_##G##_sorted(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err);
+    int msm_##G##_sorted(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err); \
+    int msm_##G##_fixed_mul(cuzk_gpu *g, const void *table, const void *scalars, size_t n, void *out, cuzk_error *err);
 MSM_DECLARE(bn254_g1)
 MSM_DECLARE(bn254_g2)
 MSM_DECLARE(bls12_381_g1)
@@ -578,6 +599,10 @@ struct msm_group {
     msm_plan (*table_plan)(const cuzk_gpu *g, size_t rows);
     int (*table_build)(cuzk_gpu *g, void *table, const msm_plan &plan, cuzk_error *err);
     int (*sorted)(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err);
+    /* out[0..n) <- scalars[i] G from a setup's fixed-base table of G
+     * (fixed_base.cuh); all device memory, scalars normal form; queued on
+     * g's stream */
+    int (*fixed_mul)(cuzk_gpu *g, const void *table, const void *scalars, size_t n, void *out, cuzk_error *err);
     size_t point_bytes;
 };
 

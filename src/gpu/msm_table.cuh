@@ -52,32 +52,14 @@ __global__ void __launch_bounds__(MSM_TABLE_THREADS)
     }
     xyzz<F> acc = {p.x, p.y, F::one(), F::one()};
     F pre = F::one();
-    for (unsigned w = 1; w < nwin; w++) {
-        for (unsigned k = 0; k < c; k++)
+    auto pt = [&](unsigned k) { return (size_t)(k + 1) * rows + i; }; /* row w = k + 1 */
+    auto sc = [&](unsigned k) { return (size_t)k * count + t; };
+    for (unsigned k = 0; k + 1 < nwin; k++) {
+        for (unsigned b = 0; b < c; b++)
             xyzz_dbl_to(&acc);
-        const size_t s = (size_t)(w - 1) * count + t;
-        store(table + w * rows + i, affine<F>{acc.x, acc.y});
-        store(zz_s + s, acc.zz);
-        store(zzz_s + s, acc.zzz);
-        pre = pre * (acc.is_inf() ? F::one() : acc.zzz);
-        store(pre_s + s, pre);
+        xyzz_batch_record(table + pt(k), zz_s + sc(k), zzz_s + sc(k), pre_s + sc(k), acc, pre);
     }
-    F inv = pre.inv(); /* 1 / (ZZZ_1 ... ZZZ_w) as w walks down */
-    for (unsigned w = nwin - 1; w >= 1; w--) {
-        const size_t s = (size_t)(w - 1) * count + t;
-        const F zz = load(zz_s + s), zzz = load(zzz_s + s);
-        const F zzz_inv = w > 1 ? inv * load(pre_s + s - count) : inv;
-        if (!zz.is_zero())
-            inv = inv * zzz;
-        affine<F> q = load(table + w * rows + i);
-        if (zz.is_zero()) {
-            q = {F::zero(), F::zero()};
-        } else {
-            q.x = q.x * (zz * zzz_inv).sqr();
-            q.y = q.y * zzz_inv;
-        }
-        store(table + w * rows + i, q);
-    }
+    xyzz_batch_affine(table, pt, zz_s, zzz_s, pre_s, sc, nwin - 1, pre);
 }
 
 /* Fills rows 1..nwin-1 of `table` (nwin rows of `rows` points over F; row

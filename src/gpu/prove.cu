@@ -9,8 +9,11 @@
 #include "gpu/abc.cuh"
 #include "gpu/msm.cuh"
 
-/* the key's point arrays */
+/* the key's point arrays, in a setup's order */
 enum { KEY_A, KEY_B1, KEY_B2, KEY_C, KEY_H, KEY_ARRAYS };
+static_assert((int)KEY_A == (int)CUZK_SETUP_A && (int)KEY_B2 == (int)CUZK_SETUP_B2 &&
+                  (int)KEY_H == (int)CUZK_SETUP_H && (int)KEY_ARRAYS == (int)CUZK_SETUP_ARRAYS,
+              "a setup's arrays are the key's");
 
 struct cuzk_gpu_key {
     int device;
@@ -156,12 +159,10 @@ static void append_kept(const cuzk_gpu_key *k, int i, const std::vector<uint32_t
 
 /* The points to the device (cuzk_gpu_key: compacted, C with H): as window
  * tables when g allows and they fit, else as they are. */
-static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
+/* kept[i] and same_set[i] from the arrays' index lists (empty: all kept) */
+static void keep_points(cuzk_gpu_key *k, const std::vector<uint32_t> idx[KEY_ARRAYS])
 {
-    std::vector<uint32_t> idx[KEY_ARRAYS];
-    std::vector<uint8_t> packed;
     for (int i = 0; i < KEY_ARRAYS; i++) {
-        finite_points(k, i, idx[i]);
         k->kept[i] = idx[i].empty() ? k->count[i] : idx[i].size();
         k->same_set[i] = i;
         for (int j = 0; j < i; j++)
@@ -170,6 +171,15 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
                 break;
             }
     }
+}
+
+static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
+{
+    std::vector<uint32_t> idx[KEY_ARRAYS];
+    std::vector<uint8_t> packed;
+    for (int i = 0; i < KEY_ARRAYS; i++)
+        finite_points(k, i, idx[i]);
+    keep_points(k, idx);
     /* one window for every table: the largest array's */
     const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, largest_array(k));
     k->tables = !g->no_key_tables && plan.nwin > 1 && tables_fit(k, plan);
@@ -397,20 +407,92 @@ struct digits_release {
     }
 };
 
+/* Device memory a proof may still take: free memory, and what g's pool
+ * holds unused */
+static size_t memory_left(cuzk_gpu *g)
+{
+    size_t free_bytes = 0, total = 0, reserved = 0, used = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess ||
+        cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrReservedMemCurrent, &reserved) != cudaSuccess ||
+        cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return free_bytes + (reserved > used ? reserved - used : 0);
+}
+
+/* room kept for buckets, window sums and the sorts' own scratch */
+static constexpr size_t MSM_ROOM = (size_t)6 << 30;
+
+/* Slices of points the C' + H' MSM is made in: 1 when its digits and their
+ * sort (16 bytes an entry at the most) fit in what is left next to the key,
+ * else as many as make them fit (a 2^27 key on an H200, no tables). */
+static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
+{
+    const size_t n = device_points(k, KEY_C), left = memory_left(g);
+    if (k->tables || n == 0)
+        return 1;
+    const size_t digits = 16 * (size_t)array_plan(g, k, KEY_C).nwin * n, fixed = 32 * n + MSM_ROOM;
+    size_t slices = 1;
+    while (slices < 64 && digits / slices + fixed > left)
+        slices *= 2;
+    return slices;
+}
+
+/* C' + H' in slices of at most n / slices points, one after another on the
+ * stream, C's points and H's never in one slice (a witness's digits are
+ * compacted, h's are not: each slice sorts as suits it); the partial sums
+ * add up on the host */
+static int c_plus_h_sliced(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_c, const fr_words *h,
+                           size_t slices, void *result, cuzk_error *err)
+{
+    const size_t n = device_points(k, KEY_C), slice = (n + slices - 1) / slices, pb = k->point_bytes[KEY_C];
+    const size_t ends[2] = {k->kept[KEY_C], n};
+    const msm_group *grp = msm_group_of(k->curve, false);
+    dev_buf<fr_words> scalars;
+    GPU_TRY(scalars.alloc(g, n, err));
+    GPU_TRY(kept_scalars(g->stream, k, KEY_C, w_c, scalars, err));
+    GPU_TRY(kept_scalars(g->stream, k, KEY_H, h, scalars.get() + k->kept[KEY_C], err));
+    memset(result, 0, sizeof(cuzk_msm_results::a));
+    size_t at = 0;
+    for (size_t end : ends)
+        while (at < end) {
+            const size_t len = end - at < slice ? end - at : slice;
+            msm_sorted d;
+            uint64_t partial[sizeof(cuzk_msm_results::a) / 8];
+            GPU_TRY(msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars.get() + at), len, grp->plan(g, len),
+                                d, err));
+            GPU_TRY(grp->sorted(g, partial, static_cast<const uint8_t *>(k->pts[KEY_C]) + at * pb, d, err));
+            add_partial(k->curve, false, result, partial);
+            at += len;
+        }
+    return 0;
+}
+
 /* The MSMs of a resident key, phases 4-8, once h is on the device */
 static int resident_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, const fr_words *h,
                          proof_digits &d, cuzk_msm_results *m, cuzk_error *err)
 {
     void *result[KEY_B2 + 1] = {m->a, m->b1, m->b2};
+    const fr_words *w_c = w + k->n_public + 1;
     GPU_TRY(witness_digits(g, k, w, d, err));
-    GPU_TRY(hand_over(g, SIDE_H, g->stream, g->copy_stream, err));
-    GPU_TRY(c_plus_h_digits(g, k, w + k->n_public + 1, h, d, err));
+    const size_t slices = c_plus_h_slices(g, k);
+    if (slices == 1) {
+        GPU_TRY(hand_over(g, SIDE_H, g->stream, g->copy_stream, err));
+        GPU_TRY(c_plus_h_digits(g, k, w_c, h, d, err));
+    }
     for (int i = KEY_A; i <= KEY_B2; i++) {
         GPU_TRY(msm_group_of(k->curve, i == KEY_B2)->sorted(g, result[i], k->pts[i], d.w[k->same_set[i]], err));
         GPU_TRY(mark(g, 4 + i, err));
     }
-    GPU_TRY(hand_over(g, SIDE_CH_DIGITS, g->copy_stream, g->stream, err));
-    GPU_TRY(msm_group_of(k->curve, false)->sorted(g, m->c, k->pts[KEY_C], d.ch, err)); /* m->h stays infinity */
+    if (slices == 1) {
+        GPU_TRY(hand_over(g, SIDE_CH_DIGITS, g->copy_stream, g->stream, err));
+        GPU_TRY(msm_group_of(k->curve, false)->sorted(g, m->c, k->pts[KEY_C], d.ch, err)); /* m->h stays infinity */
+    } else {
+        for (int i = KEY_A; i <= KEY_B2; i++)
+            d.w[i].release(); /* their digits are done with */
+        GPU_TRY(c_plus_h_sliced(g, k, w_c, h, slices, m->c, err));
+    }
     GPU_TRY(mark(g, 7, err));
     return mark(g, 8, err);
 }
@@ -435,23 +517,30 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
 {
     const size_t n = k->domain_size, nv = k->n_vars;
     const cuzk_curve_id curve = k->curve;
-    dev_buf<fr_words> d_abc, d_w;
-    GPU_TRY(d_abc.alloc(g, 3 * n, err));
+    /* a (h once the coset chain is done) apart from b, c, which go back to
+     * the pool before the MSMs need its memory for their digits */
+    dev_buf<fr_words> d_a, d_bc, d_w;
+    GPU_TRY(d_a.alloc(g, n, err));
+    GPU_TRY(d_bc.alloc(g, 2 * n, err));
     GPU_TRY(d_w.alloc(g, nv, err));
-    fr_words *a = d_abc, *b = a + n, *c = b + n;
+    fr_words *a = d_a, *b = d_bc, *c = b + n;
     proof_digits digits;
     digits_release release = {g};
 
     GPU_TRY(mark(g, 0, err));
     GPU_CHECK(cudaMemcpyAsync(d_w, witness, nv * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
-    if (abc)
-        GPU_CHECK(cudaMemcpyAsync(a, abc, 3 * n * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+    if (abc) {
+        const fr_words *h_abc = static_cast<const fr_words *>(abc);
+        GPU_CHECK(cudaMemcpyAsync(a, h_abc, n * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+        GPU_CHECK(cudaMemcpyAsync(b, h_abc + n, 2 * n * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+    }
     GPU_TRY(mark(g, 1, err));
     if (!abc)
-        GPU_TRY(abc_build(g, curve, k->rows, d_w, a, err));
+        GPU_TRY(abc_build(g, curve, k->rows, d_w, a, b, c, err));
     GPU_TRY(mark(g, 2, err));
     /* h = a o b - c on the coset, normal form, written over a */
     GPU_TRY(cuzk_gpu_coset_h_dev(g, curve, a, b, c, n, err));
+    d_bc.release();
     GPU_TRY(mark(g, 3, err));
     memset(m, 0, sizeof *m);
     m->curve = curve;
@@ -472,8 +561,42 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
         t->msm_c = elapsed_s(ev[6], ev[7]);
         t->msm_h = elapsed_s(ev[7], ev[8]);
         t->d2h = 0;
-        t->total = elapsed_s(ev[0], ev[8]);
+        t->device = t->total = elapsed_s(ev[0], ev[8]);
     }
+    return 0;
+}
+
+/* A new key on g's device described from z, with no points yet. */
+static int new_key(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err)
+{
+    GPU_CHECK(cudaSetDevice(g->device));
+    cuzk_gpu_key *k = static_cast<cuzk_gpu_key *>(calloc(1, sizeof *k));
+    if (!k)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for a device key");
+    k->device = g->device;
+    k->rows = abc_rows();
+    describe(k, z);
+    *out = k;
+    return 0;
+}
+
+int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[KEY_ARRAYS], cuzk_gpu_key **out, cuzk_error *err)
+{
+    cuzk_gpu_key *k = nullptr;
+    int rc = new_key(g, z, &k, err);
+    if (rc) {
+        for (int i = 0; i < KEY_ARRAYS; i++)
+            if (pts[i])
+                cudaFree(pts[i]);
+        return rc;
+    }
+    const std::vector<uint32_t> all[KEY_ARRAYS];
+    keep_points(k, all);
+    for (int i = 0; i < KEY_ARRAYS; i++) {
+        k->pts[i] = pts[i];
+        k->host[i] = nullptr;
+    }
+    *out = k;
     return 0;
 }
 
@@ -485,13 +608,8 @@ static int make_key(cuzk_gpu *g, const cuzk_zkey *z, bool streamed, size_t slice
     if (!g || !z || !out || !z->a)
         return cuzk_fail(err, CUZK_ERR_ARG, "a device key needs a context, a whole key and an output");
     *out = NULL;
-    GPU_CHECK(cudaSetDevice(g->device));
-    cuzk_gpu_key *k = static_cast<cuzk_gpu_key *>(calloc(1, sizeof *k));
-    if (!k)
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for a device key");
-    k->device = g->device;
-    k->rows = abc_rows();
-    describe(k, z);
+    cuzk_gpu_key *k = nullptr;
+    GPU_TRY(new_key(g, z, &k, err));
     int rc = 0;
     if (streamed) {
         k->streamed = true;

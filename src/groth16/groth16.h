@@ -20,6 +20,7 @@ typedef struct {
     double msm_a, msm_b1, msm_b2, msm_c, msm_h;
     double d2h;     /* the MSM results back */
     double finish;  /* blinding with r, s and the affine conversion */
+    double device;  /* a device's part, first copy to last result, by its own clock (0 on the CPU) */
     double total;
 } cuzk_prove_timings;
 
@@ -67,6 +68,41 @@ int cuzk_groth16_export_vk(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err);
  * wiped before returning. NOT for production: whoever ran it could forge
  * proofs. Release with cuzk_zkey_free. */
 int cuzk_groth16_setup(const cuzk_r1cs *r, int nthreads, cuzk_zkey *z, cuzk_error *err);
+
+/* The point arrays of a key, as a setup makes them. */
+typedef enum { CUZK_SETUP_A, CUZK_SETUP_B1, CUZK_SETUP_B2, CUZK_SETUP_C, CUZK_SETUP_H, CUZK_SETUP_ARRAYS } cuzk_setup_array;
+
+/* The fixed-base table a setup multiplies from: entry [j][d - 1] = d 2^(8j) G
+ * for j < CUZK_SETUP_WINDOWS, 1 <= d <= CUZK_SETUP_DIGITS, affine. */
+#define CUZK_SETUP_WINDOW 8
+#define CUZK_SETUP_WINDOWS (256 / CUZK_SETUP_WINDOW)
+#define CUZK_SETUP_DIGITS ((1 << CUZK_SETUP_WINDOW) - 1)
+
+/* A setup's fixed-base multiplications done elsewhere (a device): mul sets
+ * out[i] = scalars[i] G for i < n, G the generator of G1 (of G2 for
+ * CUZK_SETUP_B2), scalars Fr in Montgomery form (4 words each), out affine
+ * points (all-zero = infinity) in host memory, or NULL when the caller
+ * keeps no host copy (cuzk_setup_options.no_host_points); table as above.
+ * Returns CUZK_OK or a code with err filled; the setup then fails with it. */
+typedef struct {
+    void *ctx;
+    int (*mul)(void *ctx, cuzk_curve_id curve, cuzk_setup_array which, void *out, const void *table,
+               const void *scalars, size_t n, cuzk_error *err);
+} cuzk_setup_mul;
+
+typedef struct {
+    int nthreads;              /* CPU threads (< 1: one) */
+    const cuzk_setup_mul *mul; /* NULL: the CPU multiplies */
+    int no_host_points;        /* with mul: z's A, B1, B2, C, H stay NULL (the points live where mul put them) */
+    const uint64_t (*toxic)[4]; /* NULL: fresh from getrandom; else tau, alpha, beta, gamma, delta in normal
+                                   form, each in [1, r): for tests that compare two setups */
+    void (*progress)(void *ctx, const char *stage); /* NULL, or told as each stage begins */
+    void *progress_ctx;
+} cuzk_setup_options;
+
+/* cuzk_groth16_setup with options: the same key, byte for byte, for the
+ * same toxic waste whoever multiplies and however many threads run. */
+int cuzk_groth16_setup_with(const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_error *err);
 
 /* CUZK_OK when w satisfies every constraint of r, else CUZK_ERR_UNSATISFIED
  * naming the first failing constraint (or CUZK_ERR_MISMATCH on a wrong

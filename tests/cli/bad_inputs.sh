@@ -53,6 +53,11 @@ step "usage errors"
 rc=0; "$CUZK" groth16 prove "$d/bn.zkey" >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
 rc=0; "$CUZK" frobnicate >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
 rc=0; "$CUZK" groth16 prove --threads zero a b c d >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" circuit synth --curve bn128 --constraints 9 --shape sha "$d/s.r1cs" "$d/s.wtns" >/dev/null 2>&1 || rc=$?
+[ $rc -eq 2 ]
+rc=0; "$CUZK" setup --backend tpu "$d/bn.r1cs" "$d/x.zkey" >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" bench prove --curve bn128 --constraints 9 --device-key --backend cpu >/dev/null 2>&1 || rc=$?
+[ $rc -eq 2 ]
 for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "circuit synth" "bench prove"; do
     $CUZK $c --help | grep -q "usage\|cuzk"
 done

@@ -69,7 +69,7 @@ int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id cu
                   uint64_t seed, cuzk_wtns *w)
 {
     cuzk_error err = {0};
-    cuzk_synth_params sp = {curve, n_constraints, 2, seed, 0};
+    cuzk_synth_params sp = {.curve = curve, .n_constraints = n_constraints, .n_public = 2, .seed = seed};
     cuzk_r1cs r1cs;
     cuzk_wtns witness;
     cuzk_zkey z;
@@ -121,3 +121,53 @@ const char *arith_path_select(int i)
     return "scalar";
 }
 #endif
+
+const uint64_t test_toxic[5][4] = {{0x1234567, 1, 0, 7}, {89, 0, 0, 0}, {0x9abcdef, 0, 5, 0}, {3, 3, 3, 3}, {1, 0, 0, 0}};
+
+static int same_bytes(const char *what, const void *a, const void *b, size_t bytes)
+{
+    if (!a || !b || !memcmp(a, b, bytes))
+        return 1;
+    const uint8_t *x = a, *y = b;
+    size_t i = 0;
+    while (x[i] == y[i])
+        i++;
+    printf("keys differ: %s at byte %zu of %zu\n", what, i, bytes);
+    return 0;
+}
+
+/* field by field: the struct has padding */
+static int same_coefs(const cuzk_zkey *a, const cuzk_zkey *b)
+{
+    for (uint32_t i = 0; i < a->n_coefs; i++) {
+        const cuzk_zkey_coef *x = &a->coefs[i], *y = &b->coefs[i];
+        if (x->matrix != y->matrix || x->row != y->row || x->wire != y->wire ||
+            memcmp(x->value, y->value, sizeof x->value)) {
+            printf("keys differ: coefficient %u\n", i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int zkeys_equal(const cuzk_zkey *a, const cuzk_zkey *b)
+{
+    if (a->curve != b->curve || a->n8q != b->n8q || a->n_vars != b->n_vars || a->n_public != b->n_public ||
+        a->domain_size != b->domain_size || a->n_coefs != b->n_coefs) {
+        printf("keys differ in their sizes\n");
+        return 0;
+    }
+    const size_t g1 = 2 * (size_t)a->n8q, g2 = 4 * (size_t)a->n8q, nv = a->n_vars;
+    return same_bytes("alpha1", a->alpha1, b->alpha1, sizeof a->alpha1) &&
+           same_bytes("beta1", a->beta1, b->beta1, sizeof a->beta1) &&
+           same_bytes("delta1", a->delta1, b->delta1, sizeof a->delta1) &&
+           same_bytes("beta2", a->beta2, b->beta2, sizeof a->beta2) &&
+           same_bytes("gamma2", a->gamma2, b->gamma2, sizeof a->gamma2) &&
+           same_bytes("delta2", a->delta2, b->delta2, sizeof a->delta2) &&
+           same_bytes("IC", a->ic, b->ic, ((size_t)a->n_public + 1) * g1) &&
+           same_coefs(a, b) &&
+           same_bytes("A", a->a, b->a, nv * g1) && same_bytes("B1", a->b1, b->b1, nv * g1) &&
+           same_bytes("B2", a->b2, b->b2, nv * g2) &&
+           same_bytes("C", a->c, b->c, (nv - a->n_public - 1) * g1) &&
+           same_bytes("H", a->h, b->h, (size_t)a->domain_size * g1);
+}

@@ -46,4 +46,13 @@ int make_dev_key(const cuzk_synth_params *sp, cuzk_zkey *z, cuzk_wtns *w, cuzk_r
 int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id curve, uint32_t n_constraints,
                   uint64_t seed, cuzk_wtns *w);
 
+/* The toxic waste tests give setups (cuzk_setup_options.toxic): fixed
+ * values, so two setups of one circuit make the same key. */
+extern const uint64_t test_toxic[5][4];
+
+/* 1 when a and b are the same key byte for byte (header, IC, coefficients,
+ * and each point array both hold), else 0 after printing what differs.
+ * Serials are not compared. */
+int zkeys_equal(const cuzk_zkey *a, const cuzk_zkey *b);
+
 #endif

@@ -315,6 +315,27 @@ static void mixed_scalar(const group_ops *G, fe *k)
     }
 }
 
+/* a bit-heavy witness's scalar (synth.h): 59 % zero, 38 % one, else
+ * small, r - 1 or random; most digits zero, so the MSM keeps only the
+ * non-zero ones (msm_prepare's compaction) */
+static void bit_scalar(const group_ops *G, fe *k)
+{
+    uint64_t pick = cuzk_splitmix64(&seed_state) % 100;
+    memset(k, 0, sizeof *k);
+    if (pick < 59)
+        return;
+    if (pick < 97)
+        k->l[0] = 1;
+    else if (pick == 97)
+        k->l[0] = cuzk_splitmix64(&seed_state) >> 32;
+    else if (pick == 98) {
+        memcpy(k->l, G->r, sizeof k->l);
+        k->l[0] -= 1; /* r - 1: r is odd */
+    } else {
+        random_fe(k, G->bits);
+    }
+}
+
 static void test_msm(void **state)
 {
     const group_ops *G = *state;
@@ -337,6 +358,11 @@ static void test_msm(void **state)
                 memset(mixed + i * as, 0, as);
         }
         check_msm(G, mixed, k, n, "mixed");
+        /* a bit-heavy witness, plain and over a table */
+        for (size_t i = 0; i < n; i++)
+            bit_scalar(G, &k[i]);
+        check_msm(G, mixed, k, n, "bit-heavy");
+        check_msm_table(G, mixed, k, n, n, "bit-heavy");
     }
     free(bases);
     free(mixed);

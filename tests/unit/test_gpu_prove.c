@@ -40,7 +40,8 @@ typedef struct {
 
 static void make_circuit(circuit *c, cuzk_curve_id curve, uint32_t constraints, int zero_witness)
 {
-    cuzk_synth_params sp = {curve, constraints, 3, 11, zero_witness};
+    cuzk_synth_params sp = {.curve = curve, .n_constraints = constraints, .n_public = 3, .seed = 11,
+                                .zero_witness = zero_witness};
     assert_int_equal(make_dev_key(&sp, &c->z, &c->w, NULL), CUZK_OK);
 }
 
@@ -233,7 +234,7 @@ static void run_engine_on_gpus(int devices)
     cfg.budget_bytes = 1ULL << 30;
     cfg.log = cuzk_logger_open(log_path, CUZK_LOG_INFO);
     assert_non_null(cfg.log);
-    cuzk_backend *b = backend_gpu_create(devices, 1, &err);
+    cuzk_backend *b = backend_gpu_create(&(backend_options){.gpu_devices = devices}, &err);
     assert_non_null(b);
     int n_devices = b->n_devices;
     cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
@@ -292,7 +293,7 @@ int main(void)
     if (gpu_tests_unavailable())
         return 77;
     cuzk_error err = {0};
-    gpu_backend = backend_gpu_create(1, 1, &err);
+    gpu_backend = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err);
     if (!gpu_backend) {
         printf("cannot start the GPU backend: %s\n", err.msg);
         return 1;

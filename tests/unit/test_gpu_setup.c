@@ -1,0 +1,152 @@
+/* Development setups on the GPU (cuzk_gpu_setup, the gpu backend's setup)
+ * against the CPU's, on both curves and on random and bit-heavy circuits:
+ *   - from the same toxic waste the GPU's key is the CPU's, byte for byte
+ *     (points at infinity from zero scalars included)
+ *   - a key made on the device with no host copy (no_host_points) proves:
+ *     the proof verifies, a changed public signal is rejected
+ *   - without a kept key, no_host_points is refused
+ *   - a backend with a memory limit leaves only that much of the card free
+ *     while it lives.
+ * Skips (exit 77) without a usable GPU and under AddressSanitizer. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/backend.h"
+#include "gpu/gpu.h"
+#include "groth16/groth16.h"
+#include "groth16/synth.h"
+#include "support.h"
+
+static cuzk_gpu *gpu;
+
+typedef struct {
+    cuzk_curve_id curve;
+    cuzk_synth_shape shape;
+    uint32_t constraints;
+} setup_case;
+
+static void synth(const setup_case *c, cuzk_r1cs *r, cuzk_wtns *w)
+{
+    cuzk_error err = {0};
+    const cuzk_synth_params sp = {.curve = c->curve, .n_constraints = c->constraints, .n_public = 3, .seed = 5,
+                                  .shape = c->shape};
+    assert_int_equal(cuzk_circuit_synth(&sp, r, w, &err), CUZK_OK);
+}
+
+static void test_same_key_as_cpu(void **state)
+{
+    const setup_case *c = *state;
+    cuzk_error err = {0};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    cuzk_zkey cpu, dev;
+    synth(c, &r, &w);
+    const cuzk_setup_options o = {.nthreads = 4, .toxic = test_toxic};
+    assert_int_equal(cuzk_groth16_setup_with(&r, &o, &cpu, &err), CUZK_OK);
+    int rc = cuzk_gpu_setup(gpu, &r, &o, &dev, NULL, &err);
+    if (rc)
+        printf("GPU setup: %s\n", err.msg);
+    assert_int_equal(rc, CUZK_OK);
+    assert_true(zkeys_equal(&cpu, &dev));
+    cuzk_zkey_free(&cpu);
+    cuzk_zkey_free(&dev);
+    cuzk_r1cs_free(&r);
+    cuzk_wtns_free(&w);
+}
+
+static void test_device_only_key_proves(void **state)
+{
+    const setup_case *c = *state;
+    cuzk_error err = {0};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    cuzk_zkey z;
+    cuzk_vk vk;
+    cuzk_proof proof;
+    synth(c, &r, &w);
+    cuzk_backend *b = backend_gpu_create(&(backend_options){.gpu_devices = 1, .gpu_one_shot = 1}, &err);
+    assert_non_null(b);
+    const cuzk_setup_options o = {.nthreads = 4, .no_host_points = 1};
+    assert_int_equal(backend_setup(b, &r, &o, &z, &err), CUZK_OK);
+    assert_null(z.a);
+    assert_null(z.h);
+    uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
+    assert_non_null(pub);
+    int rc = backend_prove(b, &z, &w, 4, &proof, pub, NULL, &err);
+    if (rc)
+        printf("proving: %s\n", err.msg);
+    assert_int_equal(rc, CUZK_OK);
+    assert_int_equal(cuzk_groth16_export_vk(&z, &vk, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z.n_public, &proof, &err), CUZK_OK);
+    pub[0][0] ^= 1;
+    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z.n_public, &proof, &err),
+                     CUZK_ERR_INVALID_PROOF);
+    /* the CPU has nowhere to keep a device-only key */
+    cuzk_backend *cpu = backend_cpu_create(2);
+    cuzk_zkey none;
+    assert_int_equal(backend_setup(cpu, &r, &o, &none, &err), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_gpu_setup(gpu, &r, &o, &none, NULL, &err), CUZK_ERR_ARG);
+    cpu->destroy(cpu);
+    free(pub);
+    cuzk_vk_free(&vk);
+    cuzk_zkey_free(&z);
+    b->destroy(b);
+    cuzk_r1cs_free(&r);
+    cuzk_wtns_free(&w);
+}
+
+/* a backend limited to less memory than the card has leaves no more free */
+static void test_memory_limit(void **state)
+{
+    (void)state;
+    cuzk_error err = {0};
+    size_t used0 = 0, used = 0, total = 0;
+    assert_int_equal(cuzk_gpu_memory(0, &used0, &total, &err), CUZK_OK);
+    const size_t limit = used0 + ((size_t)1 << 30);
+    const backend_options o = {.gpu_devices = 1, .gpu_one_shot = 1, .gpu_memory_limit = limit};
+    cuzk_backend *b = backend_gpu_create(&o, &err);
+    assert_non_null(b);
+    assert_int_equal(cuzk_gpu_memory(0, &used, &total, &err), CUZK_OK);
+    assert_true(total - used <= ((size_t)1 << 30)); /* 1 GiB free at the most */
+    b->destroy(b);
+    assert_int_equal(cuzk_gpu_memory(0, &used, &total, &err), CUZK_OK);
+    assert_true(total - used > ((size_t)2 << 30));
+    const backend_options less = {.gpu_devices = 1, .gpu_memory_limit = used / 2}; /* less than is in use */
+    assert_null(backend_gpu_create(&less, &err));
+}
+
+int main(void)
+{
+    if (gpu_tests_unavailable())
+        return 77;
+    cuzk_error err = {0};
+    if (cuzk_gpu_open(&gpu, 0, &err)) {
+        printf("cannot open GPU 0: %s\n", err.msg);
+        return 1;
+    }
+    static const setup_case cases[] = {
+        {CUZK_CURVE_BN254, CUZK_SHAPE_RANDOM, 3000},     {CUZK_CURVE_BLS12_381, CUZK_SHAPE_RANDOM, 3000},
+        {CUZK_CURVE_BN254, CUZK_SHAPE_BITS, 5000},       {CUZK_CURVE_BLS12_381, CUZK_SHAPE_BITS, 5000},
+        {CUZK_CURVE_BLS12_381, CUZK_SHAPE_MIXED, 70000},
+    };
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[0]),
+        cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[1]),
+        cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[2]),
+        cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[3]),
+        cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[4]),
+        cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[1]),
+        cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[2]),
+        cmocka_unit_test(test_memory_limit),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    cuzk_gpu_close(gpu);
+    return failed;
+}
