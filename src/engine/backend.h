@@ -50,6 +50,10 @@ cuzk_backend *backend_cpu_create(int threads);
 /* n_devices simulated devices: prove_start takes gpu_ms and returns an
  * all-zero result; the proofs are placeholders (simulated = 1). */
 cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
+/* The same on a virtual clock (util/vclock.h; NULL: real time): gpu_ms
+ * passes on that clock, the one the engine's configuration names. */
+struct cuzk_vclock;
+cuzk_backend *backend_sim_create_on(int n_devices, double gpu_ms, struct cuzk_vclock *clock);
 
 /* The CUDA prover (backend_gpu.c) on the first max_devices visible GPUs
  * (0: all). Each device keeps the proving keys it has seen resident

@@ -5,7 +5,6 @@
  * loops except the poll policy, which exists to reproduce one. */
 #include "engine/engine.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "util/err.h"
 #include "util/threads.h"
 #include "util/timer.h"
+#include "util/vclock.h"
 
 typedef struct circuit {
     char *id;
@@ -184,6 +184,74 @@ void cuzk_engine_config_default(cuzk_engine_config *c)
     };
 }
 
+/* ---------- time and waiting ---------- */
+
+/* Real time, or the configured virtual clock (tests on the sim backend). */
+static double engine_now(const cuzk_engine *e)
+{
+    return e->cfg.clock ? vclock_now(e->cfg.clock) : cuzk_now_s();
+}
+
+/* Waits on cv (e->lock held) until woken or until `until` (< 0: no
+ * deadline), in the engine's time; may return early: callers recheck. */
+static void engine_wait(cuzk_engine *e, pthread_cond_t *cv, double until)
+{
+    if (e->cfg.clock) {
+        vclock_wait(e->cfg.clock, &e->lock, until);
+        return;
+    }
+    if (until < 0) {
+        pthread_cond_wait(cv, &e->lock);
+        return;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double delta = until - cuzk_now_s();
+    if (delta < 0)
+        delta = 0;
+    double secs = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 + delta;
+    ts.tv_sec = (time_t)secs;
+    ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+    pthread_cond_timedwait(cv, &e->lock, &ts);
+}
+
+/* Wakes cv's waiters (one, or all), with e->lock held. */
+static void engine_wake(cuzk_engine *e, pthread_cond_t *cv, int all)
+{
+    if (all)
+        pthread_cond_broadcast(cv);
+    else
+        pthread_cond_signal(cv);
+    if (e->cfg.clock)
+        vclock_notify(e->cfg.clock);
+}
+
+static void engine_sleep(cuzk_engine *e, double s)
+{
+    if (e->cfg.clock) {
+        vclock_sleep(e->cfg.clock, s);
+        return;
+    }
+    cuzk_sleep_s(s);
+}
+
+/* A thread started with engine_thread_start ends. */
+static void engine_thread_end(cuzk_engine *e)
+{
+    if (e->cfg.clock)
+        vclock_leave(e->cfg.clock);
+}
+
+static int engine_thread_start(cuzk_engine *e, pthread_t *t, void *(*main)(void *), void *arg)
+{
+    if (e->cfg.clock)
+        vclock_enter(e->cfg.clock);
+    int rc = pthread_create(t, NULL, main, arg);
+    if (rc)
+        engine_thread_end(e);
+    return rc;
+}
+
 /* ---------- queues (under e->lock) ---------- */
 
 static void q_push(part_queue *q, partition *p)
@@ -304,7 +372,7 @@ static void job_end(cuzk_engine *e, job *j, cuzk_job_state state)
     if (j->state >= CUZK_JOB_DONE)
         return;
     j->state = state;
-    j->t_end = cuzk_now_s();
+    j->t_end = engine_now(e);
     e->jobs_active--;
     if (state == CUZK_JOB_DONE)
         e->jobs_done++;
@@ -314,7 +382,7 @@ static void job_end(cuzk_engine *e, job *j, cuzk_job_state state)
         e->jobs_cancelled++;
     CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "job finished", "job_id=%llu state=%s partitions=%u seconds=%.3f",
              (unsigned long long)j->id, cuzk_job_state_name(state), j->n_partitions, j->t_end - j->t_submit);
-    pthread_cond_broadcast(&e->job_cv);
+    engine_wake(e, &e->job_cv, 1);
 }
 
 /* A partition leaves the pipeline (done or dropped): release what it held. */
@@ -356,7 +424,7 @@ static void give_back_permit(cuzk_engine *e, partition *p)
         return;
     p->holds_permit = 0;
     e->permits_free++;
-    pthread_cond_broadcast(&e->dispatch_cv);
+    engine_wake(e, &e->dispatch_cv, 1);
 }
 
 static void fail_partition(cuzk_engine *e, partition *p, const cuzk_error *err)
@@ -381,30 +449,17 @@ static void dispatch_one(cuzk_engine *e, partition *p, int with_permit)
     p->state = P_SYNTH_QUEUED;
     q_push(&e->synth_q, p);
     e->dispatched++;
-    pthread_cond_signal(&e->synth_cv);
-}
-
-static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *lock, double until)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    double delta = until - cuzk_now_s();
-    if (delta < 0)
-        delta = 0;
-    double secs = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 + delta;
-    ts.tv_sec = (time_t)secs;
-    ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-    pthread_cond_timedwait(cv, lock, &ts);
+    engine_wake(e, &e->synth_cv, 0);
 }
 
 /* One step of the policy: returns after dispatching or waiting once. */
 static void dispatch_step(cuzk_engine *e)
 {
-    double now = cuzk_now_s();
+    double now = engine_now(e);
     switch (e->cfg.policy) {
     case CUZK_DISPATCH_SEMAPHORE:
         if (e->permits_free <= 0 || !pending_count(e)) {
-            pthread_cond_wait(&e->dispatch_cv, &e->lock);
+            engine_wait(e, &e->dispatch_cv, -1);
             return;
         }
         dispatch_one(e, pop_pending(e), 1);
@@ -412,11 +467,11 @@ static void dispatch_step(cuzk_engine *e)
     case CUZK_DISPATCH_PACER:
         if (e->permits_free <= 0 || !pending_count(e) ||
             !pacer_admits(&e->pace, e->cfg.max_gpu_queue_depth - e->permits_free)) {
-            pthread_cond_wait(&e->dispatch_cv, &e->lock);
+            engine_wait(e, &e->dispatch_cv, -1);
             return;
         }
         if (now < e->next_dispatch_at) {
-            timed_wait(&e->dispatch_cv, &e->lock, e->next_dispatch_at);
+            engine_wait(e, &e->dispatch_cv, e->next_dispatch_at);
             return;
         }
         dispatch_one(e, pop_pending(e), 1);
@@ -426,7 +481,7 @@ static void dispatch_step(cuzk_engine *e)
         /* the legacy throttle: look at the device queue every poll_ms and,
          * when it is short, release everything pending at once */
         if (now < e->next_dispatch_at) {
-            timed_wait(&e->dispatch_cv, &e->lock, e->next_dispatch_at);
+            engine_wait(e, &e->dispatch_cv, e->next_dispatch_at);
             return;
         }
         e->next_dispatch_at = now + e->cfg.poll_ms / 1000;
@@ -446,6 +501,7 @@ static void *dispatcher_main(void *arg)
     while (!e->stopping)
         dispatch_step(e);
     pthread_mutex_unlock(&e->lock);
+    engine_thread_end(e);
     return NULL;
 }
 
@@ -477,13 +533,6 @@ static int load_witness(cuzk_engine *e, partition *p, cuzk_error *err)
     return CUZK_OK;
 }
 
-static void sleep_seconds(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    while (nanosleep(&ts, &ts) && errno == EINTR)
-        ;
-}
-
 /* A partition's pool buffer: a, b, c, then (real circuits) a copy of the
  * witness, so the device reads both from pinned memory. */
 static size_t abc_bytes(const circuit *c)
@@ -509,7 +558,7 @@ static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
     if (rc)
         return rc;
     if (!c->key) {
-        sleep_seconds(e->cfg.sim_synth_ms / 1000);
+        engine_sleep(e, e->cfg.sim_synth_ms / 1000);
         return CUZK_OK;
     }
     p->staged = p->witness;
@@ -524,14 +573,14 @@ static void *synth_worker_main(void *arg)
     pthread_mutex_lock(&e->lock);
     for (;;) {
         while (!e->stopping && !e->synth_q.head)
-            pthread_cond_wait(&e->synth_cv, &e->lock);
+            engine_wait(e, &e->synth_cv, -1);
         if (e->stopping)
             break;
         partition *p = q_pop(&e->synth_q);
         job *j = p->job;
         p->state = P_SYNTH;
         e->synthesizing++;
-        p->t_synth_start = cuzk_now_s();
+        p->t_synth_start = engine_now(e);
         if (!j->t_first_synth)
             j->t_first_synth = p->t_synth_start;
         if (j->state == CUZK_JOB_QUEUED)
@@ -541,7 +590,7 @@ static void *synth_worker_main(void *arg)
         timeline_emit(e->tl, TL_SYNTH_START, j->id, p->index, -1, p->t_synth_start);
         cuzk_error err = {0};
         int rc = j->cancelled ? CUZK_OK : synthesize(e, p, &err);
-        p->t_synth_end = cuzk_now_s();
+        p->t_synth_end = engine_now(e);
         timeline_emit(e->tl, TL_SYNTH_END, j->id, p->index, -1, p->t_synth_end);
 
         pthread_mutex_lock(&e->lock);
@@ -562,10 +611,11 @@ static void *synth_worker_main(void *arg)
         }
         p->state = P_GPU_QUEUED;
         q_push(&e->gpu_q, p);
-        timeline_emit(e->tl, TL_GPU_QUEUE, j->id, p->index, -1, cuzk_now_s());
-        pthread_cond_signal(&e->gpu_cv);
+        timeline_emit(e->tl, TL_GPU_QUEUE, j->id, p->index, -1, engine_now(e));
+        engine_wake(e, &e->gpu_cv, 0);
     }
     pthread_mutex_unlock(&e->lock);
+    engine_thread_end(e);
     return NULL;
 }
 
@@ -584,7 +634,7 @@ static void *gpu_worker_main(void *varg)
     pthread_mutex_lock(&e->lock);
     for (;;) {
         while (!e->stopping && !e->gpu_q.head)
-            pthread_cond_wait(&e->gpu_cv, &e->lock);
+            engine_wait(e, &e->gpu_cv, -1);
         if (e->stopping && !e->gpu_q.head)
             break;
         partition *p = q_pop(&e->gpu_q);
@@ -601,13 +651,13 @@ static void *gpu_worker_main(void *varg)
         e->on_gpu++;
         pthread_mutex_unlock(&e->lock);
 
-        p->t_gpu_start = cuzk_now_s();
+        p->t_gpu_start = engine_now(e);
         timeline_emit(e->tl, TL_GPU_START, j->id, p->index, device, p->t_gpu_start);
         backend_work w = {j->key, j->circ->key ? &p->staged : NULL, p->abc, j->circ->domain_size};
         cuzk_prove_timings times = {0};
         cuzk_error err = {0};
         int rc = e->backend->prove_start(e->backend, device, &w, &p->msm, &times, &err);
-        p->t_gpu_end = cuzk_now_s();
+        p->t_gpu_end = engine_now(e);
         if (times.total == 0)
             times.total = p->t_gpu_end - p->t_gpu_start;
         timeline_emit(e->tl, TL_GPU_END, j->id, p->index, device, p->t_gpu_end);
@@ -636,10 +686,11 @@ static void *gpu_worker_main(void *varg)
         }
         p->state = P_FINISH;
         q_push(&e->finish_q, p);
-        pthread_cond_signal(&e->finish_cv);
+        engine_wake(e, &e->finish_cv, 0);
     }
     pthread_mutex_unlock(&e->lock);
     free(arg);
+    engine_thread_end(e);
     return NULL;
 }
 
@@ -657,7 +708,7 @@ static void *finisher_main(void *arg)
     pthread_mutex_lock(&e->lock);
     for (;;) {
         while (!e->stopping && !e->finish_q.head)
-            pthread_cond_wait(&e->finish_cv, &e->lock);
+            engine_wait(e, &e->finish_cv, -1);
         if (e->stopping && !e->finish_q.head)
             break;
         partition *p = q_pop(&e->finish_q);
@@ -676,7 +727,7 @@ static void *finisher_main(void *arg)
                 verified = !rc;
             }
         }
-        p->t_done = cuzk_now_s();
+        p->t_done = engine_now(e);
         timeline_emit(e->tl, TL_DONE, j->id, p->index, p->device, p->t_done);
 
         pthread_mutex_lock(&e->lock);
@@ -690,6 +741,7 @@ static void *finisher_main(void *arg)
         partition_retire(e, p, P_DONE);
     }
     pthread_mutex_unlock(&e->lock);
+    engine_thread_end(e);
     return NULL;
 }
 
@@ -737,14 +789,15 @@ static void *maintainer_main(void *arg)
     cuzk_engine *e = arg;
     pthread_mutex_lock(&e->lock);
     while (!e->stopping) {
-        timed_wait(&e->job_cv, &e->lock, cuzk_now_s() + 1.0);
-        double now = cuzk_now_s();
+        engine_wait(e, &e->job_cv, engine_now(e) + 1.0);
+        double now = engine_now(e);
         prune_results(e, now);
         pthread_mutex_unlock(&e->lock);
         pool_trim_idle(e->pool, now);
         pthread_mutex_lock(&e->lock);
     }
     pthread_mutex_unlock(&e->lock);
+    engine_thread_end(e);
     return NULL;
 }
 
@@ -760,7 +813,7 @@ static int start_threads(cuzk_engine *e)
     if (!e->workers)
         return -1;
     for (int i = 0; i < e->cfg.synthesis_workers; i++)
-        if (!pthread_create(&e->workers[e->n_workers], NULL, synth_worker_main, e))
+        if (!engine_thread_start(e, &e->workers[e->n_workers], synth_worker_main, e))
             e->n_workers++;
     for (int d = 0; d < e->backend->n_devices; d++)
         for (int s = 0; s < e->cfg.gpu_workers_per_device; s++) {
@@ -768,17 +821,17 @@ static int start_threads(cuzk_engine *e)
             if (!a)
                 return -1;
             *a = (gpu_worker_arg){e, d};
-            if (!pthread_create(&e->workers[e->n_workers], NULL, gpu_worker_main, a))
+            if (!engine_thread_start(e, &e->workers[e->n_workers], gpu_worker_main, a))
                 e->n_workers++;
             else
                 free(a);
         }
     for (int i = 0; i < n_finish; i++)
-        if (!pthread_create(&e->workers[e->n_workers], NULL, finisher_main, e))
+        if (!engine_thread_start(e, &e->workers[e->n_workers], finisher_main, e))
             e->n_workers++;
-    if (pthread_create(&e->dispatcher, NULL, dispatcher_main, e))
+    if (engine_thread_start(e, &e->dispatcher, dispatcher_main, e))
         return -1;
-    if (pthread_create(&e->maintainer, NULL, maintainer_main, e))
+    if (engine_thread_start(e, &e->maintainer, maintainer_main, e))
         return -1;
     return e->n_workers == e->cfg.synthesis_workers + n_gpu + n_finish ? 0 : -1;
 }
@@ -800,7 +853,7 @@ cuzk_engine *cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_backend *bac
     if (e->cfg.prewarm_buffers < 0)
         e->cfg.prewarm_buffers = e->cfg.max_gpu_queue_depth;
     e->backend = backend;
-    e->t0 = cuzk_now_s();
+    e->t0 = engine_now(e);
     e->next_job_id = 1;
     e->permits_free = cfg->max_gpu_queue_depth;
     pacer_init(&e->pace, cfg->pacer_kp, cfg->pacer_ki, cfg->pacer_target_depth,
@@ -840,7 +893,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     e->stopping = 1;
     pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->gpu_cv, &e->finish_cv, &e->job_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++)
-        pthread_cond_broadcast(cvs[i]);
+        engine_wake(e, cvs[i], 1);
     pthread_mutex_unlock(&e->lock);
     if (e->budget)
         budget_wake_all(e->budget);
@@ -1195,13 +1248,13 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *jo
     pthread_mutex_lock(&e->lock);
     j->id = e->next_job_id++;
     e->jobs_active++;
-    j->t_submit = cuzk_now_s();
+    j->t_submit = engine_now(e);
     j->in_flight = j->n_partitions;
     j->next = e->jobs;
     e->jobs = j;
     for (uint32_t i = 0; i < j->n_partitions; i++)
         q_push(&e->pending[j->priority], &j->parts[i]);
-    pthread_cond_broadcast(&e->dispatch_cv);
+    engine_wake(e, &e->dispatch_cv, 1);
     *job_id = j->id;
     pthread_mutex_unlock(&e->lock);
     CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "job submitted", "job_id=%llu circuit=%s partitions=%u priority=%s",
@@ -1209,7 +1262,7 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *jo
     return CUZK_OK;
 }
 
-static void copy_result(const job *j, cuzk_job_result *out)
+static void copy_result(const cuzk_engine *e, const job *j, cuzk_job_result *out)
 {
     memset(out, 0, sizeof *out);
     out->id = j->id;
@@ -1218,10 +1271,10 @@ static void copy_result(const job *j, cuzk_job_result *out)
     out->partitions_done = j->done;
     out->n_public = j->circ->n_public;
     out->verified = j->state == CUZK_JOB_DONE && j->verified_all;
-    out->queue_s = (j->t_first_synth ? j->t_first_synth : cuzk_now_s()) - j->t_submit;
+    out->queue_s = (j->t_first_synth ? j->t_first_synth : engine_now(e)) - j->t_submit;
     out->synth_s = j->synth_s;
     out->gpu_s = j->gpu_s;
-    out->total_s = (j->t_end ? j->t_end : cuzk_now_s()) - j->t_submit;
+    out->total_s = (j->t_end ? j->t_end : engine_now(e)) - j->t_submit;
     snprintf(out->error, sizeof out->error, "%s", j->error);
     if (j->state != CUZK_JOB_DONE)
         return;
@@ -1236,14 +1289,14 @@ static void copy_result(const job *j, cuzk_job_result *out)
 
 int cuzk_engine_wait(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *out)
 {
-    double deadline = cuzk_now_s() + timeout_s;
+    double deadline = engine_now(e) + timeout_s;
     pthread_mutex_lock(&e->lock);
     job *j;
     while ((j = find_job(e, job_id)) && j->state < CUZK_JOB_DONE && !e->stopping) {
         if (timeout_s < 0)
-            pthread_cond_wait(&e->job_cv, &e->lock);
-        else if (cuzk_now_s() < deadline)
-            timed_wait(&e->job_cv, &e->lock, deadline);
+            engine_wait(e, &e->job_cv, -1);
+        else if (engine_now(e) < deadline)
+            engine_wait(e, &e->job_cv, deadline);
         else
             break;
     }
@@ -1253,7 +1306,7 @@ int cuzk_engine_wait(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job
         snprintf(out->error, sizeof out->error, "unknown job %llu", (unsigned long long)job_id);
         return CUZK_ERR_ARG;
     }
-    copy_result(j, out);
+    copy_result(e, j, out);
     pthread_mutex_unlock(&e->lock);
     return CUZK_OK;
 }
@@ -1279,7 +1332,7 @@ static void cancel_locked(cuzk_engine *e, job *j)
         partition_retire(e, p, P_DROPPED);
     }
     CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "job cancelled", "job_id=%llu", (unsigned long long)j->id);
-    pthread_cond_broadcast(&e->dispatch_cv);
+    engine_wake(e, &e->dispatch_cv, 1);
 }
 
 int cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id)
@@ -1306,13 +1359,13 @@ void cuzk_engine_cancel_all(cuzk_engine *e)
 
 int cuzk_engine_drain(cuzk_engine *e, double timeout_s)
 {
-    double deadline = cuzk_now_s() + timeout_s;
+    double deadline = engine_now(e) + timeout_s;
     pthread_mutex_lock(&e->lock);
-    while (e->jobs_active && (timeout_s < 0 || cuzk_now_s() < deadline)) {
+    while (e->jobs_active && (timeout_s < 0 || engine_now(e) < deadline)) {
         if (timeout_s < 0)
-            pthread_cond_wait(&e->job_cv, &e->lock);
+            engine_wait(e, &e->job_cv, -1);
         else
-            timed_wait(&e->job_cv, &e->lock, deadline);
+            engine_wait(e, &e->job_cv, deadline);
     }
     int left = e->jobs_active != 0;
     pthread_mutex_unlock(&e->lock);
@@ -1325,7 +1378,7 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
 {
     memset(s, 0, sizeof *s);
     pthread_mutex_lock(&e->lock);
-    s->elapsed_s = cuzk_now_s() - e->t0;
+    s->elapsed_s = engine_now(e) - e->t0;
     s->partitions_done = e->partitions_done;
     s->proofs_verified = e->proofs_verified;
     s->jobs_done = e->jobs_done;

@@ -60,6 +60,8 @@ typedef struct {
     double results_ttl_s;         /* and for how long (default 600) */
     double sim_synth_ms;          /* synthesis time of simulated circuits */
     cuzk_logger *log;             /* NULL: no log */
+    struct cuzk_vclock *clock;    /* NULL: real time; tests: a virtual clock
+                                   * (util/vclock.h) shared with the sim backend */
 } cuzk_engine_config;
 
 void cuzk_engine_config_default(cuzk_engine_config *c);

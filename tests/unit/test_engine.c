@@ -1,7 +1,8 @@
 /* The pipeline engine's dynamics on the simulated backend (no GPU needed),
  * and one real end-to-end run on the CPU backend. Assertions are on counts,
  * order and invariants, never on how long something took; the pacer's test
- * compares times only with other times of the same run, with wide margins. */
+ * measures times on a virtual clock (util/vclock.h), the model's time
+ * whatever the machine's load. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 
 #include "engine/engine.h"
 #include "support.h"
+#include "util/vclock.h"
 
 #define SIM_DOMAIN 1024 /* 96 KiB a/b/c buffers */
 #define SIM_BUFFER ((uint64_t)3 * SIM_DOMAIN * 32)
@@ -38,7 +40,7 @@ static void sim_config(cuzk_engine_config *cfg, cuzk_dispatch_policy policy, int
 static cuzk_engine *sim_engine_with(const cuzk_engine_config *cfg, double gpu_ms)
 {
     cuzk_error err = {0};
-    cuzk_engine *e = cuzk_engine_create(cfg, backend_sim_create(1, gpu_ms), &err);
+    cuzk_engine *e = cuzk_engine_create(cfg, backend_sim_create_on(1, gpu_ms, cfg->clock), &err);
     assert_non_null(e);
     assert_int_equal(cuzk_engine_register_sim_circuit(e, "sim", SIM_DOMAIN, &err), CUZK_OK);
     return e;
@@ -189,8 +191,8 @@ static timeline_profile profile_timeline(const char *path, int partitions)
     return p;
 }
 
-/* The same run under one dispatch policy, with a timeline; returns its
- * profile and fills *s. */
+/* The same run under one dispatch policy, with a timeline, on a virtual
+ * clock; returns its profile and fills *s. */
 static timeline_profile profiled_run(cuzk_dispatch_policy policy, int workers, int depth, double synth_ms,
                                      double gpu_ms, int partitions, cuzk_engine_stats *s)
 {
@@ -200,10 +202,13 @@ static timeline_profile profiled_run(cuzk_dispatch_policy policy, int workers, i
     cuzk_engine_config cfg;
     sim_config(&cfg, policy, workers, depth, synth_ms, 64ULL << 20);
     cfg.timeline_path = tl_path;
+    cfg.clock = vclock_create(0);
+    assert_non_null(cfg.clock);
     cuzk_engine *e = sim_engine_with(&cfg, gpu_ms);
     run_jobs(e, 1, (uint32_t)partitions);
     cuzk_engine_get_stats(e, s);
     cuzk_engine_destroy(e);
+    vclock_destroy(cfg.clock);
     timeline_profile p = profile_timeline(tl_path, partitions);
     remove(tl_path);
     rmdir(dir);
@@ -214,8 +219,7 @@ static timeline_profile profiled_run(cuzk_dispatch_policy policy, int workers, i
  * device queue fill to what the permits allow; the pacer holds it near its
  * target (1) while the device stays busy, so dispatches end up spaced by
  * the device's service time, and fewer buffers are ever checked out at
- * once. Margins are wide: a loaded machine stretches the sleeps of the
- * simulated device, but not these ratios. */
+ * once. The clock is virtual: a loaded machine changes none of it. */
 static void test_pacer_holds_queue_near_target(void **state)
 {
     (void)state;
