@@ -67,7 +67,7 @@ struct job {
     cuzk_proof *proofs;
     uint64_t (*publics)[4];
     cuzk_job_state state;
-    volatile int cancelled;
+    atomic_int cancelled; /* read outside e->lock by the pool and the budget */
     int verified_all;
     double t_submit, t_first_synth, t_end, synth_s, gpu_s;
     char error[512];
