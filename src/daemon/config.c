@@ -80,10 +80,7 @@ static const config_key config_keys[] = {
     {"gpus", "sim_gpu_ms", CFG_REAL, AT(sim_gpu_ms), "50", 0, 1e7, NULL,
      "Device time per partition of the sim backend, in milliseconds."},
 
-    {"scheduler", "policy", CFG_CHOICE, AT(policy), "semaphore", 0, 0, "semaphore|pacer|poll",
-     "semaphore: max_gpu_queue_depth permits, one device completion starts one\n"
-     "synthesis; pacer: PI control of the dispatch interval on the measured device\n"
-     "time; poll: the legacy threshold poll (kept to reproduce its failure)."},
+    {"scheduler", "policy", CFG_CHOICE, AT(policy), "semaphore", 0, 0, CUZK_DISPATCH_CHOICES, CUZK_DISPATCH_HELP},
     {"scheduler", "max_gpu_queue_depth", CFG_INT, AT(max_gpu_queue_depth), "2", 1, 1024, NULL,
      "Partitions synthesized or waiting for a device at once (the permits)."},
     {"scheduler", "poll_ms", CFG_REAL, AT(poll_ms), "250", 1, 1e6, NULL, "The poll policy's period."},

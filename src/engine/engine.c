@@ -18,15 +18,17 @@
 
 /* ---------- names ---------- */
 
+#define ENGINE_POLICY_NAME_(name, NAME, help) [CUZK_DISPATCH_##NAME] = #name,
+
 const char *cuzk_dispatch_policy_name(cuzk_dispatch_policy p)
 {
-    static const char *const names[] = {"semaphore", "pacer", "poll"};
+    static const char *const names[CUZK_N_DISPATCH_POLICIES] = {CUZK_DISPATCH_POLICIES(ENGINE_POLICY_NAME_)};
     return names[p];
 }
 
 int cuzk_dispatch_policy_parse(const char *s, cuzk_dispatch_policy *out)
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < CUZK_N_DISPATCH_POLICIES; i++)
         if (!strcmp(s, cuzk_dispatch_policy_name((cuzk_dispatch_policy)i))) {
             *out = (cuzk_dispatch_policy)i;
             return 0;
@@ -193,6 +195,12 @@ cuzk_engine *cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_backend *bac
         cfg->finalizers < 1 || backend->n_devices < 1 || backend->n_devices > CUZK_MAX_DEVICES) {
         backend->destroy(backend);
         return cuzk_fail(err, CUZK_ERR_ARG, "engine: workers, finalizers, queue depth and devices must be at least 1"),
+               NULL;
+    }
+    if (!engine_dispatch_policy(cfg->policy)) {
+        backend->destroy(backend);
+        return cuzk_fail(err, CUZK_ERR_ARG, "engine: unknown dispatch policy %d (%s)", (int)cfg->policy,
+                         CUZK_DISPATCH_CHOICES),
                NULL;
     }
     cuzk_engine *e = calloc(1, sizeof *e);

@@ -170,6 +170,24 @@ void engine_free_circuit(cuzk_engine *e, circuit *c);
 /* A partition done: its stage latencies into the histograms and samples. */
 void engine_add_sample(cuzk_engine *e, const partition *p);
 
+/* ---------- dispatch policies (engine_dispatch.c, dispatch_<name>.c) ---------- */
+
+/* A dispatch policy (engine.h lists them): step dispatches partitions or
+ * waits once, under e->lock, and returns; on_service_time (NULL: not
+ * wanted) hears each partition's device time, under e->lock. */
+typedef struct {
+    void (*step)(cuzk_engine *e);
+    void (*on_service_time)(cuzk_engine *e, double seconds);
+} dispatch_policy;
+
+#define ENGINE_POLICY_DECLARE_(name, NAME, help) extern const dispatch_policy dispatch_##name;
+CUZK_DISPATCH_POLICIES(ENGINE_POLICY_DECLARE_)
+
+/* The policy p names; NULL for a value outside the enum. */
+const dispatch_policy *engine_dispatch_policy(cuzk_dispatch_policy p);
+/* Moves p to the synthesis queue, with one of the permits or without. */
+void engine_dispatch_one(cuzk_engine *e, partition *p, int with_permit);
+
 /* ---------- threads (engine_dispatch.c, engine_workers.c) ---------- */
 
 void *engine_dispatcher_main(void *arg);

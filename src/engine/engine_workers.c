@@ -169,7 +169,9 @@ void *engine_gpu_worker_main(void *varg)
         if (p->t_gpu_end > e->gpu_last_end[device])
             e->gpu_last_end[device] = p->t_gpu_end;
         j->gpu_s += busy;
-        pacer_on_service_time(&e->pace, busy);
+        const dispatch_policy *policy = engine_dispatch_policy(e->cfg.policy);
+        if (policy->on_service_time)
+            policy->on_service_time(e, busy);
         engine_give_back_permit(e, p);
         if (rc) {
             engine_fail_partition(e, p, &err);

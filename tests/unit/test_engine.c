@@ -325,6 +325,28 @@ static void test_priorities(void **state)
     cuzk_engine_destroy(e);
 }
 
+/* Every row of CUZK_DISPATCH_POLICIES has a name that parses back, in the
+ * config choices; an engine with a value outside the enum is refused. */
+static void test_policy_table(void **state)
+{
+    (void)state;
+    for (int i = 0; i < CUZK_N_DISPATCH_POLICIES; i++) {
+        const char *name = cuzk_dispatch_policy_name((cuzk_dispatch_policy)i);
+        cuzk_dispatch_policy back;
+        assert_int_equal(cuzk_dispatch_policy_parse(name, &back), 0);
+        assert_int_equal(back, i);
+        assert_non_null(strstr(CUZK_DISPATCH_CHOICES, name));
+    }
+    cuzk_dispatch_policy none;
+    assert_int_equal(cuzk_dispatch_policy_parse("fifo", &none), -1);
+    assert_string_equal(CUZK_DISPATCH_CHOICES, "semaphore|pacer|poll");
+    cuzk_engine_config cfg;
+    sim_config(&cfg, CUZK_N_DISPATCH_POLICIES, 1, 1, 0, 64ULL << 20);
+    cuzk_error err = {0};
+    assert_null(cuzk_engine_create(&cfg, backend_sim_create(1, 0), &err));
+    assert_int_equal(err.code, CUZK_ERR_ARG);
+}
+
 static void test_idempotent_request_ids(void **state)
 {
     (void)state;
@@ -625,7 +647,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_semaphore_reuses),      cmocka_unit_test(test_poll_bursts),
         cmocka_unit_test(test_pacer_holds_queue_near_target),cmocka_unit_test(test_budget_never_exceeded),
-        cmocka_unit_test(test_cancel_frees_everything), cmocka_unit_test(test_priorities),
+        cmocka_unit_test(test_cancel_frees_everything), cmocka_unit_test(test_priorities), cmocka_unit_test(test_policy_table),
         cmocka_unit_test(test_idempotent_request_ids), cmocka_unit_test(test_thousand_jobs),
         cmocka_unit_test(test_cpu_backend_end_to_end), cmocka_unit_test(test_drain_and_cancel_all),
         cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),
