@@ -65,7 +65,7 @@ static const config_key config_keys[] = {
      "Pinned buffers allocated for each circuit when it is registered\n"
      "(-1: max_gpu_queue_depth)."},
 
-    {"gpus", "backend", CFG_CHOICE, AT(backend), "auto", 0, 0, "auto|cpu|sim|gpu",
+    {"gpus", "backend", CFG_CHOICE, AT(backend), "auto", 0, 0, CUZK_BACKEND_CHOICES,
      "auto: the best this build and machine have; cpu: the CPU prover; sim: a\n"
      "simulated device (placeholder proofs, for tests); gpu: the CUDA backend."},
     {"gpus", "devices", CFG_INT, AT(gpu_devices), "0", 0, CUZK_MAX_DEVICES, NULL,

@@ -88,9 +88,16 @@ typedef struct {
                         * they save on one proof */
 } backend_options;
 
-/* The backend a configuration names: "cpu", "sim", "gpu" or "auto" (gpu
- * when one is usable, else cpu). NULL, with a message, for an unknown or
- * unavailable name. */
+/* The backends a configuration may name, one row each: X(name), made by
+ * backend.c's make_<name>; "auto" stands for gpu when one is usable, else
+ * cpu. A backend is this row, its make_<name> and its file. */
+#define CUZK_BACKENDS(X) X(cpu) X(sim) X(gpu)
+#define CUZK_BACKEND_CHOICE_(name) "|" #name
+/* "auto|cpu|sim|gpu", a string literal */
+#define CUZK_BACKEND_CHOICES "auto" CUZK_BACKENDS(CUZK_BACKEND_CHOICE_)
+
+/* The backend a configuration names: one of CUZK_BACKEND_CHOICES. NULL,
+ * with a message, for an unknown or unavailable name. */
 cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_error *err);
 
 /* One whole proof of w against z through a backend outside the engine (the

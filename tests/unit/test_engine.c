@@ -347,6 +347,31 @@ static void test_policy_table(void **state)
     assert_int_equal(err.code, CUZK_ERR_ARG);
 }
 
+/* Every name of CUZK_BACKEND_CHOICES makes a backend (gpu: or says why
+ * not); another name is refused with the list. */
+static void test_backend_table(void **state)
+{
+    (void)state;
+    char choices[] = CUZK_BACKEND_CHOICES;
+    backend_options o = {.cpu_threads = 1, .sim_devices = 1};
+    int n = 0;
+    for (char *save = NULL, *name = strtok_r(choices, "|", &save); name; name = strtok_r(NULL, "|", &save), n++) {
+        cuzk_error err = {0};
+        cuzk_backend *b = backend_create(name, &o, &err);
+        if (!b) {
+            assert_string_equal(name, "gpu"); /* no GPU, or built without CUDA */
+            assert_int_not_equal(err.code, 0);
+            continue;
+        }
+        b->destroy(b);
+    }
+    assert_int_equal(n, 4);
+    cuzk_error err = {0};
+    assert_null(backend_create("nope", &o, &err));
+    assert_int_equal(err.code, CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "(auto, cpu, sim or gpu)"));
+}
+
 static void test_idempotent_request_ids(void **state)
 {
     (void)state;
@@ -647,7 +672,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_semaphore_reuses),      cmocka_unit_test(test_poll_bursts),
         cmocka_unit_test(test_pacer_holds_queue_near_target),cmocka_unit_test(test_budget_never_exceeded),
-        cmocka_unit_test(test_cancel_frees_everything), cmocka_unit_test(test_priorities), cmocka_unit_test(test_policy_table),
+        cmocka_unit_test(test_cancel_frees_everything), cmocka_unit_test(test_priorities), cmocka_unit_test(test_policy_table), cmocka_unit_test(test_backend_table),
         cmocka_unit_test(test_idempotent_request_ids), cmocka_unit_test(test_thousand_jobs),
         cmocka_unit_test(test_cpu_backend_end_to_end), cmocka_unit_test(test_drain_and_cancel_all),
         cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),
