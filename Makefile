@@ -49,19 +49,32 @@ $(1)/obj/%.o: %.S
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) -c $$< -o $$@
 
-$(1)/libcuzk.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIB_SRC)) $$(patsubst %.S,$(1)/obj/%.o,$$(LIB_ASM)) \
+# Every library object, internal names included: what the command and the
+# tests link.
+$(1)/libcuzk-internal.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIB_SRC)) $$(patsubst %.S,$(1)/obj/%.o,$$(LIB_ASM)) \
                 $$(GPU_OBJ) $$(CONFIG_STAMP)
 	@rm -f $$@
 	ar rcs $$@ $$(filter %.o,$$^)
 
-$(1)/cuzk: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI_SRC)) $(1)/libcuzk.a
+# The library for embedding: the same objects linked into one, in which
+# only the API's names (cuzk_*) stay global, so the module names inside
+# (pool_create, http_call, ...) cannot clash with a program's. Programs
+# link it with the libraries listed in libcuzk.libs.
+$(1)/libcuzk.a: $(1)/libcuzk-internal.a
+	@rm -f $$@
+	ld -r --whole-archive $$< -o $(1)/obj/libcuzk-all.o
+	objcopy -w --keep-global-symbol='cuzk_*' $(1)/obj/libcuzk-all.o $(1)/obj/libcuzk-api.o
+	ar rcs $$@ $(1)/obj/libcuzk-api.o
+	@echo '$$(LDLIBS)' >$(1)/libcuzk.libs
+
+$(1)/cuzk: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI_SRC)) $(1)/libcuzk-internal.a
 	$$(CC) $(2) $$^ -o $$@ $$(LDLIBS)
 
-$(1)/tests/%: $(1)/obj/tests/unit/%.o $$(patsubst %.c,$(1)/obj/%.o,$$(TEST_SUPPORT)) $(1)/libcuzk.a
+$(1)/tests/%: $(1)/obj/tests/unit/%.o $$(patsubst %.c,$(1)/obj/%.o,$$(TEST_SUPPORT)) $(1)/libcuzk-internal.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) $$^ -o $$@ $$(TEST_LDLIBS) $$(LDLIBS)
 
-$(1)-all: $(1)/cuzk $$(patsubst tests/unit/%.c,$(1)/tests/%,$$(TEST_SRC))
+$(1)-all: $(1)/cuzk $(1)/libcuzk.a $$(patsubst tests/unit/%.c,$(1)/tests/%,$$(TEST_SRC))
 endef
 
 $(eval $(call build_tree,build,$(REL_CFLAGS)))
@@ -70,7 +83,7 @@ $(eval $(call build_tree,build/debug,$(DBG_CFLAGS)))
 .PHONY: all deps test demo clean constants bench
 .DEFAULT_GOAL := all
 
-all: build/cuzk
+all: build/cuzk build/libcuzk.a
 
 deps:
 	@scripts/install-deps
@@ -90,7 +103,7 @@ demo: deps
 # Field products, scalar against AVX-512 IFMA: build/bench_ff [iterations]
 bench: build/bench_msm_ntt build/bench_ff
 
-build/bench_%: build/obj/tests/bench/bench_%.o build/libcuzk.a
+build/bench_%: build/obj/tests/bench/bench_%.o build/libcuzk-internal.a
 	$(CC) $(REL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 constants:

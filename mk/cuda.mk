@@ -39,7 +39,7 @@ build/obj/src/gpu/%.o: src/gpu/%.cu
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
 # The benchmark (src/gpu/bench_gpu.cu): not in the library, linked with it.
-build/gpu-bench: build/obj/src/gpu/bench_gpu.o build/libcuzk.a
+build/gpu-bench: build/obj/src/gpu/bench_gpu.o build/libcuzk-internal.a
 	$(NVCC) -gencode=arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $^ -o $@ -cudart static -lm -lpthread
 
 # What scripts/gpu-check runs on a GPU machine that cannot build: the

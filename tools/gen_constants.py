@@ -37,7 +37,7 @@ CURVES = {
              0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be)),
     ),
 }
-ROOT_BASE = 5   # snarkjs/rapidsnark derive roots of unity from 5 (FORMATS.md s4)
+ROOT_BASE = 5   # snarkjs/rapidsnark derive roots of unity from 5 (docs/FORMATS.md s4)
 
 
 def limbs_of(v, n):

@@ -104,7 +104,7 @@ static int run_daemon(int argc, char **argv)
 const cli_command cli_cmd_daemon = {
     "daemon", NULL,
     "cuzk daemon [--config FILE] [--listen unix:PATH|tcp:HOST:PORT]... [--token-file FILE]\n"
-    "            [--backend auto|cpu|sim|gpu] [--log-file FILE] [--timeline FILE]\n"
+    "            [--backend " CUZK_BACKEND_CHOICES "] [--log-file FILE] [--timeline FILE]\n"
     "            [--set SECTION.KEY=VALUE]... [--print-config]\n"
     "  Serves the proving engine over HTTP/JSON (see README.md, \"The daemon\"). The INI file's keys\n"
     "  are listed, with their meaning and defaults, by --print-config (config/cuzk.example.ini);\n"

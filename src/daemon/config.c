@@ -10,19 +10,24 @@
 
 #include "util/err.h"
 
-typedef enum { CFG_TEXT, CFG_CHOICE, CFG_BOOL, CFG_INT, CFG_REAL, CFG_LIST } config_type;
+/* CFG_ENUM: one of the choices, stored as its index (an enum);
+ * CFG_GIB: GiB in the file, bytes (uint64_t) in the struct;
+ * CFG_U32: a whole number stored as uint32_t. */
+typedef enum { CFG_TEXT, CFG_CHOICE, CFG_ENUM, CFG_BOOL, CFG_INT, CFG_U32, CFG_REAL, CFG_GIB, CFG_LIST } config_type;
 
 typedef struct {
     const char *section, *name;
     config_type type;
     size_t offset;
-    const char *def;     /* the default, as it would be written in the file */
+    const char *def;     /* the default, as it would be written in the file;
+                          * NULL: the engine's (cuzk_engine_config_default) */
     double min, max;     /* CFG_INT, CFG_REAL */
     const char *choices; /* CFG_CHOICE: "a|b|c" */
     const char *help;    /* lines separated by \n */
 } config_key;
 
 #define AT(field) offsetof(daemon_config, field)
+#define ENGINE(field) offsetof(daemon_config, engine.field)
 
 static const struct {
     const char *name, *help;
@@ -56,22 +61,22 @@ static const config_key config_keys[] = {
      "after this many seconds it cancels what is left (0: wait for all of them).\n"
      "A second SIGTERM or SIGINT cancels at once."},
 
-    {"memory", "budget_gib", CFG_REAL, AT(budget_gib), "16", 0.001, 1e6, NULL,
+    {"memory", "budget_gib", CFG_GIB, ENGINE(budget_bytes), NULL, 0.001, 1e6, NULL,
      "The memory budget in GiB: keys, PCE, pinned buffers and partition working\n"
      "sets together never exceed it."},
-    {"memory", "pool_idle_timeout_s", CFG_REAL, AT(pool_idle_timeout_s), "30", 0, 1e9, NULL,
+    {"memory", "pool_idle_timeout_s", CFG_REAL, ENGINE(pool_idle_timeout_s), NULL, 0, 1e9, NULL,
      "Pinned buffers idle for longer than this are freed."},
-    {"memory", "prewarm_buffers", CFG_INT, AT(prewarm_buffers), "-1", -1, 1024, NULL,
+    {"memory", "prewarm_buffers", CFG_INT, ENGINE(prewarm_buffers), NULL, -1, 1024, NULL,
      "Pinned buffers allocated for each circuit when it is registered\n"
      "(-1: max_gpu_queue_depth)."},
 
-    {"gpus", "backend", CFG_CHOICE, AT(backend), "auto", 0, 0, "auto|cpu|sim|gpu",
+    {"gpus", "backend", CFG_CHOICE, AT(backend), "auto", 0, 0, CUZK_BACKEND_CHOICES,
      "auto: the best this build and machine have; cpu: the CPU prover; sim: a\n"
      "simulated device (placeholder proofs, for tests); gpu: the CUDA backend."},
     {"gpus", "devices", CFG_INT, AT(gpu_devices), "0", 0, CUZK_MAX_DEVICES, NULL,
      "GPUs the gpu backend uses: the first N visible ones (0: all; narrow\n"
      "further with CUDA_VISIBLE_DEVICES)."},
-    {"gpus", "gpu_workers_per_device", CFG_INT, AT(gpu_workers_per_device), "1", 1, 16, NULL,
+    {"gpus", "gpu_workers_per_device", CFG_INT, ENGINE(gpu_workers_per_device), NULL, 1, 16, NULL,
      "Partitions proved at once on each device."},
     {"gpus", "cpu_threads", CFG_INT, AT(cpu_threads), "0", 0, 1024, NULL,
      "Threads of the cpu backend's prover (0: one per CPU)."},
@@ -80,31 +85,28 @@ static const config_key config_keys[] = {
     {"gpus", "sim_gpu_ms", CFG_REAL, AT(sim_gpu_ms), "50", 0, 1e7, NULL,
      "Device time per partition of the sim backend, in milliseconds."},
 
-    {"scheduler", "policy", CFG_CHOICE, AT(policy), "semaphore", 0, 0, "semaphore|pacer|poll",
-     "semaphore: max_gpu_queue_depth permits, one device completion starts one\n"
-     "synthesis; pacer: PI control of the dispatch interval on the measured device\n"
-     "time; poll: the legacy threshold poll (kept to reproduce its failure)."},
-    {"scheduler", "max_gpu_queue_depth", CFG_INT, AT(max_gpu_queue_depth), "2", 1, 1024, NULL,
+    {"scheduler", "policy", CFG_ENUM, ENGINE(policy), NULL, 0, 0, CUZK_DISPATCH_CHOICES, CUZK_DISPATCH_HELP},
+    {"scheduler", "max_gpu_queue_depth", CFG_INT, ENGINE(max_gpu_queue_depth), NULL, 1, 1024, NULL,
      "Partitions synthesized or waiting for a device at once (the permits)."},
-    {"scheduler", "poll_ms", CFG_REAL, AT(poll_ms), "250", 1, 1e6, NULL, "The poll policy's period."},
-    {"scheduler", "pacer_kp", CFG_REAL, AT(pacer_kp), "0.5", 0, 100, NULL, "The pacer's proportional gain."},
-    {"scheduler", "pacer_ki", CFG_REAL, AT(pacer_ki), "0.1", 0, 100, NULL, "The pacer's integral gain."},
-    {"scheduler", "pacer_target_depth", CFG_REAL, AT(pacer_target_depth), "1", 0, 1024, NULL,
+    {"scheduler", "poll_ms", CFG_REAL, ENGINE(poll_ms), NULL, 1, 1e6, NULL, "The poll policy's period."},
+    {"scheduler", "pacer_kp", CFG_REAL, ENGINE(pacer_kp), NULL, 0, 100, NULL, "The pacer's proportional gain."},
+    {"scheduler", "pacer_ki", CFG_REAL, ENGINE(pacer_ki), NULL, 0, 100, NULL, "The pacer's integral gain."},
+    {"scheduler", "pacer_target_depth", CFG_REAL, ENGINE(pacer_target_depth), NULL, 0, 1024, NULL,
      "The device queue depth the pacer holds."},
 
     {"synthesis", "workers", CFG_INT, AT(synthesis_workers), "0", 0, 1024, NULL,
      "Synthesis worker threads (0: one per CPU)."},
-    {"synthesis", "threads", CFG_INT, AT(synthesis_threads), "1", 1, 1024, NULL,
+    {"synthesis", "threads", CFG_INT, ENGINE(synthesis_threads), NULL, 1, 1024, NULL,
      "Threads inside one synthesis."},
 
-    {"pipeline", "verify_proofs", CFG_BOOL, AT(verify_proofs), "true", 0, 0, NULL,
+    {"pipeline", "verify_proofs", CFG_BOOL, ENGINE(verify_proofs), NULL, 0, 0, NULL,
      "Verify every proof before its job is reported done."},
     {"pipeline", "timeline", CFG_TEXT, AT(timeline), "", 0, 0, NULL,
      "A JSONL file of partition events for `cuzk diag timeline` (empty: off).\n"
      "Rewritten at each start; it grows by a few lines per partition."},
-    {"pipeline", "results_max", CFG_INT, AT(results_max), "1000", 1, 10000000, NULL,
+    {"pipeline", "results_max", CFG_U32, ENGINE(results_max), NULL, 1, 10000000, NULL,
      "Finished jobs kept for clients to fetch, newest first."},
-    {"pipeline", "results_ttl_s", CFG_REAL, AT(results_ttl_s), "600", 1, 1e9, NULL,
+    {"pipeline", "results_ttl_s", CFG_REAL, ENGINE(results_ttl_s), NULL, 1, 1e9, NULL,
      "And for how long after they finish."},
 
     {"keys", "pce_cache_dir", CFG_TEXT, AT(pce_cache_dir), "", 0, 0, NULL,
@@ -133,17 +135,29 @@ static const config_key *find_key(const char *section, const char *name)
     return NULL;
 }
 
-static int is_choice(const char *choices, const char *v)
+/* The index of v among "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *v)
 {
     size_t n = strlen(v);
-    for (const char *p = choices; *p;) {
+    int i = 0;
+    for (const char *p = choices; *p; i++) {
         const char *bar = strchr(p, '|');
         size_t len = bar ? (size_t)(bar - p) : strlen(p);
         if (n && len == n && !strncmp(p, v, n))
-            return 1;
+            return i;
         p += len + (bar != NULL);
     }
-    return 0;
+    return -1;
+}
+
+/* Choice i of "a|b|c" into out ("" when there is none). */
+static void choice_name(const char *choices, int i, char *out, size_t cap)
+{
+    const char *p = choices;
+    for (; i > 0 && p; i--)
+        if ((p = strchr(p, '|')))
+            p++;
+    snprintf(out, cap, "%.*s", p ? (int)strcspn(p, "|") : 0, p ? p : "");
 }
 
 static int parse_bool(const char *v, int *out)
@@ -212,24 +226,38 @@ static int set_value(daemon_config *c, const config_key *k, const char *v, int s
     case CFG_TEXT:
         return replace_text(f, v) ? cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory") : CUZK_OK;
     case CFG_CHOICE:
-        if (!is_choice(k->choices, v))
+    case CFG_ENUM: {
+        int i = choice_index(k->choices, v);
+        if (i < 0)
             return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: '%s' is not one of %s", k->section, k->name, v,
                              k->choices);
+        if (k->type == CFG_ENUM)
+            return *(int *)f = i, CUZK_OK;
         return replace_text(f, v) ? cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory") : CUZK_OK;
+    }
     case CFG_BOOL:
         if (parse_bool(v, f))
             return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: '%s' is not true or false", k->section, k->name, v);
         return CUZK_OK;
     case CFG_INT:
+    case CFG_U32:
         if (parse_real(v, k->min, k->max, &d) || d != floor(d))
             return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: '%s' is not a whole number from %g to %g", k->section,
                              k->name, v, k->min, k->max);
-        *(int *)f = (int)d;
+        if (k->type == CFG_U32)
+            *(uint32_t *)f = (uint32_t)d;
+        else
+            *(int *)f = (int)d;
         return CUZK_OK;
     case CFG_REAL:
-        if (parse_real(v, k->min, k->max, f))
+    case CFG_GIB:
+        if (parse_real(v, k->min, k->max, &d))
             return cuzk_fail(err, CUZK_ERR_ARG, "[%s] %s: '%s' is not a number from %g to %g", k->section,
                              k->name, v, k->min, k->max);
+        if (k->type == CFG_GIB)
+            *(uint64_t *)f = (uint64_t)(d * (double)(1ULL << 30));
+        else
+            *(double *)f = d;
         return CUZK_OK;
     case CFG_LIST:
         return list_add(f, v, source) ? cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory") : CUZK_OK;
@@ -263,9 +291,10 @@ int daemon_config_set_dotted(daemon_config *c, const char *assignment, cuzk_erro
 int daemon_config_init(daemon_config *c, cuzk_error *err)
 {
     memset(c, 0, sizeof *c);
+    cuzk_engine_config_default(&c->engine);
     for (int i = 0; i < N_CONFIG_KEYS; i++) {
         const config_key *k = &config_keys[i];
-        if (k->type == CFG_LIST && !*k->def)
+        if (!k->def || (k->type == CFG_LIST && !*k->def))
             continue;
         int rc = set_value(c, k, k->def, CONFIG_DEFAULT, err);
         if (rc) {
@@ -329,34 +358,68 @@ static void print_comment(FILE *f, const char *text)
     }
 }
 
-static void print_key(const daemon_config *c, const config_key *k, FILE *f)
+/* The value at v as the file spells it (lists: nothing). */
+static void format_value(const config_key *k, const void *v, char *out, size_t cap)
 {
-    const void *v = cfield(c, k);
-    print_comment(f, k->help);
-    if (k->type == CFG_CHOICE)
-        fprintf(f, "# One of %s.", k->choices);
-    else
-        fprintf(f, "#");
-    fprintf(f, " Default: %s.\n", *k->def ? k->def : "none");
+    *out = 0;
     switch (k->type) {
     case CFG_TEXT:
     case CFG_CHOICE:
-        fprintf(f, "%s =%s%s\n", k->name, **(char *const *)v ? " " : "", *(char *const *)v);
+        snprintf(out, cap, "%s", *(char *const *)v);
+        break;
+    case CFG_ENUM:
+        choice_name(k->choices, *(const int *)v, out, cap);
         break;
     case CFG_BOOL:
-        fprintf(f, "%s = %s\n", k->name, *(const int *)v ? "true" : "false");
+        snprintf(out, cap, "%s", *(const int *)v ? "true" : "false");
         break;
     case CFG_INT:
-        fprintf(f, "%s = %d\n", k->name, *(const int *)v);
+        snprintf(out, cap, "%d", *(const int *)v);
+        break;
+    case CFG_U32:
+        snprintf(out, cap, "%u", *(const uint32_t *)v);
         break;
     case CFG_REAL:
-        fprintf(f, "%s = %g\n", k->name, *(const double *)v);
+        snprintf(out, cap, "%g", *(const double *)v);
+        break;
+    case CFG_GIB:
+        snprintf(out, cap, "%g", (double)*(const uint64_t *)v / (double)(1ULL << 30));
         break;
     case CFG_LIST:
-        for (int i = 0; i < ((const config_list *)v)->n; i++)
-            fprintf(f, "%s = %s\n", k->name, ((const config_list *)v)->items[i]);
         break;
     }
+}
+
+/* k's default as the file spells it: the table's, or the engine's. */
+static void format_default(const config_key *k, char *out, size_t cap)
+{
+    if (k->def) {
+        snprintf(out, cap, "%s", *k->def ? k->def : "none");
+        return;
+    }
+    daemon_config d;
+    cuzk_engine_config_default(&d.engine);
+    format_value(k, cfield(&d, k), out, cap);
+}
+
+static void print_key(const daemon_config *c, const config_key *k, FILE *f)
+{
+    const void *v = cfield(c, k);
+    char text[512];
+    print_comment(f, k->help);
+    if (k->type == CFG_CHOICE || k->type == CFG_ENUM)
+        fprintf(f, "# One of %s.", k->choices);
+    else
+        fprintf(f, "#");
+    format_default(k, text, sizeof text);
+    fprintf(f, " Default: %s.\n", text);
+    if (k->type == CFG_LIST) {
+        for (int i = 0; i < ((const config_list *)v)->n; i++)
+            fprintf(f, "%s = %s\n", k->name, ((const config_list *)v)->items[i]);
+        return;
+    }
+    format_value(k, v, text, sizeof text);
+    fprintf(f, "%s =%s%s\n", k->name, *text ? " " : "", text);
 }
 
 void daemon_config_print(const daemon_config *c, FILE *f)
@@ -379,23 +442,9 @@ void daemon_config_print(const daemon_config *c, FILE *f)
 
 void daemon_config_engine(const daemon_config *c, cuzk_engine_config *o)
 {
-    cuzk_engine_config_default(o);
-    o->budget_bytes = (uint64_t)(c->budget_gib * (double)(1ULL << 30));
+    *o = c->engine;
     if (c->synthesis_workers > 0)
         o->synthesis_workers = c->synthesis_workers;
-    o->synthesis_threads = c->synthesis_threads;
-    o->gpu_workers_per_device = c->gpu_workers_per_device;
-    o->max_gpu_queue_depth = c->max_gpu_queue_depth;
-    cuzk_dispatch_policy_parse(c->policy, &o->policy); /* one of the choices: cannot fail */
-    o->poll_ms = c->poll_ms;
-    o->pacer_kp = c->pacer_kp;
-    o->pacer_ki = c->pacer_ki;
-    o->pacer_target_depth = c->pacer_target_depth;
-    o->pool_idle_timeout_s = c->pool_idle_timeout_s;
-    o->prewarm_buffers = c->prewarm_buffers;
-    o->verify_proofs = c->verify_proofs;
     o->pce_cache_dir = *c->pce_cache_dir ? c->pce_cache_dir : NULL;
     o->timeline_path = *c->timeline ? c->timeline : NULL;
-    o->results_max = (uint32_t)c->results_max;
-    o->results_ttl_s = c->results_ttl_s;
 }

@@ -30,30 +30,20 @@ typedef struct {
     double max_wait_s;
     int max_connections;
     double drain_timeout_s;
-    /* [memory] */
-    double budget_gib;
-    double pool_idle_timeout_s;
-    int prewarm_buffers;
+    /* The engine's settings: the keys of [memory] [gpus] [scheduler]
+     * [synthesis] [pipeline] that the engine has write here directly, and
+     * their defaults are cuzk_engine_config_default's. */
+    cuzk_engine_config engine;
     /* [gpus] */
     char *backend;
-    int gpu_workers_per_device;
     int cpu_threads;
     int gpu_devices;
     int sim_devices;
     double sim_gpu_ms;
-    /* [scheduler] */
-    char *policy;
-    int max_gpu_queue_depth;
-    double poll_ms;
-    double pacer_kp, pacer_ki, pacer_target_depth;
     /* [synthesis] */
-    int synthesis_workers;
-    int synthesis_threads;
+    int synthesis_workers; /* 0: the engine's default (one per CPU) */
     /* [pipeline] */
-    int verify_proofs;
     char *timeline;
-    int results_max;
-    double results_ttl_s;
     /* [keys] */
     char *pce_cache_dir;
     config_list circuits;

@@ -1,5 +1,6 @@
 /* What the backends share: the CPU-side finish, choosing a backend by name,
  * and one proof through a backend outside the engine. */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/backend.h"
@@ -14,22 +15,57 @@ int backend_finish_on_cpu(cuzk_backend *b, const backend_work *w, const cuzk_msm
     return cuzk_groth16_finish(w->key, m, proof, err);
 }
 
+static cuzk_backend *make_cpu(const backend_options *o, cuzk_error *err)
+{
+    (void)err;
+    return backend_cpu_create(o->cpu_threads);
+}
+
+static cuzk_backend *make_sim(const backend_options *o, cuzk_error *err)
+{
+    (void)err;
+    return backend_sim_create(o->sim_devices, o->sim_gpu_ms);
+}
+
+static cuzk_backend *make_gpu(const backend_options *o, cuzk_error *err)
+{
+    return backend_gpu_create(o, err);
+}
+
+#define BACKEND_ROW_(name) {#name, make_##name},
+static const struct {
+    const char *name;
+    /* NULL: err says why, or (err untouched) out of memory */
+    cuzk_backend *(*make)(const backend_options *o, cuzk_error *err);
+} backends[] = {CUZK_BACKENDS(BACKEND_ROW_)};
+enum { N_BACKENDS = sizeof backends / sizeof backends[0] };
+
+/* "auto, cpu, sim or gpu" */
+static void backend_list(char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "auto");
+    for (int i = 0; i < N_BACKENDS && n >= 0 && (size_t)n < cap; i++)
+        n += snprintf(out + n, cap - (size_t)n, "%s%s", i == N_BACKENDS - 1 ? " or " : ", ", backends[i].name);
+}
+
 cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_error *err)
 {
     if (!strcmp(name, "auto"))
         name = cuzk_gpu_device_count() > 0 ? "gpu" : "cpu";
-    cuzk_backend *b;
-    if (!strcmp(name, "gpu"))
-        return backend_gpu_create(o, err);
-    if (!strcmp(name, "cpu"))
-        b = backend_cpu_create(o->cpu_threads);
-    else if (!strcmp(name, "sim"))
-        b = backend_sim_create(o->sim_devices, o->sim_gpu_ms);
-    else
-        return cuzk_fail(err, CUZK_ERR_ARG, "unknown backend '%s' (auto, cpu, sim or gpu)", name), NULL;
-    if (!b)
-        cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory creating the %s backend", name);
-    return b;
+    for (int i = 0; i < N_BACKENDS; i++) {
+        if (strcmp(name, backends[i].name))
+            continue;
+        cuzk_error why = {0};
+        cuzk_backend *b = backends[i].make(o, &why);
+        if (b)
+            return b;
+        if (why.code)
+            return *err = why, NULL;
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory creating the %s backend", name), NULL;
+    }
+    char list[128];
+    backend_list(list, sizeof list);
+    return cuzk_fail(err, CUZK_ERR_ARG, "unknown backend '%s' (%s)", name, list), NULL;
 }
 
 int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int threads, cuzk_proof *proof,

@@ -69,6 +69,10 @@ cuzk_backend *backend_cpu_create(int threads);
 /* n_devices simulated devices: prove_start takes gpu_ms and returns an
  * all-zero result; the proofs are placeholders (simulated = 1). */
 cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
+/* The same on a virtual clock (util/vclock.h; NULL: real time): gpu_ms
+ * passes on that clock, the one the engine's configuration names. */
+struct cuzk_vclock;
+cuzk_backend *backend_sim_create_on(int n_devices, double gpu_ms, struct cuzk_vclock *clock);
 
 /* The CUDA prover (backend_gpu.c) on the first o->gpu_devices visible GPUs
  * (0: all). Each device keeps the proving keys it has seen resident
@@ -96,9 +100,16 @@ int backend_finish_on_cpu(cuzk_backend *b, const backend_work *w, const cuzk_msm
                           cuzk_error *err);
 
 
-/* The backend a configuration names: "cpu", "sim", "gpu" or "auto" (gpu
- * when one is usable, else cpu). NULL, with a message, for an unknown or
- * unavailable name. */
+/* The backends a configuration may name, one row each: X(name), made by
+ * backend.c's make_<name>; "auto" stands for gpu when one is usable, else
+ * cpu. A backend is this row, its make_<name> and its file. */
+#define CUZK_BACKENDS(X) X(cpu) X(sim) X(gpu)
+#define CUZK_BACKEND_CHOICE_(name) "|" #name
+/* "auto|cpu|sim|gpu", a string literal */
+#define CUZK_BACKEND_CHOICES "auto" CUZK_BACKENDS(CUZK_BACKEND_CHOICE_)
+
+/* The backend a configuration names: one of CUZK_BACKEND_CHOICES. NULL,
+ * with a message, for an unknown or unavailable name. */
 cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_error *err);
 
 /* One whole proof of w against z through a backend outside the engine (the

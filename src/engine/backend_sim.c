@@ -3,34 +3,33 @@
  * pool reuse, budget, cancel) testable in CI without a GPU. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/backend.h"
+#include "util/timer.h"
+#include "util/vclock.h"
 
 typedef struct {
     cuzk_backend base;
     double gpu_ms;
+    cuzk_vclock *clock; /* NULL: real time */
 } sim_backend;
-
-static void sleep_ms(double ms)
-{
-    struct timespec ts = {(time_t)(ms / 1000), (long)((ms - (double)(time_t)(ms / 1000) * 1000) * 1e6)};
-    while (nanosleep(&ts, &ts))
-        ;
-}
 
 static int sim_prove_start(cuzk_backend *b, int device, const backend_work *w, cuzk_msm_results *m,
                            cuzk_prove_timings *times, cuzk_error *err)
 {
     (void)device;
     (void)err;
-    double ms = ((sim_backend *)b)->gpu_ms;
+    sim_backend *sim = (sim_backend *)b;
+    double ms = sim->gpu_ms;
     /* read the buffer's first and last bytes, as a device copy would */
     volatile const unsigned char *abc = w->abc;
     size_t bytes = 3 * (size_t)w->domain_size * 32;
     (void)abc[0];
     (void)abc[bytes - 1];
-    sleep_ms(ms);
+    if (sim->clock)
+        vclock_sleep(sim->clock, ms / 1000);
+    else
+        cuzk_sleep_s(ms / 1000);
     memset(m, 0, sizeof *m);
     times->msm_a = times->total = ms / 1000;
     return CUZK_OK;
@@ -55,6 +54,11 @@ static void sim_destroy(cuzk_backend *b)
 
 cuzk_backend *backend_sim_create(int n_devices, double gpu_ms)
 {
+    return backend_sim_create_on(n_devices, gpu_ms, NULL);
+}
+
+cuzk_backend *backend_sim_create_on(int n_devices, double gpu_ms, struct cuzk_vclock *clock)
+{
     sim_backend *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
@@ -66,5 +70,6 @@ cuzk_backend *backend_sim_create(int n_devices, double gpu_ms)
                              .prove_finish = sim_prove_finish,
                              .destroy = sim_destroy};
     b->gpu_ms = gpu_ms;
+    b->clock = clock;
     return &b->base;
 }

@@ -90,10 +90,10 @@ void budget_set_evictor(cuzk_budget *b, budget_evict_fn fn, void *ctx)
     pthread_mutex_unlock(&b->mu);
 }
 
-/* The flag is set by other threads without our lock: read it atomically. */
-static int budget_cancelled(const volatile int *cancel)
+/* The flag is set by other threads without our lock. */
+static int budget_cancelled(const atomic_int *cancel)
 {
-    return cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE) != 0;
+    return cancel && atomic_load_explicit(cancel, memory_order_acquire) != 0;
 }
 
 static int budget_fits_locked(const cuzk_budget *b, uint64_t bytes)
@@ -146,7 +146,7 @@ static void budget_dequeue_locked(cuzk_budget *b, budget_waiter *w)
     pthread_cond_broadcast(&b->cv);
 }
 
-int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const volatile int *cancel)
+int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const atomic_int *cancel)
 {
     if (!b || (unsigned)c >= BUDGET_N_CATEGORIES)
         return -1;

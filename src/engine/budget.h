@@ -9,6 +9,7 @@
 #ifndef CUZK_ENGINE_BUDGET_H
 #define CUZK_ENGINE_BUDGET_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef enum {
@@ -43,7 +44,7 @@ void budget_set_evictor(cuzk_budget *b, budget_evict_fn fn, void *ctx);
  * or -1 at once when bytes > limit (it could never fit) or when *cancel
  * becomes non-zero while waiting (cancel may be NULL; wake waiters with
  * budget_wake_all after setting it). */
-int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const volatile int *cancel);
+int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const atomic_int *cancel);
 /* Takes the bytes only if they fit now and nobody is waiting; 0 or -1. */
 int budget_try_acquire(cuzk_budget *b, budget_category c, uint64_t bytes);
 void budget_release(cuzk_budget *b, budget_category c, uint64_t bytes);

@@ -31,7 +31,24 @@
 #include "engine/pinned_pool.h"
 #include "util/log.h"
 
-typedef enum { CUZK_DISPATCH_SEMAPHORE = 0, CUZK_DISPATCH_PACER = 1, CUZK_DISPATCH_POLL = 2 } cuzk_dispatch_policy;
+/* The dispatch policies, one row each: X(name, NAME, help). A policy is
+ * this row and one file, engine/dispatch_<name>.c, defining
+ * `const dispatch_policy dispatch_<name>` (engine_internal.h); the enum,
+ * the names, parsing and the daemon's config choices and help come from
+ * the rows. */
+#define CUZK_DISPATCH_POLICIES(X)                                                                         \
+    X(semaphore, SEMAPHORE, "max_gpu_queue_depth permits, one device completion starts one\nsynthesis") \
+    X(pacer, PACER, "PI control of the dispatch interval on the measured device\ntime")                  \
+    X(poll, POLL, "the legacy threshold poll (kept to reproduce its failure)")
+
+#define CUZK_DISPATCH_ENUM_(name, NAME, help) CUZK_DISPATCH_##NAME,
+typedef enum { CUZK_DISPATCH_POLICIES(CUZK_DISPATCH_ENUM_) CUZK_N_DISPATCH_POLICIES } cuzk_dispatch_policy;
+/* "semaphore|pacer|poll" and "semaphore: ...; pacer: ...; poll: ....",
+ * string constants. */
+#define CUZK_DISPATCH_CHOICE_(name, NAME, help) "|" #name
+#define CUZK_DISPATCH_CHOICES (CUZK_DISPATCH_POLICIES(CUZK_DISPATCH_CHOICE_) + 1)
+#define CUZK_DISPATCH_HELP_(name, NAME, help) "; " #name ": " help
+#define CUZK_DISPATCH_HELP (CUZK_DISPATCH_POLICIES(CUZK_DISPATCH_HELP_) "." + 2)
 typedef enum { CUZK_PRIORITY_CRITICAL = 0, CUZK_PRIORITY_HIGH, CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_LOW } cuzk_priority;
 enum { CUZK_N_PRIORITIES = 4 };
 
@@ -60,6 +77,8 @@ typedef struct {
     double results_ttl_s;         /* and for how long (default 600) */
     double sim_synth_ms;          /* synthesis time of simulated circuits */
     cuzk_logger *log;             /* NULL: no log */
+    struct cuzk_vclock *clock;    /* NULL: real time; tests: a virtual clock
+                                   * (util/vclock.h) shared with the sim backend */
 } cuzk_engine_config;
 
 void cuzk_engine_config_default(cuzk_engine_config *c);

@@ -7,7 +7,7 @@
  * pinned pool buffer, so the GPU reads a/b/c without a pageable copy.
  *
  * Semantics are exactly those of the reference prover (prove.inc's
- * build_abc, FORMATS.md s5): a[row] = sum coef * w[wire] over the key's
+ * build_abc, docs/FORMATS.md s5): a[row] = sum coef * w[wire] over the key's
  * matrix-0 entries of that row, b likewise for matrix 1, results in
  * Montgomery form; rows without terms are zero.
  *

@@ -40,8 +40,8 @@ typedef struct {
  * flag is found set after a budget_wake_all. */
 typedef struct pool_waiter {
     size_t bytes;
-    const volatile int *cancel;
-    volatile int stop;
+    const atomic_int *cancel;
+    atomic_int stop;
     struct pool_waiter *next;
 } pool_waiter;
 
@@ -278,9 +278,9 @@ static void *pool_new_charged(pinned_pool *p, size_t bytes, int checked_out, siz
 
 /* Cancel and stop flags are shared with the budget and the caller, who
  * read or write them under other locks (or none): atomic accesses. */
-static int pool_flag(const volatile int *f)
+static int pool_flag(const atomic_int *f)
 {
-    return f && __atomic_load_n(f, __ATOMIC_ACQUIRE) != 0;
+    return f && atomic_load_explicit(f, memory_order_acquire) != 0;
 }
 
 /* The budget's release listener (called after every release and wake_all,
@@ -295,7 +295,7 @@ static void pool_on_budget_event(void *ctx)
     pthread_mutex_lock(&p->mu);
     for (pool_waiter *w = p->waiters; w; w = w->next)
         if (!w->stop && pool_flag(w->cancel)) {
-            __atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+            atomic_store_explicit(&w->stop, 1, memory_order_release);
             changed = 1;
         }
     pthread_mutex_unlock(&p->mu);
@@ -328,7 +328,7 @@ static int pool_waiter_stop_one_locked(pinned_pool *p, size_t bytes)
 {
     for (pool_waiter *w = p->waiters; w; w = w->next)
         if (w->bytes == bytes && !w->stop) {
-            __atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+            atomic_store_explicit(&w->stop, 1, memory_order_release);
             return 1;
         }
     return 0;
@@ -339,7 +339,7 @@ static int pool_waiter_stop_one_locked(pinned_pool *p, size_t bytes)
  * refused for another reason (it cannot, once bytes <= limit). Registering and
  * the last look at the idle stack happen under one lock hold, so a checkin
  * in between cannot be missed; *reused is set when that look found one. */
-static int pool_wait_for_room(pinned_pool *p, size_t bytes, const volatile int *cancel, void **reused,
+static int pool_wait_for_room(pinned_pool *p, size_t bytes, const atomic_int *cancel, void **reused,
                               size_t *free_remaining)
 {
     pool_waiter w = {.bytes = bytes, .cancel = cancel};
@@ -425,7 +425,7 @@ static void *pool_checkout_charged(pinned_pool *p, size_t bytes, uint64_t job_id
     return ptr;
 }
 
-void *pool_checkout(pinned_pool *p, size_t bytes, uint64_t job_id, uint32_t partition, const volatile int *cancel)
+void *pool_checkout(pinned_pool *p, size_t bytes, uint64_t job_id, uint32_t partition, const atomic_int *cancel)
 {
     if (!p)
         return NULL;

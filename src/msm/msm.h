@@ -1,5 +1,5 @@
 /* Multi-scalar multiplication sum_i k_i P_i on the four groups (one
- * template, src/msm/msm.inc, instantiated by msm.c):
+ * template, src/msm/msm.inc, instantiated by msm_<group>.c):
  *   bn254_g1, bn254_g2          scalars bn254_fr
  *   bls12_381_g1, bls12_381_g2  scalars bls12_381_fr
  *

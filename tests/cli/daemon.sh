@@ -136,7 +136,8 @@ CUZK_TOKEN_FILE=$WORK/token "$CUZK" client status --connect "$TCP" >/dev/null
 [ "$(jget "$WORK/long-done.json" 'd["state"], d["partitions_done"]')" = "('done', 12)" ] || fail "the long job"
 
 step "cancel a job"
-"$CUZK" client submit --circuit c --priority low $(for _ in $(seq 400); do echo "$WORK/w.wtns"; done) >"$WORK/big.json"
+# 4000 partitions take the CPU backend many seconds, the cancel a fraction of one
+"$CUZK" client submit --circuit c --priority low $(for _ in $(seq 4000); do echo "$WORK/w.wtns"; done) >"$WORK/big.json"
 big=$(jget "$WORK/big.json" 'd["job_id"]')
 "$CUZK" client cancel "$big" >/dev/null
 expect_fail "$CUZK" client await "$big"
@@ -212,9 +213,13 @@ start_daemon s "$WORK/s.ini"
 export CUZK_CONNECT=unix:$WORK/s.sock
 "$CUZK" client submit --circuit c $(for _ in $(seq 10); do echo "$WORK/w.wtns"; done) >"$WORK/drain.json"
 job=$(jget "$WORK/drain.json" 'd["job_id"]')
+# a job that keeps the daemon draining until it is cancelled below (1000 x
+# 150 ms), so the refusals are checked inside the drain on any machine
+"$CUZK" client submit --circuit c --priority low $(for _ in $(seq 1000); do echo "$WORK/w.wtns"; done) >"$WORK/hold.json"
+hold=$(jget "$WORK/hold.json" 'd["job_id"]')
 kill -TERM "${PID[s]}"
 refused=0
-for _ in $(seq 50); do
+for _ in $(seq 200); do
     if ! "$CUZK" client submit --circuit c "$WORK/w.wtns" >/dev/null 2>"$WORK/refused.txt"; then
         grep -q "HTTP 503.*shutting down" "$WORK/refused.txt" && refused=1 && break
         cat "$WORK/refused.txt"; fail "the submit failed otherwise"
@@ -224,6 +229,8 @@ done
 [ $refused = 1 ] || fail "jobs still accepted while draining"
 "$CUZK" client await "$job" >"$WORK/drained.json"
 [ "$(jget "$WORK/drained.json" 'd["state"], d["partitions_done"]')" = "('done', 10)" ] || fail "the job did not finish"
+kill -0 "${PID[s]}" || fail "the daemon stopped before its last job ended"
+"$CUZK" client cancel "$hold" >/dev/null
 rc=0
 wait "${PID[s]}" || rc=$?
 unset "PID[s]"

@@ -34,6 +34,14 @@ expect_output() {
 
 snarkjs_verify() { "$SNARKJS" groth16 verify "$@" >"$WORK/sv.txt" 2>&1 || { cat "$WORK/sv.txt"; return 1; }; }
 
+# snarkjs_rejects VK PUBLIC PROOF: snarkjs must refuse the proof; the test
+# stops if it accepts (a bare `! cmd` never stops a script under set -e).
+snarkjs_rejects() {
+    if "$SNARKJS" groth16 verify "$@" >"$WORK/sv.txt" 2>&1; then
+        cat "$WORK/sv.txt"; echo "FAIL: snarkjs accepted: $*"; exit 1
+    fi
+}
+
 # A tiny powers-of-tau for curve $1 (bn128 | bls12381), power $2.
 make_ptau() {
     "$SNARKJS" powersoftau new "$1" "$2" "$WORK/p0.ptau" >/dev/null

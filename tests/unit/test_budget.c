@@ -28,7 +28,7 @@ typedef struct {
     cuzk_budget *b;
     budget_category cat;
     uint64_t bytes;
-    const volatile int *cancel;
+    const atomic_int *cancel;
     int rc;
     pthread_t th;
 } acquirer;
@@ -40,7 +40,7 @@ static void *acquirer_run(void *arg)
     return NULL;
 }
 
-static void acquirer_start(acquirer *a, cuzk_budget *b, budget_category cat, uint64_t bytes, const volatile int *cancel)
+static void acquirer_start(acquirer *a, cuzk_budget *b, budget_category cat, uint64_t bytes, const atomic_int *cancel)
 {
     *a = (acquirer){.b = b, .cat = cat, .bytes = bytes, .cancel = cancel, .rc = 99};
     assert_int_equal(pthread_create(&a->th, NULL, acquirer_run, a), 0);
@@ -189,7 +189,7 @@ static void test_cancel_wakes_and_fails(void **state)
     cuzk_budget *b = budget_create(100);
     assert_int_equal(budget_acquire(b, BUDGET_KEYS, 100, NULL), 0);
 
-    volatile int cancel = 0;
+    atomic_int cancel = 0;
     acquirer a;
     acquirer_start(&a, b, BUDGET_PARTITIONS, 10, &cancel);
     assert_true(budget_waiters_reach(b, 1));
@@ -214,7 +214,7 @@ static void test_cancelled_head_lets_next_through(void **state)
     cuzk_budget *b = budget_create(100);
     assert_int_equal(budget_acquire(b, BUDGET_KEYS, 60, NULL), 0);
 
-    volatile int cancel_big = 0;
+    atomic_int cancel_big = 0;
     acquirer big, small;
     acquirer_start(&big, b, BUDGET_PARTITIONS, 50, &cancel_big);
     assert_true(budget_waiters_reach(b, 1));

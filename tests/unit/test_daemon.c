@@ -68,13 +68,43 @@ static void test_config_example_is_the_defaults(void **state)
     assert_string_equal(file, want); /* regenerate: build/cuzk daemon --print-config > config/cuzk.example.ini */
     assert_int_equal(d.listen.n, 1);
     assert_string_equal(d.listen.items[0], "unix:/run/cuzk/cuzk.sock");
-    assert_true(d.budget_gib == 16);
-    assert_int_equal(d.verify_proofs, 1);
+    assert_int_equal(d.engine.budget_bytes, 16ULL << 30);
+    assert_int_equal(d.engine.verify_proofs, 1);
     assert_string_equal(d.backend, "auto");
     free(want);
     free(got);
     daemon_config_free(&d);
     daemon_config_free(&e);
+}
+
+/* The configuration's defaults are the engine's: the engine keys write
+ * into its cuzk_engine_config, which starts as cuzk_engine_config_default. */
+static void test_config_defaults_are_the_engines(void **state)
+{
+    (void)state;
+    daemon_config d;
+    cuzk_error err = {0};
+    assert_int_equal(daemon_config_init(&d, &err), CUZK_OK);
+    cuzk_engine_config got, want;
+    daemon_config_engine(&d, &got);
+    cuzk_engine_config_default(&want);
+    assert_int_equal(got.budget_bytes, want.budget_bytes);
+    assert_int_equal(got.synthesis_workers, want.synthesis_workers);
+    assert_int_equal(got.synthesis_threads, want.synthesis_threads);
+    assert_int_equal(got.gpu_workers_per_device, want.gpu_workers_per_device);
+    assert_int_equal(got.max_gpu_queue_depth, want.max_gpu_queue_depth);
+    assert_int_equal(got.policy, want.policy);
+    assert_true(got.poll_ms == want.poll_ms && got.pacer_kp == want.pacer_kp && got.pacer_ki == want.pacer_ki);
+    assert_true(got.pacer_target_depth == want.pacer_target_depth);
+    assert_true(got.pool_idle_timeout_s == want.pool_idle_timeout_s && got.results_ttl_s == want.results_ttl_s);
+    assert_int_equal(got.prewarm_buffers, want.prewarm_buffers);
+    assert_int_equal(got.verify_proofs, want.verify_proofs);
+    assert_int_equal(got.finalizers, want.finalizers);
+    assert_int_equal(got.results_max, want.results_max);
+    assert_null(got.pce_cache_dir);
+    assert_null(got.timeline_path);
+    assert_true(got.sim_synth_ms == want.sim_synth_ms);
+    daemon_config_free(&d);
 }
 
 static void test_config_sources_and_errors(void **state)
@@ -92,8 +122,8 @@ static void test_config_sources_and_errors(void **state)
     /* the file's listen lines replace the default */
     assert_int_equal(c.listen.n, 2);
     assert_string_equal(c.listen.items[1], "tcp:9000");
-    assert_true(c.budget_gib == 2.5);
-    assert_int_equal(c.verify_proofs, 0);
+    assert_int_equal(c.engine.budget_bytes, (uint64_t)(2.5 * (1 << 30)));
+    assert_int_equal(c.engine.verify_proofs, 0);
     /* the command line replaces the file's */
     assert_int_equal(daemon_config_set(&c, "daemon", "listen", "unix:/b", CONFIG_COMMAND_LINE, &err), CUZK_OK);
     assert_int_equal(c.listen.n, 1);
@@ -577,6 +607,7 @@ int main(void)
 {
     const struct CMUnitTest config_tests[] = {
         cmocka_unit_test(test_config_example_is_the_defaults),
+        cmocka_unit_test(test_config_defaults_are_the_engines),
         cmocka_unit_test(test_config_sources_and_errors),
         cmocka_unit_test(test_endpoints),
         cmocka_unit_test(test_token),

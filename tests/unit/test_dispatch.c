@@ -2,7 +2,8 @@
  * average, each term of the interval, the clamps, and the closed loop on a
  * modelled device (an event simulation in model time, no threads, no
  * clocks), where it must hold the device queue near its target with
- * dispatches spaced by the service time. */
+ * dispatches spaced by the service time; and the virtual clock
+ * (util/vclock.h) on which test_engine runs the engine's threads. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,9 +11,11 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "engine/dispatch.h"
+#include "util/vclock.h"
 
 #define EPS 1e-12
 
@@ -176,6 +179,43 @@ static void test_closed_loop_holds_target(void **state)
         }
 }
 
+typedef struct {
+    cuzk_vclock *clock;
+    double seconds, woke_at;
+} sleeper;
+
+static void *sleeper_main(void *arg)
+{
+    sleeper *s = arg;
+    vclock_sleep(s->clock, s->seconds);
+    s->woke_at = vclock_now(s->clock);
+    vclock_leave(s->clock);
+    return NULL;
+}
+
+/* Time stands while anyone runs, then jumps to the earliest deadline:
+ * each sleeper wakes at exactly its own time, whatever the real delays. */
+static void test_vclock_jumps_to_deadlines(void **state)
+{
+    (void)state;
+    cuzk_vclock *c = vclock_create(10);
+    assert_non_null(c);
+    sleeper s[2] = {{c, 0.5, 0}, {c, 0.2, 0}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) {
+        vclock_enter(c);
+        assert_int_equal(pthread_create(&t[i], NULL, sleeper_main, &s[i]), 0);
+    }
+    assert_near(vclock_now(c), 10, 0); /* the creator runs: no time has passed */
+    vclock_wait(c, NULL, 11);          /* the sleepers' deadlines come first */
+    assert_near(vclock_now(c), 11, 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    assert_near(s[0].woke_at, 10.5, EPS);
+    assert_near(s[1].woke_at, 10.2, EPS);
+    vclock_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_proportional_term),
         cmocka_unit_test(test_integral_and_clamps),
         cmocka_unit_test(test_closed_loop_holds_target),
+        cmocka_unit_test(test_vclock_jumps_to_deadlines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

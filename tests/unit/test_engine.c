@@ -1,7 +1,8 @@
 /* The pipeline engine's dynamics on the simulated backend (no GPU needed),
  * and one real end-to-end run on the CPU backend. Assertions are on counts,
  * order and invariants, never on how long something took; the pacer's test
- * compares times only with other times of the same run, with wide margins. */
+ * measures times on a virtual clock (util/vclock.h), the model's time
+ * whatever the machine's load. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 
 #include "engine/engine.h"
 #include "support.h"
+#include "util/vclock.h"
 
 #define SIM_DOMAIN 1024 /* 96 KiB a/b/c buffers */
 #define SIM_BUFFER ((uint64_t)3 * SIM_DOMAIN * 32)
@@ -38,7 +40,7 @@ static void sim_config(cuzk_engine_config *cfg, cuzk_dispatch_policy policy, int
 static cuzk_engine *sim_engine_with(const cuzk_engine_config *cfg, double gpu_ms)
 {
     cuzk_error err = {0};
-    cuzk_engine *e = cuzk_engine_create(cfg, backend_sim_create(1, gpu_ms), &err);
+    cuzk_engine *e = cuzk_engine_create(cfg, backend_sim_create_on(1, gpu_ms, cfg->clock), &err);
     assert_non_null(e);
     assert_int_equal(cuzk_engine_register_sim_circuit(e, "sim", SIM_DOMAIN, &err), CUZK_OK);
     return e;
@@ -189,8 +191,8 @@ static timeline_profile profile_timeline(const char *path, int partitions)
     return p;
 }
 
-/* The same run under one dispatch policy, with a timeline; returns its
- * profile and fills *s. */
+/* The same run under one dispatch policy, with a timeline, on a virtual
+ * clock; returns its profile and fills *s. */
 static timeline_profile profiled_run(cuzk_dispatch_policy policy, int workers, int depth, double synth_ms,
                                      double gpu_ms, int partitions, cuzk_engine_stats *s)
 {
@@ -200,10 +202,13 @@ static timeline_profile profiled_run(cuzk_dispatch_policy policy, int workers, i
     cuzk_engine_config cfg;
     sim_config(&cfg, policy, workers, depth, synth_ms, 64ULL << 20);
     cfg.timeline_path = tl_path;
+    cfg.clock = vclock_create(0);
+    assert_non_null(cfg.clock);
     cuzk_engine *e = sim_engine_with(&cfg, gpu_ms);
     run_jobs(e, 1, (uint32_t)partitions);
     cuzk_engine_get_stats(e, s);
     cuzk_engine_destroy(e);
+    vclock_destroy(cfg.clock);
     timeline_profile p = profile_timeline(tl_path, partitions);
     remove(tl_path);
     rmdir(dir);
@@ -214,8 +219,7 @@ static timeline_profile profiled_run(cuzk_dispatch_policy policy, int workers, i
  * device queue fill to what the permits allow; the pacer holds it near its
  * target (1) while the device stays busy, so dispatches end up spaced by
  * the device's service time, and fewer buffers are ever checked out at
- * once. Margins are wide: a loaded machine stretches the sleeps of the
- * simulated device, but not these ratios. */
+ * once. The clock is virtual: a loaded machine changes none of it. */
 static void test_pacer_holds_queue_near_target(void **state)
 {
     (void)state;
@@ -319,6 +323,53 @@ static void test_priorities(void **state)
     cuzk_job_result_free(&rn);
     cuzk_job_result_free(&rl);
     cuzk_engine_destroy(e);
+}
+
+/* Every row of CUZK_DISPATCH_POLICIES has a name that parses back, in the
+ * config choices; an engine with a value outside the enum is refused. */
+static void test_policy_table(void **state)
+{
+    (void)state;
+    for (int i = 0; i < CUZK_N_DISPATCH_POLICIES; i++) {
+        const char *name = cuzk_dispatch_policy_name((cuzk_dispatch_policy)i);
+        cuzk_dispatch_policy back;
+        assert_int_equal(cuzk_dispatch_policy_parse(name, &back), 0);
+        assert_int_equal(back, i);
+        assert_non_null(strstr(CUZK_DISPATCH_CHOICES, name));
+    }
+    cuzk_dispatch_policy none;
+    assert_int_equal(cuzk_dispatch_policy_parse("fifo", &none), -1);
+    assert_string_equal(CUZK_DISPATCH_CHOICES, "semaphore|pacer|poll");
+    cuzk_engine_config cfg;
+    sim_config(&cfg, CUZK_N_DISPATCH_POLICIES, 1, 1, 0, 64ULL << 20);
+    cuzk_error err = {0};
+    assert_null(cuzk_engine_create(&cfg, backend_sim_create(1, 0), &err));
+    assert_int_equal(err.code, CUZK_ERR_ARG);
+}
+
+/* Every name of CUZK_BACKEND_CHOICES makes a backend (gpu: or says why
+ * not); another name is refused with the list. */
+static void test_backend_table(void **state)
+{
+    (void)state;
+    char choices[] = CUZK_BACKEND_CHOICES;
+    backend_options o = {.cpu_threads = 1, .sim_devices = 1};
+    int n = 0;
+    for (char *save = NULL, *name = strtok_r(choices, "|", &save); name; name = strtok_r(NULL, "|", &save), n++) {
+        cuzk_error err = {0};
+        cuzk_backend *b = backend_create(name, &o, &err);
+        if (!b) {
+            assert_string_equal(name, "gpu"); /* no GPU, or built without CUDA */
+            assert_int_not_equal(err.code, 0);
+            continue;
+        }
+        b->destroy(b);
+    }
+    assert_int_equal(n, 4);
+    cuzk_error err = {0};
+    assert_null(backend_create("nope", &o, &err));
+    assert_int_equal(err.code, CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "(auto, cpu, sim or gpu)"));
 }
 
 static void test_idempotent_request_ids(void **state)
@@ -621,7 +672,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_semaphore_reuses),      cmocka_unit_test(test_poll_bursts),
         cmocka_unit_test(test_pacer_holds_queue_near_target),cmocka_unit_test(test_budget_never_exceeded),
-        cmocka_unit_test(test_cancel_frees_everything), cmocka_unit_test(test_priorities),
+        cmocka_unit_test(test_cancel_frees_everything), cmocka_unit_test(test_priorities), cmocka_unit_test(test_policy_table), cmocka_unit_test(test_backend_table),
         cmocka_unit_test(test_idempotent_request_ids), cmocka_unit_test(test_thousand_jobs),
         cmocka_unit_test(test_cpu_backend_end_to_end), cmocka_unit_test(test_drain_and_cancel_all),
         cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),

@@ -210,7 +210,7 @@ static void case_check(msm_case *c, int with_naive)
 }
 
 /* Sizes: up to 1000 points an MSM uses Jacobian buckets, from 2500 up
- * batch-affine ones (msm.c: MSM_AFFINE_MIN = 2048 points per task). */
+ * batch-affine ones (msm_plan.h: MSM_AFFINE_MIN = 2048 points per task). */
 #define AFFINE_N 2500
 #ifdef CUZK_VERIFY
 #define LARGE_N AFFINE_N /* sanitizer build: keep the binary quick */

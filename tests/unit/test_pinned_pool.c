@@ -271,7 +271,7 @@ static void test_failures_counted(void **state)
     assert_int_equal(pstats(p).alloc_failures, 3);
 
     /* A cancelled checkout is not an allocation failure. */
-    volatile int cancel = 1;
+    atomic_int cancel = 1;
     assert_null(pool_checkout(p, GIB, 1, 3, &cancel));
     s = pstats(p);
     assert_int_equal(s.alloc_failures, 3);
@@ -331,7 +331,7 @@ static void evict_probe_wait(evict_probe *e, int calls)
 typedef struct {
     pinned_pool *p;
     size_t bytes;
-    const volatile int *cancel;
+    const atomic_int *cancel;
     void *result;
     pthread_t th;
 } checkout_arg;
@@ -380,7 +380,7 @@ static void test_checkout_waits_for_budget(void **state)
     /* A waiting checkout that is cancelled returns NULL and takes nothing. */
     void *fill = pool_checkout(p, S - T, 1, 2, NULL); /* budget full again */
     assert_non_null(fill);
-    volatile int cancel = 0;
+    atomic_int cancel = 0;
     checkout_arg wc = {.p = p, .bytes = T, .cancel = &cancel};
     int calls = probe.calls;
     assert_int_equal(pthread_create(&wc.th, NULL, checkout_run, &wc), 0);

@@ -1,12 +1,15 @@
-/* MSM instances for the four groups (template: msm.inc), and what they
- * share: the choice of window size and the signed digit recoding. */
-#include "msm/msm.h"
+/* What the MSM instances share (internal to src/msm): the tuning knobs,
+ * the choice of window size and the signed digit recoding. Included by
+ * msm_<group>.c, each of which stamps msm.inc out for one group. */
+#ifndef CUZK_MSM_MSM_PLAN_H
+#define CUZK_MSM_MSM_PLAN_H
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ff/field52.h"
+#include "msm/msm.h"
 #include "util/threads.h"
 
 /* Tuning knobs.
@@ -128,68 +131,4 @@ static void msm_recode(const uint64_t k[4], unsigned c, unsigned nwin, uint32_t 
 /* What one batched affine addition P + Q turns out to be. */
 enum { MSM_ADD, MSM_DBL, MSM_KEEP_P, MSM_TAKE_Q, MSM_TO_INF };
 
-#define MSM_INSTANTIATE "msm/msm.inc"
-
-#define G_(x) bn254_g1_##x
-#define FQ_(x) bn254_fp_##x
-#define FQ_T bn254_fp
-#define FR_T bn254_fr
-#define FR_BITS BN254_FR_BITS
-#if MONT52_HAVE
-#define FQ8_(x) bn254_fp_x8_##x
-#define FQ8_T bn254_fp_x8
 #endif
-#include MSM_INSTANTIATE
-#undef G_
-#undef FQ_
-#undef FQ_T
-#undef FQ8_
-#undef FQ8_T
-
-#define G_(x) bn254_g2_##x
-#define FQ_(x) bn254_fp2_##x
-#define FQ_T bn254_fp2
-#if MONT52_HAVE
-#define FQ8_(x) bn254_fp2_x8_##x
-#define FQ8_T bn254_fp2_x8
-#endif
-#include MSM_INSTANTIATE
-#undef G_
-#undef FQ_
-#undef FQ_T
-#undef FQ8_
-#undef FQ8_T
-#undef FR_T
-#undef FR_BITS
-
-#define G_(x) bls12_381_g1_##x
-#define FQ_(x) bls12_381_fp_##x
-#define FQ_T bls12_381_fp
-#define FR_T bls12_381_fr
-#define FR_BITS BLS12_381_FR_BITS
-#if MONT52_HAVE
-#define FQ8_(x) bls12_381_fp_x8_##x
-#define FQ8_T bls12_381_fp_x8
-#endif
-#include MSM_INSTANTIATE
-#undef G_
-#undef FQ_
-#undef FQ_T
-#undef FQ8_
-#undef FQ8_T
-
-#define G_(x) bls12_381_g2_##x
-#define FQ_(x) bls12_381_fp2_##x
-#define FQ_T bls12_381_fp2
-#if MONT52_HAVE
-#define FQ8_(x) bls12_381_fp2_x8_##x
-#define FQ8_T bls12_381_fp2_x8
-#endif
-#include MSM_INSTANTIATE
-#undef G_
-#undef FQ_
-#undef FQ_T
-#undef FQ8_
-#undef FQ8_T
-#undef FR_T
-#undef FR_BITS

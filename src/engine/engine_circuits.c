@@ -1,0 +1,179 @@
+/* Circuits: registration (key, PCE, r1cs, verification key), listing,
+ * and their keys preloaded or evicted on request. */
+#include "engine/engine_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/pce.h"
+#include "util/err.h"
+
+circuit *engine_find_circuit(cuzk_engine *e, const char *id)
+{
+    for (circuit *c = e->circuits; c; c = c->next)
+        if (!strcmp(c->id, id))
+            return c;
+    return NULL;
+}
+
+static int add_circuit(cuzk_engine *e, circuit *c, cuzk_error *err)
+{
+    pthread_mutex_lock(&e->lock);
+    if (engine_find_circuit(e, c->id)) {
+        pthread_mutex_unlock(&e->lock);
+        return cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' is already registered", c->id);
+    }
+    c->next = e->circuits;
+    e->circuits = c;
+    pthread_mutex_unlock(&e->lock);
+    int added = pool_prewarm(e->pool, engine_staging_bytes(c), e->cfg.prewarm_buffers);
+    CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "circuit registered", "circuit=%s domain=%u prewarmed_buffers=%d", c->id,
+             c->domain_size, added);
+    return CUZK_OK;
+}
+
+void engine_free_circuit(cuzk_engine *e, circuit *c)
+{
+    if (c->has_pce) {
+        budget_release(e->budget, BUDGET_PCE, c->pce.bytes);
+        cuzk_pce_free(&c->pce);
+    }
+    if (c->has_r1cs)
+        cuzk_r1cs_free(&c->r1cs);
+    if (c->has_vk)
+        cuzk_vk_free(&c->vk);
+    free(c->id);
+    free(c);
+}
+
+/* Loads the key, compiles (or reads) its PCE and charges it to the budget. */
+static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, const char *r1cs_path,
+                           cuzk_error *err)
+{
+    if (!(c->key = keycache_add(e->keys, zkey_path, err)))
+        return err->code;
+    const cuzk_zkey *z;
+    int rc = keycache_acquire(e->keys, c->key, &z, err);
+    if (rc)
+        return rc;
+    c->domain_size = z->domain_size;
+    c->n_vars = z->n_vars;
+    c->n_public = z->n_public;
+    c->curve = z->curve;
+    int from_disk = 0;
+    rc = cuzk_pce_get(z, e->cfg.pce_cache_dir, &c->pce, &from_disk, err);
+    if (!rc) {
+        c->has_pce = 1;
+        rc = cuzk_groth16_export_vk(z, &c->vk, err);
+        c->has_vk = !rc;
+    }
+    keycache_release(e->keys, c->key);
+    if (rc)
+        return rc;
+    if (budget_acquire(e->budget, BUDGET_PCE, c->pce.bytes, NULL))
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "the PCE of %s (%llu bytes) does not fit in the budget", zkey_path,
+                         (unsigned long long)c->pce.bytes);
+    CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "pce ready", "circuit=%s source=%s size_gib=%.3f", c->id,
+             from_disk ? "disk" : "compiled", (double)c->pce.bytes / (1 << 30));
+    if (r1cs_path) {
+        if ((rc = cuzk_r1cs_read(&c->r1cs, r1cs_path, err)))
+            return rc;
+        c->has_r1cs = 1;
+        if (c->r1cs.n_wires != c->n_vars || c->r1cs.curve != c->curve)
+            return cuzk_fail(err, CUZK_ERR_MISMATCH, "%s does not belong to %s (wires %u, key nVars %u)", r1cs_path,
+                             zkey_path, c->r1cs.n_wires, c->n_vars);
+    }
+    return CUZK_OK;
+}
+
+int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
+                                 cuzk_error *err)
+{
+    circuit *c = calloc(1, sizeof *c);
+    if (!c || !(c->id = strdup(id))) {
+        free(c);
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    }
+    int rc = prepare_circuit(e, c, zkey_path, r1cs_path, err);
+    if (!rc)
+        rc = add_circuit(e, c, err);
+    if (rc)
+        engine_free_circuit(e, c);
+    return rc;
+}
+
+int cuzk_engine_register_sim_circuit(cuzk_engine *e, const char *id, uint32_t domain_size, cuzk_error *err)
+{
+    if (!domain_size || (domain_size & (domain_size - 1)))
+        return cuzk_fail(err, CUZK_ERR_ARG, "a domain size must be a power of two, not %u", domain_size);
+    circuit *c = calloc(1, sizeof *c);
+    if (!c || !(c->id = strdup(id))) {
+        free(c);
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    }
+    c->domain_size = domain_size;
+    int rc = add_circuit(e, c, err);
+    if (rc)
+        engine_free_circuit(e, c);
+    return rc;
+}
+
+static void fill_circuit_info(cuzk_engine *e, const circuit *c, cuzk_circuit_info *out)
+{
+    *out = (cuzk_circuit_info){c->id, c->curve, c->domain_size, c->n_vars, c->n_public, !c->key, c->has_r1cs, {0}};
+    if (c->key)
+        keycache_info(e->keys, c->key, &out->key);
+}
+
+int cuzk_engine_circuit_info(cuzk_engine *e, const char *id, cuzk_circuit_info *out)
+{
+    pthread_mutex_lock(&e->lock);
+    circuit *c = engine_find_circuit(e, id);
+    if (c)
+        fill_circuit_info(e, c, out);
+    pthread_mutex_unlock(&e->lock);
+    return c ? CUZK_OK : CUZK_ERR_ARG;
+}
+
+size_t cuzk_engine_list_circuits(cuzk_engine *e, cuzk_circuit_info *out, size_t cap)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&e->lock);
+    for (circuit *c = e->circuits; c; c = c->next, n++)
+        if (n < cap)
+            fill_circuit_info(e, c, &out[n]);
+    pthread_mutex_unlock(&e->lock);
+    return n;
+}
+
+/* The key of a registered, non-simulated circuit (key entries live as long
+ * as the engine, so the pointer stays valid after the lock is dropped). */
+static key_entry *circuit_key(cuzk_engine *e, const char *id, cuzk_error *err)
+{
+    pthread_mutex_lock(&e->lock);
+    circuit *c = engine_find_circuit(e, id);
+    key_entry *k = c ? c->key : NULL;
+    pthread_mutex_unlock(&e->lock);
+    if (!c)
+        cuzk_fail(err, CUZK_ERR_ARG, "unknown circuit '%s'", id);
+    else if (!k)
+        cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' is simulated: it has no key", id);
+    return k;
+}
+
+int cuzk_engine_preload_key(cuzk_engine *e, const char *circuit_id, cuzk_error *err)
+{
+    key_entry *k = circuit_key(e, circuit_id, err);
+    return k ? keycache_preload(e->keys, k, err) : CUZK_ERR_ARG;
+}
+
+int cuzk_engine_evict_key(cuzk_engine *e, const char *circuit_id, int drop, cuzk_error *err)
+{
+    key_entry *k = circuit_key(e, circuit_id, err);
+    if (!k)
+        return CUZK_ERR_ARG;
+    if (keycache_evict(e->keys, k, drop))
+        return cuzk_fail(err, CUZK_ERR_ARG, "the key of circuit '%s' is in use by jobs", circuit_id);
+    return CUZK_OK;
+}

@@ -1,0 +1,199 @@
+/* The engine's insides, shared by its files (engine.c: names, time and
+ * waiting, life cycle; engine_jobs.c: queues, bookkeeping, the job API;
+ * engine_dispatch.c: the dispatcher; engine_workers.c: synthesis, device,
+ * finalizer and maintenance threads; engine_circuits.c; engine_stats.c).
+ * Not for use outside src/engine. */
+#ifndef CUZK_ENGINE_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "engine/dispatch.h"
+#include "engine/engine.h"
+#include "engine/keycache.h"
+#include "engine/pce.h"
+#include "engine/timeline.h"
+#include "groth16/r1cs_eval.h"
+#include "util/log.h"
+
+typedef struct circuit {
+    char *id;
+    uint32_t domain_size, n_vars, n_public;
+    cuzk_curve_id curve;
+    key_entry *key; /* NULL for simulated circuits */
+    cuzk_pce pce;
+    int has_pce;
+    cuzk_r1cs r1cs;
+    int has_r1cs;
+    cuzk_vk vk; /* exported once at registration: proofs are verified against it */
+    int has_vk;
+    struct circuit *next;
+} circuit;
+
+typedef struct job job;
+
+typedef enum { P_PENDING, P_SYNTH_QUEUED, P_SYNTH, P_GPU_QUEUED, P_GPU, P_FINISH, P_DONE, P_DROPPED } part_state;
+
+typedef struct partition {
+    job *job;
+    uint32_t index;
+    part_state state;
+    char *witness_path;
+    cuzk_wtns witness;  /* loaded at synthesis (or copied at submit) */
+    int has_witness;
+    cuzk_wtns staged;   /* the witness with its values in the pool buffer */
+    uint64_t ws_bytes;  /* working set charged under BUDGET_PARTITIONS */
+    void *abc;          /* pinned buffer while checked out */
+    int holds_permit;
+    int device;
+    cuzk_msm_results msm;
+    double t_synth_start, t_synth_end, t_gpu_start, t_gpu_end, t_done;
+    struct partition *next; /* in whichever queue holds it */
+} partition;
+
+struct job {
+    uint64_t id;
+    char *request_id;
+    uint64_t payload_hash;
+    circuit *circ;
+    const cuzk_zkey *key; /* referenced from submit to the end */
+    cuzk_priority priority;
+    uint32_t n_partitions, done, in_flight;
+    partition *parts;
+    cuzk_proof *proofs;
+    uint64_t (*publics)[4];
+    cuzk_job_state state;
+    atomic_int cancelled; /* read outside e->lock by the pool and the budget */
+    int verified_all;
+    double t_submit, t_first_synth, t_end, synth_s, gpu_s;
+    char error[512];
+    job *next; /* in the job table */
+};
+
+typedef struct {
+    partition *head, *tail;
+    uint32_t len;
+} part_queue;
+
+struct cuzk_engine {
+    cuzk_engine_config cfg;
+    cuzk_backend *backend;
+    cuzk_budget *budget;
+    pinned_pool *pool;
+    keycache *keys;
+    timeline *tl;
+    double t0;
+
+    pthread_mutex_t lock;
+    pthread_cond_t dispatch_cv, synth_cv, gpu_cv, finish_cv, job_cv;
+    int stopping;
+    part_queue pending[CUZK_N_PRIORITIES];
+    part_queue synth_q, gpu_q, finish_q;
+    uint32_t synthesizing, on_gpu;
+    int permits_free;
+    pacer pace;
+    double next_dispatch_at;
+
+    circuit *circuits;
+    job *jobs;
+    uint64_t next_job_id;
+    uint32_t jobs_finished_kept;
+
+    uint64_t partitions_done, proofs_verified, jobs_done, jobs_failed, jobs_cancelled, dispatched;
+    uint64_t jobs_active;
+    double gpu_busy_s[CUZK_MAX_DEVICES];
+    double gpu_first_start[CUZK_MAX_DEVICES], gpu_last_end[CUZK_MAX_DEVICES]; /* 0: none yet */
+    cuzk_stage_histogram stage_hist[N_STAGES];
+    double *samples[N_STAGES]; /* a ring: the next sample goes to samples_next */
+    size_t n_samples, cap_samples, samples_next;
+
+    pthread_t dispatcher, maintainer;
+    pthread_t *workers;
+    int n_workers;
+};
+
+typedef struct {
+    cuzk_engine *e;
+    int device;
+} gpu_worker_arg;
+
+/* A partition's pool buffer: a, b, c, then (real circuits) a copy of the
+ * witness, so the device reads both from pinned memory. */
+static inline size_t engine_abc_bytes(const circuit *c)
+{
+    return 3 * (size_t)c->domain_size * 32;
+}
+
+static inline size_t engine_staging_bytes(const circuit *c)
+{
+    return engine_abc_bytes(c) + (c->key ? (size_t)c->n_vars * 32 : 0);
+}
+
+/* ---------- time and waiting (engine.c) ---------- */
+
+/* Real time, or the configured virtual clock (tests on the sim backend). */
+double engine_now(const cuzk_engine *e);
+/* Waits on cv (e->lock held) until woken or until `until` (< 0: no
+ * deadline), in the engine's time; may return early: callers recheck. */
+void engine_wait(cuzk_engine *e, pthread_cond_t *cv, double until);
+/* Wakes cv's waiters (one, or all), with e->lock held. */
+void engine_wake(cuzk_engine *e, pthread_cond_t *cv, int all);
+void engine_sleep(cuzk_engine *e, double s);
+/* A thread of the engine starts (0, or pthread_create's error), or ends. */
+int engine_thread_start(cuzk_engine *e, pthread_t *t, void *(*main)(void *), void *arg);
+void engine_thread_end(cuzk_engine *e);
+
+/* ---------- queues and bookkeeping, under e->lock (engine_jobs.c) ---------- */
+
+void engine_queue_push(part_queue *q, partition *p);
+partition *engine_queue_pop(part_queue *q);
+/* Moves every partition of job j from q to removed; returns how many. */
+uint32_t engine_queue_remove_job(part_queue *q, job *j, part_queue *removed);
+uint32_t engine_pending_count(const cuzk_engine *e);
+/* The next pending partition by priority, FIFO within one; NULL: none. */
+partition *engine_pop_pending(cuzk_engine *e);
+/* A partition leaves the pipeline (P_DONE or P_DROPPED): what it held is
+ * released, and its job ends when it was the last in flight. */
+void engine_partition_retire(cuzk_engine *e, partition *p, part_state how);
+void engine_give_back_permit(cuzk_engine *e, partition *p);
+/* Records err as the job's error, cancels the job, retires p. */
+void engine_fail_partition(cuzk_engine *e, partition *p, const cuzk_error *err);
+void engine_free_job(job *j);
+/* Drops finished jobs beyond results_max (oldest first) or past their TTL. */
+void engine_prune_results(cuzk_engine *e, double now);
+
+/* ---------- circuits (engine_circuits.c), statistics (engine_stats.c) ---------- */
+
+circuit *engine_find_circuit(cuzk_engine *e, const char *id);
+void engine_free_circuit(cuzk_engine *e, circuit *c);
+/* A partition done: its stage latencies into the histograms and samples. */
+void engine_add_sample(cuzk_engine *e, const partition *p);
+
+/* ---------- dispatch policies (engine_dispatch.c, dispatch_<name>.c) ---------- */
+
+/* A dispatch policy (engine.h lists them): step dispatches partitions or
+ * waits once, under e->lock, and returns; on_service_time (NULL: not
+ * wanted) hears each partition's device time, under e->lock. */
+typedef struct {
+    void (*step)(cuzk_engine *e);
+    void (*on_service_time)(cuzk_engine *e, double seconds);
+} dispatch_policy;
+
+#define ENGINE_POLICY_DECLARE_(name, NAME, help) extern const dispatch_policy dispatch_##name;
+CUZK_DISPATCH_POLICIES(ENGINE_POLICY_DECLARE_)
+
+/* The policy p names; NULL for a value outside the enum. */
+const dispatch_policy *engine_dispatch_policy(cuzk_dispatch_policy p);
+/* Moves p to the synthesis queue, with one of the permits or without. */
+void engine_dispatch_one(cuzk_engine *e, partition *p, int with_permit);
+
+/* ---------- threads (engine_dispatch.c, engine_workers.c) ---------- */
+
+void *engine_dispatcher_main(void *arg);
+void *engine_synth_worker_main(void *arg);
+void *engine_gpu_worker_main(void *arg); /* arg: a gpu_worker_arg, freed by the thread */
+void *engine_finisher_main(void *arg);
+void *engine_maintainer_main(void *arg);
+
+#endif

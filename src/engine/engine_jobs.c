@@ -1,0 +1,459 @@
+/* Jobs: queues of partitions, bookkeeping as partitions end, submit,
+ * wait, cancel, drain, and the retention of finished results. */
+#include "engine/engine_internal.h"
+
+#include <stdio.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/err.h"
+
+/* ---------- queues (under e->lock) ---------- */
+
+void engine_queue_push(part_queue *q, partition *p)
+{
+    p->next = NULL;
+    if (q->tail)
+        q->tail->next = p;
+    else
+        q->head = p;
+    q->tail = p;
+    q->len++;
+}
+
+partition *engine_queue_pop(part_queue *q)
+{
+    partition *p = q->head;
+    if (!p)
+        return NULL;
+    q->head = p->next;
+    if (!q->head)
+        q->tail = NULL;
+    q->len--;
+    p->next = NULL;
+    return p;
+}
+
+/* Removes every partition of job j from q; returns how many. */
+uint32_t engine_queue_remove_job(part_queue *q, job *j, part_queue *removed)
+{
+    uint32_t n = 0;
+    partition **at = &q->head, *last = NULL;
+    while (*at) {
+        partition *p = *at;
+        if (p->job == j) {
+            *at = p->next;
+            q->len--;
+            engine_queue_push(removed, p);
+            n++;
+        } else {
+            last = p;
+            at = &p->next;
+        }
+    }
+    q->tail = last;
+    return n;
+}
+
+uint32_t engine_pending_count(const cuzk_engine *e)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < CUZK_N_PRIORITIES; i++)
+        n += e->pending[i].len;
+    return n;
+}
+
+partition *engine_pop_pending(cuzk_engine *e)
+{
+    for (int i = 0; i < CUZK_N_PRIORITIES; i++)
+        if (e->pending[i].head)
+            return engine_queue_pop(&e->pending[i]);
+    return NULL;
+}
+
+
+/* ---------- job bookkeeping (under e->lock) ---------- */
+
+static void job_end(cuzk_engine *e, job *j, cuzk_job_state state)
+{
+    if (j->state >= CUZK_JOB_DONE)
+        return;
+    j->state = state;
+    j->t_end = engine_now(e);
+    e->jobs_active--;
+    if (state == CUZK_JOB_DONE)
+        e->jobs_done++;
+    else if (state == CUZK_JOB_FAILED)
+        e->jobs_failed++;
+    else
+        e->jobs_cancelled++;
+    CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "job finished", "job_id=%llu state=%s partitions=%u seconds=%.3f",
+             (unsigned long long)j->id, cuzk_job_state_name(state), j->n_partitions, j->t_end - j->t_submit);
+    engine_wake(e, &e->job_cv, 1);
+}
+
+/* A partition leaves the pipeline (done or dropped): release what it held. */
+void engine_partition_retire(cuzk_engine *e, partition *p, part_state how)
+{
+    job *j = p->job;
+    p->state = how;
+    if (p->has_witness) {
+        cuzk_wtns_free(&p->witness);
+        p->has_witness = 0;
+    }
+    if (p->ws_bytes) {
+        budget_release(e->budget, BUDGET_PARTITIONS, p->ws_bytes);
+        p->ws_bytes = 0;
+    }
+    j->in_flight--;
+    if (how == P_DONE) {
+        j->done++;
+        e->partitions_done++;
+        engine_add_sample(e, p);
+    }
+    if (j->in_flight == 0 && j->state < CUZK_JOB_DONE) {
+        if (j->cancelled)
+            job_end(e, j, CUZK_JOB_CANCELLED);
+        else if (j->error[0])
+            job_end(e, j, CUZK_JOB_FAILED);
+        else if (j->done == j->n_partitions)
+            job_end(e, j, CUZK_JOB_DONE);
+    }
+    if (j->in_flight == 0 && j->key) {
+        keycache_release(e->keys, j->circ->key);
+        j->key = NULL;
+    }
+}
+
+void engine_give_back_permit(cuzk_engine *e, partition *p)
+{
+    if (!p->holds_permit)
+        return;
+    p->holds_permit = 0;
+    e->permits_free++;
+    engine_wake(e, &e->dispatch_cv, 1);
+}
+
+void engine_fail_partition(cuzk_engine *e, partition *p, const cuzk_error *err)
+{
+    job *j = p->job;
+    if (!j->error[0])
+        snprintf(j->error, sizeof j->error, "partition %u: %.480s", p->index, err->msg);
+    CUZK_LOG(e->cfg.log, CUZK_LOG_ERROR, "partition failed", "job_id=%llu partition=%u error=\"%s\"",
+             (unsigned long long)j->id, p->index, err->msg);
+    j->cancelled = 1; /* the other partitions are pointless now */
+    engine_give_back_permit(e, p);
+    engine_partition_retire(e, p, P_DROPPED);
+}
+
+
+/* ---------- retention of finished jobs ---------- */
+
+void engine_free_job(job *j)
+{
+    for (uint32_t i = 0; i < j->n_partitions; i++) {
+        free(j->parts[i].witness_path);
+        if (j->parts[i].has_witness)
+            cuzk_wtns_free(&j->parts[i].witness);
+    }
+    free(j->parts);
+    free(j->proofs);
+    free(j->publics);
+    free(j->request_id);
+    free(j);
+}
+
+/* Drops finished jobs beyond results_max (oldest first) or past their TTL. */
+void engine_prune_results(cuzk_engine *e, double now)
+{
+    uint32_t finished = 0;
+    for (job *j = e->jobs; j; j = j->next)
+        finished += j->state >= CUZK_JOB_DONE;
+    /* the list is newest first: walk it and drop from the old end */
+    uint32_t seen = 0;
+    for (job **at = &e->jobs; *at;) {
+        job *j = *at;
+        if (j->state >= CUZK_JOB_DONE) {
+            seen++;
+            int too_many = finished > e->cfg.results_max && seen > e->cfg.results_max;
+            if (too_many || now - j->t_end > e->cfg.results_ttl_s) {
+                *at = j->next;
+                engine_free_job(j);
+                continue;
+            }
+        }
+        at = &j->next;
+    }
+}
+
+
+/* ---------- jobs ---------- */
+
+/* FNV-1a over the request's meaning: circuit, priority, partitions. */
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static uint64_t payload_hash(const cuzk_job_request *req)
+{
+    uint64_t h = fnv(0xcbf29ce484222325ULL, req->circuit, strlen(req->circuit) + 1);
+    h = fnv(h, &req->priority, sizeof req->priority);
+    h = fnv(h, &req->n_partitions, sizeof req->n_partitions);
+    for (uint32_t i = 0; req->partitions && i < req->n_partitions; i++) {
+        const cuzk_partition_input *in = &req->partitions[i];
+        if (in->witness_path)
+            h = fnv(h, in->witness_path, strlen(in->witness_path) + 1);
+        else if (in->witness)
+            h = fnv(h, in->witness->values, (size_t)in->witness->n_witness * 32);
+    }
+    return h;
+}
+
+static job *find_job(cuzk_engine *e, uint64_t id)
+{
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->id == id)
+            return j;
+    return NULL;
+}
+
+static int copy_wtns(cuzk_wtns *dst, const cuzk_wtns *src)
+{
+    *dst = *src;
+    size_t bytes = (size_t)src->n_witness * 32;
+    dst->values = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!dst->values)
+        return -1;
+    memcpy(dst->values, src->values, bytes);
+    return 0;
+}
+
+static job *build_job(circuit *c, const cuzk_job_request *req, cuzk_error *err)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
+    j->circ = c;
+    j->priority = req->priority;
+    j->n_partitions = req->n_partitions;
+    j->parts = calloc(req->n_partitions, sizeof *j->parts);
+    j->proofs = calloc(req->n_partitions, sizeof *j->proofs);
+    j->publics = calloc((size_t)req->n_partitions * (c->n_public ? c->n_public : 1), sizeof *j->publics);
+    j->request_id = req->request_id ? strdup(req->request_id) : NULL;
+    int ok = j->parts && j->proofs && j->publics && (!req->request_id || j->request_id);
+    for (uint32_t i = 0; ok && i < req->n_partitions; i++) {
+        partition *p = &j->parts[i];
+        p->job = j;
+        p->index = i;
+        p->device = -1;
+        if (!c->key)
+            continue;
+        const cuzk_partition_input *in = &req->partitions[i];
+        if (in->witness_path)
+            ok = (p->witness_path = strdup(in->witness_path)) != NULL;
+        else if (in->witness)
+            ok = !copy_wtns(&p->witness, in->witness) && (p->has_witness = 1);
+        else
+            ok = 0;
+    }
+    if (!ok) {
+        engine_free_job(j);
+        return cuzk_fail(err, CUZK_ERR_ARG, "out of memory, or a partition without a witness"), NULL;
+    }
+    j->verified_all = 1;
+    return j;
+}
+
+/* Witnesses are checked against the key at submit (of a file, its header:
+ * the values are read at synthesis), so a caller learns of a missing file
+ * or a wrong length or curve at once rather than from a failed job. */
+static int check_witnesses(const job *j, cuzk_error *err)
+{
+    for (uint32_t i = 0; i < j->n_partitions; i++) {
+        const partition *p = &j->parts[i];
+        cuzk_wtns header;
+        cuzk_error why = {0};
+        const cuzk_wtns *w = &p->witness;
+        if (!p->has_witness) {
+            if (cuzk_wtns_read_header(&header, p->witness_path, &why))
+                return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
+            w = &header;
+        }
+        if (cuzk_groth16_check_inputs(j->key, w, &why))
+            return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
+    }
+    return CUZK_OK;
+}
+
+int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err)
+{
+    if (!req->circuit || req->n_partitions == 0 || (unsigned)req->priority >= CUZK_N_PRIORITIES)
+        return cuzk_fail(err, CUZK_ERR_ARG, "a job needs a circuit, a priority and at least one partition");
+    uint64_t hash = payload_hash(req);
+    pthread_mutex_lock(&e->lock);
+    circuit *c = engine_find_circuit(e, req->circuit);
+    if (!c) {
+        pthread_mutex_unlock(&e->lock);
+        return cuzk_fail(err, CUZK_ERR_ARG, "unknown circuit '%s'", req->circuit);
+    }
+    if (req->request_id)
+        for (job *j = e->jobs; j; j = j->next)
+            if (j->request_id && !strcmp(j->request_id, req->request_id)) {
+                int same = j->payload_hash == hash;
+                *job_id = j->id;
+                pthread_mutex_unlock(&e->lock);
+                return same ? CUZK_OK
+                            : cuzk_fail(err, CUZK_ERR_CONFLICT,
+                                        "request id '%s' was already used for a different job (%llu)",
+                                        req->request_id, (unsigned long long)j->id);
+            }
+    pthread_mutex_unlock(&e->lock);
+    if (c->key && !req->partitions)
+        return cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' needs a witness per partition", req->circuit);
+
+    job *j = build_job(c, req, err);
+    if (!j)
+        return err->code;
+    j->payload_hash = hash;
+    if (c->key) {
+        int rc = keycache_acquire(e->keys, c->key, &j->key, err);
+        if (!rc)
+            rc = check_witnesses(j, err);
+        if (rc) {
+            if (j->key)
+                keycache_release(e->keys, c->key);
+            engine_free_job(j);
+            return rc;
+        }
+    }
+    pthread_mutex_lock(&e->lock);
+    j->id = e->next_job_id++;
+    e->jobs_active++;
+    j->t_submit = engine_now(e);
+    j->in_flight = j->n_partitions;
+    j->next = e->jobs;
+    e->jobs = j;
+    for (uint32_t i = 0; i < j->n_partitions; i++)
+        engine_queue_push(&e->pending[j->priority], &j->parts[i]);
+    engine_wake(e, &e->dispatch_cv, 1);
+    *job_id = j->id;
+    pthread_mutex_unlock(&e->lock);
+    CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "job submitted", "job_id=%llu circuit=%s partitions=%u priority=%s",
+             (unsigned long long)j->id, c->id, j->n_partitions, cuzk_priority_name(j->priority));
+    return CUZK_OK;
+}
+
+static void copy_result(const cuzk_engine *e, const job *j, cuzk_job_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->id = j->id;
+    out->state = j->state;
+    out->n_partitions = j->n_partitions;
+    out->partitions_done = j->done;
+    out->n_public = j->circ->n_public;
+    out->verified = j->state == CUZK_JOB_DONE && j->verified_all;
+    out->queue_s = (j->t_first_synth ? j->t_first_synth : engine_now(e)) - j->t_submit;
+    out->synth_s = j->synth_s;
+    out->gpu_s = j->gpu_s;
+    out->total_s = (j->t_end ? j->t_end : engine_now(e)) - j->t_submit;
+    snprintf(out->error, sizeof out->error, "%s", j->error);
+    if (j->state != CUZK_JOB_DONE)
+        return;
+    out->proofs = malloc(j->n_partitions * sizeof *out->proofs);
+    size_t npub = (size_t)j->n_partitions * out->n_public;
+    out->publics = malloc((npub ? npub : 1) * sizeof *out->publics);
+    if (out->proofs)
+        memcpy(out->proofs, j->proofs, j->n_partitions * sizeof *out->proofs);
+    if (out->publics)
+        memcpy(out->publics, j->publics, npub * sizeof *out->publics);
+}
+
+int cuzk_engine_wait(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *out)
+{
+    double deadline = engine_now(e) + timeout_s;
+    pthread_mutex_lock(&e->lock);
+    job *j;
+    while ((j = find_job(e, job_id)) && j->state < CUZK_JOB_DONE && !e->stopping) {
+        if (timeout_s < 0)
+            engine_wait(e, &e->job_cv, -1);
+        else if (engine_now(e) < deadline)
+            engine_wait(e, &e->job_cv, deadline);
+        else
+            break;
+    }
+    if (!j) {
+        pthread_mutex_unlock(&e->lock);
+        memset(out, 0, sizeof *out);
+        snprintf(out->error, sizeof out->error, "unknown job %llu", (unsigned long long)job_id);
+        return CUZK_ERR_ARG;
+    }
+    copy_result(e, j, out);
+    pthread_mutex_unlock(&e->lock);
+    return CUZK_OK;
+}
+
+void cuzk_job_result_free(cuzk_job_result *r)
+{
+    free(r->proofs);
+    free(r->publics);
+    r->proofs = NULL;
+    r->publics = NULL;
+}
+
+static void cancel_locked(cuzk_engine *e, job *j)
+{
+    if (j->state >= CUZK_JOB_DONE || j->cancelled)
+        return;
+    j->cancelled = 1;
+    part_queue dropped = {0};
+    engine_queue_remove_job(&e->pending[j->priority], j, &dropped);
+    engine_queue_remove_job(&e->synth_q, j, &dropped);
+    for (partition *p; (p = engine_queue_pop(&dropped));) {
+        engine_give_back_permit(e, p);
+        engine_partition_retire(e, p, P_DROPPED);
+    }
+    CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "job cancelled", "job_id=%llu", (unsigned long long)j->id);
+    engine_wake(e, &e->dispatch_cv, 1);
+}
+
+int cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id)
+{
+    pthread_mutex_lock(&e->lock);
+    job *j = find_job(e, job_id);
+    if (j)
+        cancel_locked(e, j);
+    pthread_mutex_unlock(&e->lock);
+    if (!j)
+        return CUZK_ERR_ARG;
+    budget_wake_all(e->budget); /* a synthesis waiting for memory for this job gives up */
+    return CUZK_OK;
+}
+
+void cuzk_engine_cancel_all(cuzk_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    for (job *j = e->jobs; j; j = j->next)
+        cancel_locked(e, j);
+    pthread_mutex_unlock(&e->lock);
+    budget_wake_all(e->budget);
+}
+
+int cuzk_engine_drain(cuzk_engine *e, double timeout_s)
+{
+    double deadline = engine_now(e) + timeout_s;
+    pthread_mutex_lock(&e->lock);
+    while (e->jobs_active && (timeout_s < 0 || engine_now(e) < deadline)) {
+        if (timeout_s < 0)
+            engine_wait(e, &e->job_cv, -1);
+        else
+            engine_wait(e, &e->job_cv, deadline);
+    }
+    int left = e->jobs_active != 0;
+    pthread_mutex_unlock(&e->lock);
+    return left ? -1 : 0;
+}

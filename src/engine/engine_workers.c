@@ -1,0 +1,255 @@
+/* The engine's worker threads: synthesis, device, finalizer and the
+ * maintainer (idle buffers, old results). */
+#include "engine/engine_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/pce.h"
+#include "engine/timeline.h"
+#include "util/err.h"
+
+/* Under e->lock: waits for the next partition of q (cv: its condition)
+ * and takes it; NULL once the engine stops, at once or, with drain, when q
+ * is empty (what has reached a device still finishes). */
+static partition *take_next(cuzk_engine *e, part_queue *q, pthread_cond_t *cv, int drain)
+{
+    while (!e->stopping && !q->head)
+        engine_wait(e, cv, -1);
+    if (e->stopping && (!drain || !q->head))
+        return NULL;
+    return engine_queue_pop(q);
+}
+
+/* ---------- synthesis ---------- */
+
+static int load_witness(cuzk_engine *e, partition *p, cuzk_error *err)
+{
+    job *j = p->job;
+    if (!j->circ->key)
+        return CUZK_OK;
+    if (!p->has_witness) {
+        int rc = cuzk_wtns_read(&p->witness, p->witness_path, err);
+        if (rc)
+            return rc;
+        p->has_witness = 1;
+    }
+    p->ws_bytes = (uint64_t)p->witness.n_witness * 32;
+    if (budget_acquire(e->budget, BUDGET_PARTITIONS, p->ws_bytes, &j->cancelled)) {
+        p->ws_bytes = 0;
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "the witness does not fit in the memory budget");
+    }
+    if (j->key) {
+        int rc = cuzk_groth16_check_inputs(j->key, &p->witness, err);
+        if (rc)
+            return rc;
+    }
+    if (j->circ->has_r1cs)
+        return cuzk_r1cs_check_witness(&j->circ->r1cs, &p->witness, err);
+    return CUZK_OK;
+}
+
+/* Outside the lock: buffer, witness, a/b/c. */
+static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
+{
+    job *j = p->job;
+    circuit *c = j->circ;
+    size_t bytes = engine_staging_bytes(c);
+    p->abc = pool_checkout(e->pool, bytes, j->id, p->index, &j->cancelled);
+    if (!p->abc)
+        return j->cancelled ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "no pinned buffer of %zu bytes", bytes);
+    int rc = load_witness(e, p, err);
+    if (rc)
+        return rc;
+    if (!c->key) {
+        engine_sleep(e, e->cfg.sim_synth_ms / 1000);
+        return CUZK_OK;
+    }
+    p->staged = p->witness;
+    p->staged.values = (uint64_t *)((uint8_t *)p->abc + engine_abc_bytes(c));
+    memcpy(p->staged.values, p->witness.values, (size_t)c->n_vars * 32);
+    return cuzk_pce_synthesize(&c->pce, p->witness.values, p->abc, e->cfg.synthesis_threads);
+}
+
+void *engine_synth_worker_main(void *arg)
+{
+    cuzk_engine *e = arg;
+    pthread_mutex_lock(&e->lock);
+    for (partition *p; (p = take_next(e, &e->synth_q, &e->synth_cv, 0));) {
+        job *j = p->job;
+        p->state = P_SYNTH;
+        e->synthesizing++;
+        p->t_synth_start = engine_now(e);
+        if (!j->t_first_synth)
+            j->t_first_synth = p->t_synth_start;
+        if (j->state == CUZK_JOB_QUEUED)
+            j->state = CUZK_JOB_RUNNING;
+        pthread_mutex_unlock(&e->lock);
+
+        timeline_emit(e->tl, TL_SYNTH_START, j->id, p->index, -1, p->t_synth_start);
+        cuzk_error err = {0};
+        int rc = j->cancelled ? CUZK_OK : synthesize(e, p, &err);
+        p->t_synth_end = engine_now(e);
+        timeline_emit(e->tl, TL_SYNTH_END, j->id, p->index, -1, p->t_synth_end);
+
+        pthread_mutex_lock(&e->lock);
+        e->synthesizing--;
+        j->synth_s += p->t_synth_end - p->t_synth_start;
+        if (rc || j->cancelled) {
+            if (p->abc) {
+                pool_checkin(e->pool, p->abc, j->id, p->index);
+                p->abc = NULL;
+            }
+            if (rc)
+                engine_fail_partition(e, p, &err);
+            else {
+                engine_give_back_permit(e, p);
+                engine_partition_retire(e, p, P_DROPPED);
+            }
+            continue;
+        }
+        p->state = P_GPU_QUEUED;
+        engine_queue_push(&e->gpu_q, p);
+        timeline_emit(e->tl, TL_GPU_QUEUE, j->id, p->index, -1, engine_now(e));
+        engine_wake(e, &e->gpu_cv, 0);
+    }
+    pthread_mutex_unlock(&e->lock);
+    engine_thread_end(e);
+    return NULL;
+}
+
+
+/* ---------- device workers ---------- */
+
+void *engine_gpu_worker_main(void *varg)
+{
+    gpu_worker_arg *arg = varg;
+    cuzk_engine *e = arg->e;
+    int device = arg->device;
+    pthread_mutex_lock(&e->lock);
+    for (partition *p; (p = take_next(e, &e->gpu_q, &e->gpu_cv, 1));) {
+        job *j = p->job;
+        if (j->cancelled) {
+            pool_checkin(e->pool, p->abc, j->id, p->index);
+            p->abc = NULL;
+            engine_give_back_permit(e, p);
+            engine_partition_retire(e, p, P_DROPPED);
+            continue;
+        }
+        p->state = P_GPU;
+        p->device = device;
+        e->on_gpu++;
+        pthread_mutex_unlock(&e->lock);
+
+        p->t_gpu_start = engine_now(e);
+        timeline_emit(e->tl, TL_GPU_START, j->id, p->index, device, p->t_gpu_start);
+        backend_work w = {j->key, j->circ->key ? &p->staged : NULL, p->abc, j->circ->domain_size};
+        cuzk_prove_timings times = {0};
+        cuzk_error err = {0};
+        int rc = e->backend->prove_start(e->backend, device, &w, &p->msm, &times, &err);
+        p->t_gpu_end = engine_now(e);
+        if (times.total == 0)
+            times.total = p->t_gpu_end - p->t_gpu_start;
+        timeline_emit(e->tl, TL_GPU_END, j->id, p->index, device, p->t_gpu_end);
+        CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "gpu: partition proved",
+                 "job_id=%llu partition=%u device=%d h2d=%.4f ntt=%.4f msm_a=%.4f msm_b1=%.4f msm_b2=%.4f "
+                 "msm_c=%.4f msm_h=%.4f d2h=%.4f total=%.4f",
+                 (unsigned long long)j->id, p->index, device, times.h2d, times.ntt, times.msm_a, times.msm_b1,
+                 times.msm_b2, times.msm_c, times.msm_h, times.d2h, times.total);
+        pool_checkin(e->pool, p->abc, j->id, p->index);
+        p->abc = NULL;
+
+        pthread_mutex_lock(&e->lock);
+        e->on_gpu--;
+        double busy = p->t_gpu_end - p->t_gpu_start;
+        e->gpu_busy_s[device] += busy;
+        if (e->gpu_first_start[device] == 0 || p->t_gpu_start < e->gpu_first_start[device])
+            e->gpu_first_start[device] = p->t_gpu_start;
+        if (p->t_gpu_end > e->gpu_last_end[device])
+            e->gpu_last_end[device] = p->t_gpu_end;
+        j->gpu_s += busy;
+        const dispatch_policy *policy = engine_dispatch_policy(e->cfg.policy);
+        if (policy->on_service_time)
+            policy->on_service_time(e, busy);
+        engine_give_back_permit(e, p);
+        if (rc) {
+            engine_fail_partition(e, p, &err);
+            continue;
+        }
+        p->state = P_FINISH;
+        engine_queue_push(&e->finish_q, p);
+        engine_wake(e, &e->finish_cv, 0);
+    }
+    pthread_mutex_unlock(&e->lock);
+    free(arg);
+    engine_thread_end(e);
+    return NULL;
+}
+
+
+/* ---------- finalizers ---------- */
+
+static int verify_partition(job *j, partition *p, cuzk_error *err)
+{
+    return cuzk_groth16_verify(&j->circ->vk, (const uint64_t(*)[4])j->publics + (size_t)p->index * j->circ->n_public,
+                               j->circ->n_public, &j->proofs[p->index], err);
+}
+
+void *engine_finisher_main(void *arg)
+{
+    cuzk_engine *e = arg;
+    pthread_mutex_lock(&e->lock);
+    for (partition *p; (p = take_next(e, &e->finish_q, &e->finish_cv, 1));) {
+        job *j = p->job;
+        pthread_mutex_unlock(&e->lock);
+
+        backend_work w = {j->key, j->circ->key ? &p->witness : NULL, NULL, j->circ->domain_size};
+        cuzk_error err = {0};
+        int rc = e->backend->prove_finish(e->backend, &w, &p->msm, &j->proofs[p->index], &err);
+        int verified = 0;
+        if (!rc && j->circ->key) {
+            cuzk_groth16_public_signals(j->key, &p->witness,
+                                        j->publics + (size_t)p->index * j->circ->n_public);
+            if (e->cfg.verify_proofs && !e->backend->simulated) {
+                rc = verify_partition(j, p, &err);
+                verified = !rc;
+            }
+        }
+        p->t_done = engine_now(e);
+        timeline_emit(e->tl, TL_DONE, j->id, p->index, p->device, p->t_done);
+
+        pthread_mutex_lock(&e->lock);
+        if (rc) {
+            engine_fail_partition(e, p, &err);
+            continue;
+        }
+        e->proofs_verified += (uint64_t)verified;
+        if (!verified)
+            j->verified_all = 0;
+        engine_partition_retire(e, p, P_DONE);
+    }
+    pthread_mutex_unlock(&e->lock);
+    engine_thread_end(e);
+    return NULL;
+}
+
+
+/* ---------- maintenance: idle buffers, old results ---------- */
+
+void *engine_maintainer_main(void *arg)
+{
+    cuzk_engine *e = arg;
+    pthread_mutex_lock(&e->lock);
+    while (!e->stopping) {
+        engine_wait(e, &e->job_cv, engine_now(e) + 1.0);
+        double now = engine_now(e);
+        engine_prune_results(e, now);
+        pthread_mutex_unlock(&e->lock);
+        pool_trim_idle(e->pool, now);
+        pthread_mutex_lock(&e->lock);
+    }
+    pthread_mutex_unlock(&e->lock);
+    engine_thread_end(e);
+    return NULL;
+}

@@ -1,0 +1,14 @@
+/* MSM on BLS12-381 G1 (template: msm.inc; contracts in msm.h). One translation
+ * unit per group, so the four compile in parallel. */
+#include "msm/msm_plan.h"
+
+#define G_(x) bls12_381_g1_##x
+#define FQ_(x) bls12_381_fp_##x
+#define FQ_T bls12_381_fp
+#define FR_T bls12_381_fr
+#define FR_BITS BLS12_381_FR_BITS
+#if MONT52_HAVE
+#define FQ8_(x) bls12_381_fp_x8_##x
+#define FQ8_T bls12_381_fp_x8
+#endif
+#include "msm/msm.inc"

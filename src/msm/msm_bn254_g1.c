@@ -1,0 +1,14 @@
+/* MSM on BN254 G1 (template: msm.inc; contracts in msm.h). One translation
+ * unit per group, so the four compile in parallel. */
+#include "msm/msm_plan.h"
+
+#define G_(x) bn254_g1_##x
+#define FQ_(x) bn254_fp_##x
+#define FQ_T bn254_fp
+#define FR_T bn254_fr
+#define FR_BITS BN254_FR_BITS
+#if MONT52_HAVE
+#define FQ8_(x) bn254_fp_x8_##x
+#define FQ8_T bn254_fp_x8
+#endif
+#include "msm/msm.inc"
