@@ -9,7 +9,10 @@ LIB=$ROOT/build/libcuzk.a
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-nm -g --defined-only "$LIB" | awk 'NF == 3 {print $3}' >"$WORK/exported.txt"
+# GNU unique symbols (nm type u) are left out: in a CUDA build, CUB's and
+# Thrust's template statics, one per process by definition, in versioned
+# namespaces that no program's names can meet; objcopy keeps them global.
+nm -g --defined-only "$LIB" | awk 'NF == 3 && $2 != "u" {print $3}' >"$WORK/exported.txt"
 if grep -v '^cuzk_' "$WORK/exported.txt"; then
     echo "FAIL: the symbols above are exported without the cuzk_ prefix"; exit 1
 fi
