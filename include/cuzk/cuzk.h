@@ -28,10 +28,20 @@ typedef struct cuzk_error {
 
 const char *cuzk_status_name(int code);
 
-typedef enum {
-    CUZK_CURVE_BN254 = 0,     /* snarkjs "bn128" */
-    CUZK_CURVE_BLS12_381 = 1, /* snarkjs "bls12381" */
-} cuzk_curve_id;
+/* The curves, one row each: X(prefix, PREFIX, snarkjs name). The prefix
+ * names every per-curve symbol (bn254_fr_mul, bn254_g1_msm,
+ * bn254_groth16_ops), PREFIX the constants (BN254_FR_LIMBS) and the id
+ * (CUZK_CURVE_BN254). Tables indexed by curve id are made from the rows;
+ * docs/ARCHITECTURE.md lists what else a new curve needs. */
+#define CUZK_CURVES(X)                   \
+    X(bn254, BN254, "bn128")             \
+    X(bls12_381, BLS12_381, "bls12381")
+
+#define CUZK_CURVE_ENUM_(prefix, PREFIX, name) CUZK_CURVE_##PREFIX,
+typedef enum { CUZK_CURVES(CUZK_CURVE_ENUM_) } cuzk_curve_id;
+/* How many (not an enumerator: switches over the ids stay complete). */
+#define CUZK_CURVE_COUNT_(prefix, PREFIX, name) +1
+enum { CUZK_N_CURVES = 0 CUZK_CURVES(CUZK_CURVE_COUNT_) };
 
 #ifdef __cplusplus
 }

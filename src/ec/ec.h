@@ -3,6 +3,7 @@
 #define CUZK_EC_EC_H
 
 #include "ff/tower.h"
+#include "util/verify.h"
 
 #define EC_INSTANTIATE "ec/ec.inc"
 

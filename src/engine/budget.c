@@ -1,24 +1,13 @@
 #include "engine/budget.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 
-/* Invariant checks of the checked build (-DCUZK_VERIFY): a broken ledger
+#include "util/verify.h"
+
+/* Invariant checks of the checked build (util/verify.h): a broken ledger
  * stops the test run where it breaks instead of showing up later as a
  * silent overcommit. */
-#ifdef CUZK_VERIFY
-#define BUDGET_VERIFY(cond)                                                                        \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: budget invariant failed: %s\n", __FILE__, __LINE__, #cond);    \
-            abort();                                                                               \
-        }                                                                                          \
-    } while (0)
-#else
-#define BUDGET_VERIFY(cond) ((void)0)
-#endif
-
 /* One blocked budget_acquire: a ticket in the FIFO queue, on its caller's stack. */
 typedef struct budget_waiter {
     uint64_t bytes;
@@ -75,7 +64,7 @@ void budget_destroy(cuzk_budget *b)
 {
     if (!b)
         return;
-    BUDGET_VERIFY(b->waiters == 0);
+    CUZK_VERIFY_CHECK(b->waiters == 0);
     pthread_cond_destroy(&b->listener_cv);
     pthread_cond_destroy(&b->cv);
     pthread_mutex_destroy(&b->mu);
@@ -107,12 +96,12 @@ static void budget_take_locked(cuzk_budget *b, budget_category c, uint64_t bytes
     b->used += bytes;
     if (b->used > b->high_water)
         b->high_water = b->used;
-    BUDGET_VERIFY(b->used <= b->limit);
+    CUZK_VERIFY_CHECK(b->used <= b->limit);
 #ifdef CUZK_VERIFY
     uint64_t sum = 0;
     for (int i = 0; i < BUDGET_N_CATEGORIES; i++)
         sum += b->by_category[i];
-    BUDGET_VERIFY(sum == b->used);
+    CUZK_VERIFY_CHECK(sum == b->used);
 #endif
 }
 
@@ -136,7 +125,7 @@ static void budget_dequeue_locked(cuzk_budget *b, budget_waiter *w)
         prev = *pp;
         pp = &(*pp)->next;
     }
-    BUDGET_VERIFY(*pp == w);
+    CUZK_VERIFY_CHECK(*pp == w);
     if (!*pp)
         return;
     *pp = w->next;
@@ -236,7 +225,7 @@ void budget_release(cuzk_budget *b, budget_category c, uint64_t bytes)
     pthread_mutex_lock(&b->mu);
     /* Releasing more than was acquired is a caller bug; the checked build
      * stops on it, the release build clamps so the ledger cannot wrap. */
-    BUDGET_VERIFY(bytes <= b->by_category[c]);
+    CUZK_VERIFY_CHECK(bytes <= b->by_category[c]);
     if (bytes > b->by_category[c])
         bytes = b->by_category[c];
     b->by_category[c] -= bytes;

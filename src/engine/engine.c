@@ -256,12 +256,16 @@ void cuzk_engine_destroy(cuzk_engine *e)
     pthread_mutex_unlock(&e->lock);
     if (e->budget)
         budget_wake_all(e->budget);
+    if (e->cfg.clock) /* the caller waits for the threads outside the clock */
+        vclock_leave(e->cfg.clock);
     if (e->dispatcher)
         pthread_join(e->dispatcher, NULL);
     if (e->maintainer)
         pthread_join(e->maintainer, NULL);
     for (int i = 0; i < e->n_workers; i++)
         pthread_join(e->workers[i], NULL);
+    if (e->cfg.clock)
+        vclock_enter(e->cfg.clock);
     free(e->workers);
     /* buffers of partitions stranded in queues go back before the pool dies */
     part_queue *qs[] = {&e->synth_q, &e->gpu_q, &e->finish_q};

@@ -78,7 +78,8 @@ typedef struct {
     double sim_synth_ms;          /* synthesis time of simulated circuits */
     cuzk_logger *log;             /* NULL: no log */
     struct cuzk_vclock *clock;    /* NULL: real time; tests: a virtual clock
-                                   * (util/vclock.h) shared with the sim backend */
+                                   * (util/vclock.h) shared with the sim backend,
+                                   * the engine called from the clock's creator */
 } cuzk_engine_config;
 
 void cuzk_engine_config_default(cuzk_engine_config *c);

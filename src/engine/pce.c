@@ -13,6 +13,7 @@
 #include "ff/field.h"
 #include "ff/fr_any.h"
 #include "groth16/binfile.h"
+#include "groth16/curve_id.h"
 #include "util/err.h"
 #include "util/threads.h"
 
@@ -97,8 +98,14 @@ typedef struct {
             }                                                                                              \
     }
 
-PCE_DEFINE_CURVE(bn254_fr)
-PCE_DEFINE_CURVE(bls12_381_fr)
+#define PCE_STAMP_(prefix, PREFIX, snarkjs) PCE_DEFINE_CURVE(prefix##_fr)
+CUZK_CURVES(PCE_STAMP_)
+
+/* Each curve's two passes, by curve id. */
+#define PCE_PASSES_(prefix, PREFIX, snarkjs) [CUZK_CURVE_##PREFIX] = {prefix##_fr_pce_lift, prefix##_fr_pce_rows},
+static const struct {
+    cuzk_range_fn lift, rows;
+} pce_passes[CUZK_N_CURVES] = {CUZK_CURVES(PCE_PASSES_)};
 
 size_t cuzk_pce_scratch_bytes(const cuzk_pce *p)
 {
@@ -131,7 +138,7 @@ int cuzk_pce_synthesize_scratch(const cuzk_pce *p, const uint64_t *witness, void
                                 int nthreads)
 {
     if (!p || !p->row_start[0] || !p->row_start[1] || !witness || !abc || ((uintptr_t)abc & 7) ||
-        ((uintptr_t)scratch & 7) || (p->curve != CUZK_CURVE_BN254 && p->curve != CUZK_CURVE_BLS12_381))
+        ((uintptr_t)scratch & 7) || !cuzk_curve_valid(p->curve))
         return CUZK_ERR_ARG;
     if (nthreads < 1)
         nthreads = 1;
@@ -154,9 +161,8 @@ int cuzk_pce_synthesize_scratch(const cuzk_pce *p, const uint64_t *witness, void
     }
     split_rows(p, bounds, (uint32_t)nthreads);
     pce_synth_ctx ctx = {p, witness, wm, abc, bounds};
-    int bn = p->curve == CUZK_CURVE_BN254;
-    cuzk_parallel_for(nthreads, p->n_vars, bn ? bn254_fr_pce_lift : bls12_381_fr_pce_lift, &ctx);
-    cuzk_parallel_for(nthreads, (size_t)nthreads, bn ? bn254_fr_pce_rows : bls12_381_fr_pce_rows, &ctx);
+    cuzk_parallel_for(nthreads, p->n_vars, pce_passes[p->curve].lift, &ctx);
+    cuzk_parallel_for(nthreads, (size_t)nthreads, pce_passes[p->curve].rows, &ctx);
     if (bounds != bounds_small)
         free(bounds);
     if (wm != scratch)
@@ -188,11 +194,6 @@ static uint64_t pce_bytes(const cuzk_pce *p)
 {
     uint64_t nnz = (uint64_t)p->row_start[0][p->n_rows] + p->row_start[1][p->n_rows];
     return 2 * ((uint64_t)p->n_rows + 1) * 4 + nnz * 8 + (uint64_t)p->n_values * 32;
-}
-
-static int curve_ok(cuzk_curve_id c)
-{
-    return c == CUZK_CURVE_BN254 || c == CUZK_CURVE_BLS12_381;
 }
 
 /* Open-addressing table from a raw (coef R^2) value to its index in raw[]. */
@@ -256,7 +257,7 @@ static int64_t table_find_or_add(value_table *t, const uint64_t v[4])
 static int compile_with_hash(const cuzk_zkey *z, cuzk_pce *out, const uint8_t hash[32], cuzk_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (!z || !curve_ok(z->curve))
+    if (!z || !cuzk_curve_valid(z->curve))
         return cuzk_fail(err, CUZK_ERR_ARG, "pce: the key's curve is unknown");
     if (z->domain_size == 0 || z->domain_size == UINT32_MAX || z->n_vars == 0)
         return cuzk_fail(err, CUZK_ERR_ARG, "pce: the key has domain size %u and %u variables", z->domain_size,
@@ -489,7 +490,7 @@ static void encode_header(uint8_t h[PCE_HEADER_BYTES], const cuzk_pce *p)
 
 int cuzk_pce_save(const cuzk_pce *p, const char *path, cuzk_error *err)
 {
-    if (!p || !path || !curve_ok(p->curve) || !p->row_start[0] || !p->row_start[1] || !p->values)
+    if (!p || !path || !cuzk_curve_valid(p->curve) || !p->row_start[0] || !p->row_start[1] || !p->values)
         return cuzk_fail(err, CUZK_ERR_ARG, "pce: nothing to save");
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
@@ -580,7 +581,7 @@ int cuzk_pce_load(cuzk_pce *p, const char *path, const uint8_t expect_hash[32], 
                        PCE_VERSION);
         goto out;
     }
-    if (!curve_ok((cuzk_curve_id)curve) || n_rows == 0 || n_rows == UINT32_MAX || n_vars == 0 || reserved ||
+    if (!cuzk_curve_valid((cuzk_curve_id)curve) || n_rows == 0 || n_rows == UINT32_MAX || n_vars == 0 || reserved ||
         nnz[0] > UINT32_MAX || nnz[1] > UINT32_MAX || n_values > UINT32_MAX - CUZK_PCE_COEF_VALUES) {
         rc = cuzk_fail(err, CUZK_ERR_FORMAT,
                        "pce: %s has an invalid header (curve %u, %u rows, %u vars, %u values, %llu + %llu terms)",

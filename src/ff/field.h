@@ -10,6 +10,7 @@
 #ifndef CUZK_FF_FIELD_H
 #define CUZK_FF_FIELD_H
 
+#include "cuzk/cuzk.h"
 #include "ff/constants.h"
 #include "ff/mont.h"
 
@@ -72,11 +73,14 @@
     }                                                                                          \
     MONT_INLINE void F##_sqr_u2(uint64_t *r, const uint64_t *a) { mont2_sqr(r, a, F##_MODULUS, UP##_INV, N); }
 
-FIELD_DEFINE(bn254_fp, 4, BN254_FP)
-FIELD_DEFINE(bn254_fr, 4, BN254_FR)
-FIELD_DEFINE(bls12_381_fp, 6, BLS12_381_FP)
-FIELD_DEFINE(bls12_381_fr, 4, BLS12_381_FR)
-FIELD_DEFINE_U2(bn254_fp, 4, BN254_FP)
-FIELD_DEFINE_U2(bls12_381_fp, 6, BLS12_381_FP)
+/* Each curve's Fp and Fr, then each Fp2 (cuzk/cuzk.h lists the curves). */
+#define FIELD_DEFINE_CURVE(prefix, PREFIX, snarkjs)               \
+    FIELD_DEFINE(prefix##_fp, PREFIX##_FP_LIMBS, PREFIX##_FP)     \
+    FIELD_DEFINE(prefix##_fr, PREFIX##_FR_LIMBS, PREFIX##_FR)
+#define FIELD_DEFINE_U2_CURVE(prefix, PREFIX, snarkjs) FIELD_DEFINE_U2(prefix##_fp, PREFIX##_FP_LIMBS, PREFIX##_FP)
+CUZK_CURVES(FIELD_DEFINE_CURVE)
+CUZK_CURVES(FIELD_DEFINE_U2_CURVE)
+#undef FIELD_DEFINE_CURVE
+#undef FIELD_DEFINE_U2_CURVE
 
 #endif

@@ -12,11 +12,15 @@ typedef struct {
     uint64_t inv;
 } fr_any;
 
+/* The curve's Fr; a valid id (cuzk_curve_valid) only. */
 static inline fr_any fr_any_of(cuzk_curve_id curve)
 {
-    if (curve == CUZK_CURVE_BN254)
-        return (fr_any){bn254_fr_MODULUS, bn254_fr_R2, BN254_FR_INV};
-    return (fr_any){bls12_381_fr_MODULUS, bls12_381_fr_R2, BLS12_381_FR_INV};
+#define FR_ANY_ROW_(prefix, PREFIX, snarkjs)                                                              \
+    [CUZK_CURVE_##PREFIX] = {prefix##_fr_MODULUS, prefix##_fr_R2, PREFIX##_FR_INV},
+    static const fr_any fields[CUZK_N_CURVES] = {CUZK_CURVES(FR_ANY_ROW_)};
+#undef FR_ANY_ROW_
+    CUZK_VERIFY_CHECK((unsigned)curve < CUZK_N_CURVES);
+    return fields[curve];
 }
 
 /* r = a * b for a, b in normal form: a is lifted to Montgomery form first

@@ -4,18 +4,19 @@
 
 #include "ff/constants.h"
 
+#define CURVE_ROW_(prefix, PREFIX, snarkjs)                                                               \
+    [CUZK_CURVE_##PREFIX] = {snarkjs, prefix##_fp_MODULUS, prefix##_fr_MODULUS, PREFIX##_FP_LIMBS},
 static const struct {
     const char *name;
     const uint64_t *q, *r;
     uint32_t q_words;
-} curves[] = {
-    [CUZK_CURVE_BN254] = {"bn128", bn254_fp_MODULUS, bn254_fr_MODULUS, BN254_FP_LIMBS},
-    [CUZK_CURVE_BLS12_381] = {"bls12381", bls12_381_fp_MODULUS, bls12_381_fr_MODULUS, BLS12_381_FP_LIMBS},
-};
-#define N_CURVES (sizeof curves / sizeof curves[0])
+} curves[CUZK_N_CURVES] = {CUZK_CURVES(CURVE_ROW_)};
+#define N_CURVES CUZK_N_CURVES
 
-_Static_assert(BN254_FR_LIMBS == CUZK_R_WORDS && BLS12_381_FR_LIMBS == CUZK_R_WORDS, "scalar fields are 4 words");
-_Static_assert(BLS12_381_FP_LIMBS <= CUZK_MAX_Q_WORDS && BN254_FP_LIMBS <= CUZK_MAX_Q_WORDS, "q fits");
+#define CURVE_SIZES_(prefix, PREFIX, snarkjs)                                                             \
+    _Static_assert(PREFIX##_FR_LIMBS == CUZK_R_WORDS, #prefix ": scalar fields are 4 words");            \
+    _Static_assert(PREFIX##_FP_LIMBS <= CUZK_MAX_Q_WORDS, #prefix ": q fits");
+CUZK_CURVES(CURVE_SIZES_)
 
 int cuzk_curve_valid(cuzk_curve_id curve) { return (unsigned)curve < N_CURVES; }
 

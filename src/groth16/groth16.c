@@ -7,10 +7,15 @@
 #include "groth16/curve_id.h"
 #include "groth16/groth16_ops.h"
 #include "util/err.h"
+#include "util/verify.h"
 
+/* Inputs come from the readers, which know only these curves. */
 static const cuzk_groth16_ops *ops_for(cuzk_curve_id curve)
 {
-    return curve == CUZK_CURVE_BN254 ? &bn254_groth16_ops : &bls12_381_groth16_ops;
+#define OPS_ROW_(prefix, PREFIX, snarkjs) [CUZK_CURVE_##PREFIX] = &prefix##_groth16_ops,
+    static const cuzk_groth16_ops *const ops[CUZK_N_CURVES] = {CUZK_CURVES(OPS_ROW_)};
+    CUZK_VERIFY_CHECK(cuzk_curve_valid(curve));
+    return ops[curve];
 }
 
 int cuzk_groth16_check_inputs(const cuzk_zkey *z, const cuzk_wtns *w, cuzk_error *err)

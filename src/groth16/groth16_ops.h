@@ -16,7 +16,7 @@ typedef struct {
     int (*setup)(const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_error *err);
 } cuzk_groth16_ops;
 
-extern const cuzk_groth16_ops bn254_groth16_ops;
-extern const cuzk_groth16_ops bls12_381_groth16_ops;
+#define CUZK_GROTH16_OPS_DECLARE_(prefix, PREFIX, snarkjs) extern const cuzk_groth16_ops prefix##_groth16_ops;
+CUZK_CURVES(CUZK_GROTH16_OPS_DECLARE_)
 
 #endif

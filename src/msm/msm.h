@@ -35,11 +35,12 @@
     int G##_msm(G##_jac *result, const G##_affine *bases, const F *scalars, size_t n, int nthreads); \
     void G##_msm_naive(G##_jac *result, const G##_affine *bases, const F *scalars, size_t n);
 
-MSM_DECLARE(bn254_g1, bn254_fr)
-MSM_DECLARE(bn254_g2, bn254_fr)
-MSM_DECLARE(bls12_381_g1, bls12_381_fr)
-MSM_DECLARE(bls12_381_g2, bls12_381_fr)
+#define MSM_DECLARE_CURVE(prefix, PREFIX, snarkjs)                                                       \
+    MSM_DECLARE(prefix##_g1, prefix##_fr)                                                               \
+    MSM_DECLARE(prefix##_g2, prefix##_fr)
+CUZK_CURVES(MSM_DECLARE_CURVE)
 
+#undef MSM_DECLARE_CURVE
 #undef MSM_DECLARE
 
 #endif

@@ -17,7 +17,8 @@
     void C##_pairing_product(C##_fp12 *r, const C##_g1_affine *P, const C##_g2_affine *Q, size_t n); \
     void C##_pairing(C##_fp12 *r, const C##_g1_affine *P, const C##_g2_affine *Q);
 
-PAIRING_DECLARE(bn254)
-PAIRING_DECLARE(bls12_381)
+#define PAIRING_DECLARE_CURVE(prefix, PREFIX, snarkjs) PAIRING_DECLARE(prefix)
+CUZK_CURVES(PAIRING_DECLARE_CURVE)
+#undef PAIRING_DECLARE_CURVE
 
 #endif

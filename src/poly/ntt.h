@@ -37,8 +37,9 @@
     int F##_intt(F *a, size_t n, int nthreads);                                                 \
     void F##_scale_by_powers(F *a, size_t n, const F *g, int nthreads);
 
-NTT_DECLARE(bn254_fr)
-NTT_DECLARE(bls12_381_fr)
+#define NTT_DECLARE_CURVE(prefix, PREFIX, snarkjs) NTT_DECLARE(prefix##_fr)
+CUZK_CURVES(NTT_DECLARE_CURVE)
+#undef NTT_DECLARE_CURVE
 
 #undef NTT_DECLARE
 

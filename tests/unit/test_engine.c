@@ -1,8 +1,9 @@
 /* The pipeline engine's dynamics on the simulated backend (no GPU needed),
  * and one real end-to-end run on the CPU backend. Assertions are on counts,
- * order and invariants, never on how long something took; the pacer's test
- * measures times on a virtual clock (util/vclock.h), the model's time
- * whatever the machine's load. */
+ * order and invariants, never on how long something took; the sim runs
+ * are on a virtual clock (util/vclock.h): the model's time whatever the
+ * machine's load (the budget test, whose waits the clock cannot see,
+ * excepted). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -46,12 +47,27 @@ static cuzk_engine *sim_engine_with(const cuzk_engine_config *cfg, double gpu_ms
     return e;
 }
 
+/* The same on a virtual clock (util/vclock.h), so that what a test sees
+ * does not depend on the machine's load: time passes only while this
+ * thread waits for the engine. The budget must never block a checkout
+ * (a wait the clock cannot see); sim_destroy ends both. */
+static cuzk_vclock *sim_clock;
+
 static cuzk_engine *sim_engine(cuzk_dispatch_policy policy, int synth_workers, int depth, double synth_ms,
                                double gpu_ms, uint64_t budget)
 {
     cuzk_engine_config cfg;
     sim_config(&cfg, policy, synth_workers, depth, synth_ms, budget);
+    cfg.clock = sim_clock = vclock_create(0);
+    assert_non_null(sim_clock);
     return sim_engine_with(&cfg, gpu_ms);
+}
+
+static void sim_destroy(cuzk_engine *e)
+{
+    cuzk_engine_destroy(e);
+    vclock_destroy(sim_clock);
+    sim_clock = NULL;
 }
 
 static uint64_t submit_sim(cuzk_engine *e, uint32_t partitions, cuzk_priority prio, const char *request_id)
@@ -102,7 +118,7 @@ static void test_semaphore_reuses(void **state)
     assert_int_equal(s.pool.checkins, 200);
     assert_true(s.budget.high_water <= s.budget.limit);
     cuzk_engine_stats_free(&s);
-    cuzk_engine_destroy(e);
+    sim_destroy(e);
 }
 
 /* The legacy poll releases everything pending at once: the pool balloons
@@ -118,7 +134,7 @@ static void test_poll_bursts(void **state)
     assert_true(s.pool.allocations > 4 * (2 + 4));
     assert_true(s.pool.reuses < s.pool.allocations);
     cuzk_engine_stats_free(&s);
-    cuzk_engine_destroy(e);
+    sim_destroy(e);
 }
 
 /* What a timeline says about the second half of a run (after the start-up
@@ -207,7 +223,7 @@ static timeline_profile profiled_run(cuzk_dispatch_policy policy, int workers, i
     cuzk_engine *e = sim_engine_with(&cfg, gpu_ms);
     run_jobs(e, 1, (uint32_t)partitions);
     cuzk_engine_get_stats(e, s);
-    cuzk_engine_destroy(e);
+    sim_destroy(e);
     vclock_destroy(cfg.clock);
     timeline_profile p = profile_timeline(tl_path, partitions);
     remove(tl_path);
@@ -256,7 +272,9 @@ static void test_pacer_holds_queue_near_target(void **state)
 static void test_budget_never_exceeded(void **state)
 {
     (void)state;
-    cuzk_engine *e = sim_engine(CUZK_DISPATCH_POLL, 6, 8, 0.5, 1, 3 * SIM_BUFFER);
+    cuzk_engine_config cfg; /* real time: checkouts wait for the budget, which the clock cannot see */
+    sim_config(&cfg, CUZK_DISPATCH_POLL, 6, 8, 0.5, 3 * SIM_BUFFER);
+    cuzk_engine *e = sim_engine_with(&cfg, 1);
     run_jobs(e, 6, 6);
     cuzk_engine_stats s;
     cuzk_engine_get_stats(e, &s);
@@ -294,7 +312,7 @@ static void test_cancel_frees_everything(void **state)
     assert_int_equal(r.state, CUZK_JOB_DONE);
     cuzk_job_result_free(&r);
     assert_int_equal(cuzk_engine_cancel(e, 999999), CUZK_ERR_ARG);
-    cuzk_engine_destroy(e);
+    sim_destroy(e);
 }
 
 /* A critical job submitted behind a long low-priority one finishes first. */
@@ -322,7 +340,7 @@ static void test_priorities(void **state)
     cuzk_job_result_free(&rc);
     cuzk_job_result_free(&rn);
     cuzk_job_result_free(&rl);
-    cuzk_engine_destroy(e);
+    sim_destroy(e);
 }
 
 /* Every row of CUZK_DISPATCH_POLICIES has a name that parses back, in the
@@ -389,7 +407,7 @@ static void test_idempotent_request_ids(void **state)
     cuzk_job_result r = wait_job(e, a);
     assert_int_equal(r.state, CUZK_JOB_DONE);
     cuzk_job_result_free(&r);
-    cuzk_engine_destroy(e);
+    sim_destroy(e);
 }
 
 typedef struct {
@@ -446,7 +464,7 @@ static void test_thousand_jobs(void **state)
     assert_int_equal(s.partitions_done, 1000);
     assert_int_equal(s.jobs_done, 1000);
     cuzk_engine_stats_free(&s);
-    cuzk_engine_destroy(e);
+    sim_destroy(e);
 }
 
 /* An engine on backend with one real circuit "real" of a small key in dir
@@ -542,7 +560,7 @@ static void test_drain_and_cancel_all(void **state)
     assert_int_equal(s.jobs_cancelled, 2);
     assert_int_equal(s.jobs_done, 1);
     cuzk_engine_stats_free(&s);
-    cuzk_engine_destroy(e);
+    sim_destroy(e);
 }
 
 /* Every partition lands in exactly one bucket of each stage's histogram. */
@@ -568,7 +586,7 @@ static void test_stage_histograms(void **state)
     for (int i = 1; i < CUZK_STAGE_BUCKETS; i++)
         assert_true(cuzk_stage_bucket_bounds[i] > cuzk_stage_bucket_bounds[i - 1]);
     cuzk_engine_stats_free(&s);
-    cuzk_engine_destroy(e);
+    sim_destroy(e);
 }
 
 /* Circuits are listed with their keys' tiers; keys are preloaded and

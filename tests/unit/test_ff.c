@@ -11,7 +11,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ff/mont52.h"
 #include "ff/tower.h"
@@ -808,6 +813,31 @@ FF_MONT52_WIDE_TEST(bls12_381_fr, BLS12_381_FR)
         cmocka_unit_test(test_##C##_fp12_oracle), cmocka_unit_test(test_##C##_fp12_cyclotomic),    \
         cmocka_unit_test(test_##C##_tower_properties)
 
+/* The checked build asserts the field contract (util/verify.h): a
+ * non-canonical input, the modulus itself, stops the program with SIGABRT.
+ * Release builds check nothing: skipped there. */
+static void test_contract_checked(void **state)
+{
+    (void)state;
+#ifdef CUZK_VERIFY
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        bn254_fp a, r;
+        memcpy(a.l, bn254_fp_MODULUS, sizeof a.l);
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(2);
+        bn254_fp_add(&r, &a, &a);
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     char err[512];
@@ -826,6 +856,7 @@ int main(void)
         FF_TOWER_ENTRIES(bn254),        FF_TOWER_ENTRIES(bls12_381),
         cmocka_unit_test(test_bn254_fp_mul2_paths),
         cmocka_unit_test(test_bls12_381_fp_mul2_paths),
+        cmocka_unit_test(test_contract_checked),
         FF_MONT52_ENTRIES
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
