@@ -2,8 +2,9 @@
 # sets CUDA_ON (1: build it; see CUDA there) and NVCC.
 #
 # With CUDA_ON: the .cu files of src/gpu are compiled once, release flags,
-# into build/obj/src/gpu/*.o and archived into both build/libcuzk.a and
-# build/debug/libcuzk.a (device code is not built with sanitizers;
+# into build/obj/src/gpu/*.o and archived into both build/libcuzk-internal.a
+# and build/debug/libcuzk-internal.a (and so into each libcuzk.a; device
+# code is not built with sanitizers;
 # tests/unit/test_gpu.c skips itself under ASan), and src/gpu/gpu_none.c is
 # left out. The CUDA runtime is linked statically (libcudart_static), so
 # binaries need only the NVIDIA driver (libcuda.so) at run time.
