@@ -30,7 +30,7 @@ typedef struct {
 static void setup_stage(void *ctx, const char *stage)
 {
     const setup_progress *p = ctx;
-    progress(p->who, "setup: %s (%.2f s)", stage, cuzk_now_s() - p->t0);
+    progress(p->who, "%s (%.2f s into the setup)", stage, cuzk_now_s() - p->t0);
 }
 
 int cli_setup_key(const char *who, cuzk_backend *b, const cuzk_r1cs *r, int threads, int no_host_points,

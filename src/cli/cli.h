@@ -72,7 +72,7 @@ int cli_make_circuit_files(const char *who, const cuzk_synth_params *p, int thre
 
 /* A development key for r made by backend b (backend_setup) with
  * `threads` CPU threads; with who != NULL each stage is reported as
- * "<who>: setup: <stage> (<seconds since the start>)" on stderr. */
+ * "<who>: <stage> (<seconds> s into the setup)" on stderr. */
 struct cuzk_backend;
 int cli_setup_key(const char *who, struct cuzk_backend *b, const cuzk_r1cs *r, int threads, int no_host_points,
                   cuzk_zkey *z, cuzk_error *err);
