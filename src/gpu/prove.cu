@@ -157,8 +157,6 @@ static void append_kept(const cuzk_gpu_key *k, int i, const std::vector<uint32_t
         out.insert(out.end(), p + j * pb, p + j * pb + pb);
 }
 
-/* The points to the device (cuzk_gpu_key: compacted, C with H): as window
- * tables when g allows and they fit, else as they are. */
 /* kept[i] and same_set[i] from the arrays' index lists (empty: all kept) */
 static void keep_points(cuzk_gpu_key *k, const std::vector<uint32_t> idx[KEY_ARRAYS])
 {
@@ -173,6 +171,8 @@ static void keep_points(cuzk_gpu_key *k, const std::vector<uint32_t> idx[KEY_ARR
     }
 }
 
+/* The points to the device (cuzk_gpu_key: compacted, C with H): as window
+ * tables when g allows and they fit, else as they are. */
 static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
 {
     std::vector<uint32_t> idx[KEY_ARRAYS];
@@ -359,17 +359,23 @@ static int witness_digits(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w,
     return 0;
 }
 
+/* scalars <- [C's kept scalars ; H's], the scalars of C's device array, on st */
+static int c_plus_h_scalars(cuzk_gpu *g, cudaStream_t st, const cuzk_gpu_key *k, const fr_words *w_c,
+                            const fr_words *h, dev_buf<fr_words> &scalars, cuzk_error *err)
+{
+    GPU_TRY(scalars.alloc(g, device_points(k, KEY_C), err, st));
+    GPU_TRY(kept_scalars(st, k, KEY_C, w_c, scalars, err));
+    return kept_scalars(st, k, KEY_H, h, scalars.get() + k->kept[KEY_C], err);
+}
+
 static int c_plus_h_digits(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_c, const fr_words *h,
                            proof_digits &d, cuzk_error *err)
 {
     const cudaStream_t st = g->copy_stream;
-    const size_t n = device_points(k, KEY_C);
     dev_buf<fr_words> scalars;
-    GPU_TRY(scalars.alloc(g, n, err, st));
-    GPU_TRY(kept_scalars(st, k, KEY_C, w_c, scalars, err));
-    GPU_TRY(kept_scalars(st, k, KEY_H, h, scalars.get() + k->kept[KEY_C], err));
-    return msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars.get()), n, array_plan(g, k, KEY_C), d.ch, err,
-                       st);
+    GPU_TRY(c_plus_h_scalars(g, st, k, w_c, h, scalars, err));
+    return msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars.get()), device_points(k, KEY_C),
+                       array_plan(g, k, KEY_C), d.ch, err, st);
 }
 
 /* the hand-overs between the stream and the copy stream (g->side_ev) */
@@ -450,9 +456,7 @@ static int c_plus_h_sliced(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w
     const size_t ends[2] = {k->kept[KEY_C], n};
     const msm_group *grp = msm_group_of(k->curve, false);
     dev_buf<fr_words> scalars;
-    GPU_TRY(scalars.alloc(g, n, err));
-    GPU_TRY(kept_scalars(g->stream, k, KEY_C, w_c, scalars, err));
-    GPU_TRY(kept_scalars(g->stream, k, KEY_H, h, scalars.get() + k->kept[KEY_C], err));
+    GPU_TRY(c_plus_h_scalars(g, g->stream, k, w_c, h, scalars, err));
     memset(result, 0, sizeof(cuzk_msm_results::a));
     size_t at = 0;
     for (size_t end : ends)
