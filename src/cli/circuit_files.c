@@ -33,21 +33,28 @@ static void setup_stage(void *ctx, const char *stage)
     progress(p->who, "%s (%.2f s into the setup)", stage, cuzk_now_s() - p->t0);
 }
 
-int cli_setup_key(const char *who, cuzk_backend *b, const cuzk_r1cs *r, int threads, int no_host_points,
+static void free_r1cs(void *r)
+{
+    cuzk_r1cs_free(r);
+}
+
+int cli_setup_key(const char *who, cuzk_backend *b, cuzk_r1cs *r, int threads, int no_host_points,
                   cuzk_zkey *z, cuzk_error *err)
 {
     setup_progress p = {who, cuzk_now_s()};
     progress(who, "development setup on the %s backend (not for production)...", b->name);
     const cuzk_setup_options o = {.nthreads = threads, .no_host_points = no_host_points,
-                                  .progress = who ? setup_stage : NULL, .progress_ctx = &p};
+                                  .progress = who ? setup_stage : NULL, .progress_ctx = &p,
+                                  .r1cs_read = free_r1cs, .r1cs_read_ctx = r};
     int rc = backend_setup(b, r, &o, z, err);
+    cuzk_r1cs_free(r); /* when the setup failed before reading it all */
     if (!rc)
         progress(who, "setup took %.2f s (domain 2^%d)", cuzk_now_s() - p.t0, __builtin_ctz(z->domain_size));
     return rc;
 }
 
-/* The key of r, made on the CPU, written to path. */
-static int write_development_key(const char *who, const cuzk_r1cs *r, int threads, const char *path, cuzk_error *err)
+/* The key of r, made on the CPU, written to path; r is freed. */
+static int write_development_key(const char *who, cuzk_r1cs *r, int threads, const char *path, cuzk_error *err)
 {
     cuzk_backend *b = backend_create("cpu", &(backend_options){.cpu_threads = threads}, err);
     if (!b)

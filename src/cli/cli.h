@@ -71,10 +71,12 @@ int cli_make_circuit_files(const char *who, const cuzk_synth_params *p, int thre
                            cuzk_wtns *keep);
 
 /* A development key for r made by backend b (backend_setup) with
- * `threads` CPU threads; with who != NULL each stage is reported as
+ * `threads` CPU threads. r is freed (cuzk_r1cs_free) as soon as the setup
+ * has read it, so that a large circuit and the key's points never take
+ * memory together, and in any case by the time this returns; with who != NULL each stage is reported as
  * "<who>: <stage> (<seconds> s into the setup)" on stderr. */
 struct cuzk_backend;
-int cli_setup_key(const char *who, struct cuzk_backend *b, const cuzk_r1cs *r, int threads, int no_host_points,
+int cli_setup_key(const char *who, struct cuzk_backend *b, cuzk_r1cs *r, int threads, int no_host_points,
                   cuzk_zkey *z, cuzk_error *err);
 
 /* Parses a whole positive number within [lo, hi]; -1 on junk. */

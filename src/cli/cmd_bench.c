@@ -213,8 +213,7 @@ static int run_in_memory(const bench_opts *o, int threads)
     cli_print_witness_mix("bench", &w);
     t0 = cuzk_now_s();
     int rc = cli_setup_key("bench", b, &r, threads, o->device_key, &z, &err);
-    const double setup_s = cuzk_now_s() - t0;
-    cuzk_r1cs_free(&r);
+    const double setup_s = cuzk_now_s() - t0; /* r is freed */
     if (rc) {
         b->destroy(b);
         cuzk_wtns_free(&w);

@@ -86,7 +86,6 @@ static int run_setup(int argc, char **argv)
     double t0 = cuzk_now_s();
     rc = cli_setup_key("setup", b, &r, common.threads, 0, &z, &err);
     b->destroy(b);
-    cuzk_r1cs_free(&r);
     if (rc)
         return cli_report("setup", &err);
     fprintf(stderr, "setup: writing %s\n", argv[first + 1]);

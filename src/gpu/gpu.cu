@@ -180,10 +180,9 @@ extern "C" void cuzk_gpu_close(cuzk_gpu *g)
     for (cudaStream_t s : {g->stream, g->copy_stream})
         if (s)
             cudaStreamSynchronize(s);
-    for (auto &curve : g->tw)
-        for (auto &t : curve)
-            if (t.ptr)
-                cudaFree(t.ptr);
+    for (auto &t : g->tw)
+        if (t.ptr)
+            cudaFree(t.ptr);
     for (cudaEvent_t ev : g->prof.ev)
         if (ev)
             cudaEventDestroy(ev);

@@ -37,12 +37,12 @@ struct cuzk_gpu {
      * the stream sums other MSMs (prove.cu, SIDE_*) */
     cudaEvent_t side_ev[4];
     cudaMemPool_t pool;
-    /* NTT twiddles per curve and direction (see ntt.cu): 2^lg entries,
-     * each a twiddle with its Shoup quotient */
+    /* NTT twiddles per curve (see ntt.cu; the inverse transform reads the
+     * same table): 2^lg entries, each a twiddle with its Shoup quotient */
     struct {
         void *ptr;
         unsigned lg;
-    } tw[2][2];
+    } tw[2];
     unsigned msm_c; /* MSM window bits, 0: chosen by the cost model */
     bool no_key_tables; /* cuzk_gpu_set_key_tables(g, 0) */
     /* phase boundaries of the last cuzk_gpu_prove (prove.cu) */

@@ -13,8 +13,11 @@
  *   DIF (Gentleman-Sande), stages s = lg-1, .., 0: (x, y) <- (x + y, (x - y) w),
  *     natural input, bit-reversed output.
  * with m = 2^s, pairs (i, i + m) for i mod 2m < m, w = w_2m^(i mod m).
- * Twiddles: tw[m + j] = w_2m^j for m = 2^s < n, j < m (tw[0] unused), one
- * table per direction (w or w^-1). These entries do not depend on n, so the
+ * Twiddles: tw[m + j] = w_2m^j for m = 2^s < n, j < m (tw[0] unused). The
+ * inverse transform reads the same table: w_2m^-j = -w_2m^(m-j), since
+ * w_2m^m = -1, so its butterfly takes tw[m + (m - j)] for j > 0 and
+ * subtracts where the forward one adds (no product more, half the memory:
+ * 8 GiB at 2^27). These entries do not depend on n, so the
  * table of the largest n seen serves every smaller one: the context keeps
  * it. It is built on the device: tw[n/2 + e] = w_n^e as hi[e >> K] lo[e mod
  * 2^K] from two small power tables, then the lower stages are gathered from
@@ -102,18 +105,28 @@ static __device__ __forceinline__ size_t bit_reverse(size_t i, unsigned bits)
     return bits ? (size_t)(__brevll((unsigned long long)i) >> (64 - bits)) : 0;
 }
 
-/* One butterfly of stage (see the top of the file); unit: w = 1, skip the
- * product. */
-template <class F, bool DIF> FF_INLINE void butterfly(F &x, F &y, const twiddle<F> &w, bool unit)
+/* A butterfly's factor: the table's entry, negated when neg (the inverse
+ * transform's w^-j = -w^(m-j)). */
+template <class F> struct factor {
+    twiddle<F> w;
+    bool neg;
+};
+
+/* One butterfly of stage (see the top of the file), w = +-f.w; unit: w =
+ * 1, skip the product. With w = -f.w the signs of the product's terms
+ * turn: DIF (x + y, (y - x) f.w), DIT (x - y f.w, x + y f.w). */
+template <class F, bool DIF> FF_INLINE void butterfly(F &x, F &y, const factor<F> &f, bool unit)
 {
     if (DIF) {
         const F s = x + y;
-        y = unit ? x - y : (x - y) * w;
+        const F p = f.neg ? y : x, q = f.neg ? x : y;
+        y = unit ? p - q : (p - q) * f.w;
         x = s;
     } else {
-        const F t = unit ? y : y * w;
-        y = x - t;
-        x = x + t;
+        const F t = unit ? y : y * f.w;
+        const F sum = x + t, diff = x - t;
+        x = f.neg ? diff : sum;
+        y = f.neg ? sum : diff;
     }
 }
 
@@ -133,8 +146,8 @@ template <class F, bool DIF> FF_INLINE void butterfly(F &x, F &y, const twiddle<
  * reversal pass is needed. */
 template <class F, bool DIF, bool REV_IN>
 __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
-    ntt_pass_kernel(const F *src, F *dst, const twiddle<F> *tw, unsigned s0, unsigned S, unsigned L, unsigned lg,
-                    bool scaled, F scale)
+    ntt_pass_kernel(const F *src, F *dst, const twiddle<F> *tw, bool inverse, unsigned s0, unsigned S, unsigned L,
+                    unsigned lg, bool scaled, F scale)
 {
     extern __shared__ uint4 sh[];
     const ntt_tile<F> tile{sh, 1u << (S + L)};
@@ -150,9 +163,12 @@ __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
     auto out = [&](unsigned mid) {
         return REV_IN ? (bit_reverse(rhigh, lg - S) << S) | mid : in(mid);
     };
-    /* the twiddle of stage s0 + st for j = mid mod 2^st: tw[2^(s0+st) + (j << s0 | col)] */
+    /* the factor of stage s0 + st for j = mid mod 2^st: e = j << s0 | col,
+     * tw[m + e] (m = 2^(s0+st)), or for the inverse -tw[m + (m - e)] (e > 0) */
     auto twiddle_at = [&](unsigned st, unsigned j) {
-        return load_ro(tw + ((size_t)1 << (s0 + st)) + (((size_t)j << s0) | col));
+        const size_t m = (size_t)1 << (s0 + st), e = ((size_t)j << s0) | col;
+        const size_t at = inverse ? (m - e) & (m - 1) : e;
+        return factor<F>{load_ro(tw + m + at), inverse && e != 0};
     };
     const unsigned rounds = (S + 1) / 2;
     for (unsigned q = 0; q < rounds; q++) {
@@ -185,12 +201,12 @@ __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
             /* each twiddle is loaded where it is used: all three at once
              * would hold 48 registers */
             auto stage_low = [&] {
-                const twiddle<F> w = first ? twiddle<F>() : twiddle_at(st, lo);
+                const factor<F> w = first ? factor<F>() : twiddle_at(st, lo);
                 butterfly<F, DIF>(x[0], x[1], w, first);
                 butterfly<F, DIF>(x[2], x[3], w, first);
             };
             auto stage_high = [&] {
-                butterfly<F, DIF>(x[0], x[2], first ? twiddle<F>() : twiddle_at(st + 1, lo), first);
+                butterfly<F, DIF>(x[0], x[2], first ? factor<F>() : twiddle_at(st + 1, lo), first);
                 butterfly<F, DIF>(x[1], x[3], twiddle_at(st + 1, lo + (1u << st)), false);
             };
             if (DIF) {
@@ -224,7 +240,7 @@ __global__ void __launch_bounds__(1 << (NTT_TILE_LOG - 2), NTT_MIN_BLOCKS)
 template <class F> __global__ void ntt2_kernel(F *a, bool scaled, F scale)
 {
     F x = load(a), y = load(a + 1);
-    butterfly<F, false>(x, y, twiddle<F>(), true);
+    butterfly<F, false>(x, y, factor<F>(), true);
     store(a, scaled ? x * scale : x);
     store(a + 1, scaled ? y * scale : y);
 }
@@ -355,13 +371,13 @@ static int ntt_plan(unsigned lg, bool rev_in, ntt_pass *p)
 
 /* queues pass p from src to dst (see ntt_pass_kernel) */
 template <class F, bool DIF, bool REV_IN>
-static int launch_pass(cuzk_gpu *g, const ntt_pass &p, const F *src, F *dst, const twiddle<F> *tw, unsigned lg,
-                       bool scaled, const F &scale, cuzk_error *err)
+static int launch_pass(cuzk_gpu *g, const ntt_pass &p, const F *src, F *dst, const twiddle<F> *tw, bool inverse,
+                       unsigned lg, bool scaled, const F &scale, cuzk_error *err)
 {
     const unsigned tile = 1u << (p.S + p.L);
     const unsigned blocks = (unsigned)(((size_t)1 << lg) / tile);
     ntt_pass_kernel<F, DIF, REV_IN><<<blocks, tile / 4, ntt_tile<F>::bytes(tile), g->stream>>>(
-        src, dst, tw, p.s0, p.S, p.L, lg, scaled, scale);
+        src, dst, tw, inverse, p.s0, p.S, p.L, lg, scaled, scale);
     GPU_LAUNCHED();
     return 0;
 }
@@ -377,12 +393,11 @@ static int pow_table(cuzk_gpu *g, dev_buf<F> &out, size_t count, const F &base, 
 }
 
 /* *out <- the context's twiddle table for 2^lg (lg >= 1), built or grown as
- * needed. */
-template <class T>
-static int twiddles(cuzk_gpu *g, unsigned lg, bool inverse, const twiddle<typename T::dev> **out, cuzk_error *err)
+ * needed: the forward one, which the inverse transform reads too. */
+template <class T> static int twiddles(cuzk_gpu *g, unsigned lg, const twiddle<typename T::dev> **out, cuzk_error *err)
 {
     using F = typename T::dev;
-    auto &slot = g->tw[T::curve][inverse];
+    auto &slot = g->tw[T::curve];
     if (slot.ptr && slot.lg >= lg) {
         *out = static_cast<const twiddle<F> *>(slot.ptr);
         return 0;
@@ -400,8 +415,6 @@ static int twiddles(cuzk_gpu *g, unsigned lg, bool inverse, const twiddle<typena
 
     typename T::host w, one;
     T::root(&w, lg);
-    if (inverse)
-        T::inv(&w, &w);
     T::from_u64(&one, 1);
     const unsigned K = (lg - 1) / 2; /* e = hi 2^K + lo */
     dev_buf<F> lo, hi;
@@ -420,7 +433,7 @@ static int twiddles(cuzk_gpu *g, unsigned lg, bool inverse, const twiddle<typena
 /* The passes of a DIT (dif = false) or DIF transform of a[0..2^lg) in
  * place, lg >= 1. */
 template <class F>
-static int run_passes(cuzk_gpu *g, F *a, unsigned lg, const twiddle<F> *tw, bool dif, cuzk_error *err)
+static int run_passes(cuzk_gpu *g, F *a, unsigned lg, const twiddle<F> *tw, bool inverse, bool dif, cuzk_error *err)
 {
     if (lg == 1) {
         ntt2_kernel<F><<<1, 1, 0, g->stream>>>(a, false, F());
@@ -431,9 +444,9 @@ static int run_passes(cuzk_gpu *g, F *a, unsigned lg, const twiddle<F> *tw, bool
     const int count = ntt_plan(lg, false, plan);
     for (int q = 0; q < count; q++) {
         if (dif)
-            GPU_TRY((launch_pass<F, true, false>(g, plan[count - 1 - q], a, a, tw, lg, false, F(), err)));
+            GPU_TRY((launch_pass<F, true, false>(g, plan[count - 1 - q], a, a, tw, inverse, lg, false, F(), err)));
         else
-            GPU_TRY((launch_pass<F, false, false>(g, plan[q], a, a, tw, lg, false, F(), err)));
+            GPU_TRY((launch_pass<F, false, false>(g, plan[q], a, a, tw, inverse, lg, false, F(), err)));
     }
     return 0;
 }
@@ -450,7 +463,7 @@ template <class T> static int ntt_queue(cuzk_gpu *g, typename T::dev *a, unsigne
     if (lg == 0)
         return 0; /* one point: the identity, and 1/n = 1 */
     const twiddle<F> *tw;
-    GPU_TRY(twiddles<T>(g, lg, inverse, &tw, err));
+    GPU_TRY(twiddles<T>(g, lg, &tw, err));
     typename T::host ninv;
     T::from_u64(&ninv, (uint64_t)1 << lg);
     T::inv(&ninv, &ninv);
@@ -468,25 +481,25 @@ template <class T> static int ntt_queue(cuzk_gpu *g, typename T::dev *a, unsigne
         GPU_TRY(scratch.alloc(g, (size_t)1 << lg, err));
         work = scratch;
     }
-    GPU_TRY((launch_pass<F, false, true>(g, plan[0], a, work, tw, lg, inverse, scale, err)));
+    GPU_TRY((launch_pass<F, false, true>(g, plan[0], a, work, tw, inverse, lg, inverse, scale, err)));
     for (int q = 1; q < count; q++)
-        GPU_TRY((launch_pass<F, false, false>(g, plan[q], work, q + 1 == count ? a : work, tw, lg, false, F(), err)));
+        GPU_TRY((launch_pass<F, false, false>(g, plan[q], work, q + 1 == count ? a : work, tw, inverse, lg, false,
+                                              F(), err)));
     return 0;
 }
 
 /* v <- evaluations on the coset w_2n <w_n> of the polynomial whose
  * evaluations on <w_n> v holds (queued on g's stream) */
 template <class T>
-static int to_coset_queue(cuzk_gpu *g, typename T::dev *v, unsigned lg, const twiddle<typename T::dev> *tw_fwd,
-                          const twiddle<typename T::dev> *tw_inv, const typename T::dev *lo,
-                          const typename T::dev *hi, unsigned K, cuzk_error *err)
+static int to_coset_queue(cuzk_gpu *g, typename T::dev *v, unsigned lg, const twiddle<typename T::dev> *tw,
+                          const typename T::dev *lo, const typename T::dev *hi, unsigned K, cuzk_error *err)
 {
     using F = typename T::dev;
     const size_t n = (size_t)1 << lg;
-    GPU_TRY(run_passes(g, v, lg, tw_inv, true, err));
+    GPU_TRY(run_passes(g, v, lg, tw, true, true, err));
     coset_scale_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(v, n, lg, lo, hi, K);
     GPU_LAUNCHED();
-    return run_passes(g, v, lg, tw_fwd, false, err);
+    return run_passes(g, v, lg, tw, false, false, err);
 }
 
 template <class T>
@@ -501,16 +514,15 @@ static int coset_h_queue(cuzk_gpu *g, typename T::dev *a, typename T::dev *b, ty
     T::inv(&ninv, &ninv);
     T::from_u64(&one, 1);
     if (lg > 0) {
-        const twiddle<F> *tw_fwd, *tw_inv;
-        GPU_TRY(twiddles<T>(g, lg, false, &tw_fwd, err));
-        GPU_TRY(twiddles<T>(g, lg, true, &tw_inv, err));
+        const twiddle<F> *tw;
+        GPU_TRY(twiddles<T>(g, lg, &tw, err));
         const unsigned K = lg / 2; /* k = hi 2^K + lo */
         dev_buf<F> lo, hi;
         GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift), to_dev<T>(one), err));
         GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift, K)), to_dev<T>(ninv), err));
         F *polys[3] = {a, b, c};
         for (F *v : polys)
-            GPU_TRY(to_coset_queue<T>(g, v, lg, tw_fwd, tw_inv, lo, hi, K, err));
+            GPU_TRY(to_coset_queue<T>(g, v, lg, tw, lo, hi, K, err));
     } else {
         /* n = 1: the constant polynomial v, evaluated anywhere: v */
     }

@@ -62,9 +62,30 @@ static int array_target(setup_run *s, cuzk_setup_array which, size_t n, size_t p
     return 0;
 }
 
+/* Points made per round when the arrays go back to the host only: device
+ * memory stays bounded (2^24 G2 points: 3 GiB) at any key size. */
+static constexpr size_t SETUP_ROUND = (size_t)1 << 24;
+
+/* One round: len scalars up to d_scalars, their points to dst, and back
+ * to out (host) unless it is NULL; waits for it, so the next round may
+ * reuse the buffers. */
+static int setup_round(cuzk_gpu *g, const msm_group *grp, cuzk_curve_id curve, const uint8_t *d_table,
+                       uint8_t *d_scalars, const uint8_t *scalars, size_t len, uint8_t *dst, uint8_t *out,
+                       cuzk_error *err)
+{
+    GPU_CHECK(cudaMemcpyAsync(d_scalars, scalars, 32 * len, cudaMemcpyHostToDevice, g->stream));
+    GPU_TRY(scalars_to_normal(g, curve, d_scalars, len, err));
+    GPU_TRY(grp->fixed_mul(g, d_table, d_scalars, len, dst, err));
+    if (out)
+        GPU_CHECK(cudaMemcpyAsync(out, dst, len * grp->point_bytes, cudaMemcpyDeviceToHost, g->stream));
+    GPU_CHECK(cudaStreamSynchronize(g->stream));
+    return 0;
+}
+
 /* cuzk_setup_mul's mul: the table and scalars up, the points made, back to
- * out when asked; the scalars (they reveal the toxic waste) are wiped from
- * device memory before it is freed. */
+ * out when asked (in rounds of SETUP_ROUND when nothing is kept); the
+ * scalars (they reveal the toxic waste) are wiped from device memory
+ * before it is freed. */
 static int setup_mul(void *ctx, cuzk_curve_id curve, cuzk_setup_array which, void *out, const void *table,
                      const void *scalars, size_t n, cuzk_error *err)
 {
@@ -74,22 +95,24 @@ static int setup_mul(void *ctx, cuzk_curve_id curve, cuzk_setup_array which, voi
     if (!grp)
         return cuzk_fail(err, CUZK_ERR_ARG, "setup: unknown curve %d", (int)curve);
     const size_t pb = grp->point_bytes, table_bytes = (size_t)CUZK_SETUP_WINDOWS * CUZK_SETUP_DIGITS * pb;
+    const size_t round = s->keep || n < SETUP_ROUND ? n : SETUP_ROUND;
     dev_buf<uint8_t> d_table, d_scalars, scratch;
     uint8_t *to = nullptr;
-    GPU_TRY(array_target(s, which, n, pb, scratch, &to, err));
+    GPU_TRY(array_target(s, which, round, pb, scratch, &to, err));
     if (n == 0)
         return 0;
     GPU_TRY(d_table.alloc(g, table_bytes, err));
-    GPU_TRY(d_scalars.alloc(g, 32 * n, err));
+    GPU_TRY(d_scalars.alloc(g, 32 * round, err));
     GPU_CHECK(cudaMemcpyAsync(d_table, table, table_bytes, cudaMemcpyHostToDevice, g->stream));
-    GPU_CHECK(cudaMemcpyAsync(d_scalars, scalars, 32 * n, cudaMemcpyHostToDevice, g->stream));
-    GPU_TRY(scalars_to_normal(g, curve, d_scalars, n, err));
-    GPU_TRY(grp->fixed_mul(g, d_table, d_scalars, n, to, err));
-    GPU_CHECK(cudaMemsetAsync(d_scalars, 0, 32 * n, g->stream));
-    if (out)
-        GPU_CHECK(cudaMemcpyAsync(out, to, n * pb, cudaMemcpyDeviceToHost, g->stream));
+    int rc = 0;
+    for (size_t at = 0; at < n && !rc; at += round) {
+        const size_t len = n - at < round ? n - at : round;
+        rc = setup_round(g, grp, curve, d_table, d_scalars, static_cast<const uint8_t *>(scalars) + 32 * at, len,
+                         s->keep ? to + at * pb : to, out ? static_cast<uint8_t *>(out) + at * pb : nullptr, err);
+    }
+    cudaMemsetAsync(d_scalars, 0, 32 * round, g->stream); /* on failure too */
     GPU_CHECK(cudaStreamSynchronize(g->stream));
-    return 0;
+    return rc;
 }
 
 static void free_arrays(setup_run *s)

@@ -98,6 +98,11 @@ typedef struct {
                                    form, each in [1, r): for tests that compare two setups */
     void (*progress)(void *ctx, const char *stage); /* NULL, or told as each stage begins */
     void *progress_ctx;
+    /* NULL, or called once the setup has read all it needs of the r1cs
+     * (before the multiplications): the caller may free it then, so that a
+     * large circuit and the key's points are never in memory together */
+    void (*r1cs_read)(void *ctx);
+    void *r1cs_read_ctx;
 } cuzk_setup_options;
 
 /* cuzk_groth16_setup with options: the same key, byte for byte, for the
