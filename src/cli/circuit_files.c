@@ -53,6 +53,14 @@ int cli_setup_key(const char *who, cuzk_backend *b, cuzk_r1cs *r, int threads, i
     return rc;
 }
 
+int cli_device_key_usable(const cuzk_backend *b)
+{
+    if (b->setup)
+        return CLI_OK;
+    fprintf(stderr, "cuzk: --device-key needs a backend with a device (gpu), not %s\n", b->name);
+    return CLI_USAGE;
+}
+
 /* The key of r, made on the CPU, written to path; r is freed. */
 static int write_development_key(const char *who, cuzk_r1cs *r, int threads, const char *path, cuzk_error *err)
 {

@@ -79,6 +79,10 @@ struct cuzk_backend;
 int cli_setup_key(const char *who, struct cuzk_backend *b, cuzk_r1cs *r, int threads, int no_host_points,
                   cuzk_zkey *z, cuzk_error *err);
 
+/* CLI_OK when b can keep a key on a device (--device-key), else CLI_USAGE
+ * after saying so on stderr. */
+int cli_device_key_usable(const struct cuzk_backend *b);
+
 /* Parses a whole positive number within [lo, hi]; -1 on junk. */
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
 

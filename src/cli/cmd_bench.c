@@ -194,8 +194,7 @@ static int run_in_memory(const bench_opts *o, int threads)
     cuzk_backend *b = backend_create(o->backend, &bo, &err);
     if (!b)
         return cli_report("choosing the backend", &err);
-    if (o->device_key && !b->setup) {
-        fprintf(stderr, "cuzk: --device-key needs a backend with a device (gpu), not %s\n", b->name);
+    if (o->device_key && cli_device_key_usable(b)) {
         b->destroy(b);
         return CLI_USAGE;
     }

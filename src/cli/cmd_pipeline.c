@@ -23,6 +23,7 @@ typedef struct {
     uint32_t jobs, partitions, constraints;
     double gpu_ms;
     int json;
+    int in_memory, device_key; /* the key made by the engine, no files (device_key: on the device only) */
     const char *log_path;
 } pipeline_opts;
 
@@ -92,6 +93,12 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
     case 'J':
         o->json = 1;
         return 0;
+    case 'm':
+        o->in_memory = 1;
+        return 0;
+    case 'k':
+        o->in_memory = o->device_key = 1;
+        return 0;
     case 'T': /* not 't': that is the common --threads */
         o->cfg.timeline_path = arg;
         return 0;
@@ -100,6 +107,20 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
         return 0;
     }
     return -1;
+}
+
+/* A synthetic circuit and its witness in memory, for an in-memory key. */
+static int make_memory_circuit(const pipeline_opts *o, cuzk_r1cs *r, cuzk_wtns *w)
+{
+    cuzk_synth_params sp = {.curve = o->curve, .n_constraints = o->constraints, .n_public = 1, .seed = 1,
+                            .shape = o->shape};
+    cuzk_error err = {0};
+    fprintf(stderr, "pipeline: synthesizing %u constraints (%s) in memory...\n", o->constraints,
+            cuzk_synth_shape_name(o->shape));
+    if (cuzk_circuit_synth(&sp, r, w, &err))
+        return cli_report("synthesizing the circuit", &err);
+    cli_print_witness_mix("pipeline", w);
+    return CLI_OK;
 }
 
 /* A synthetic circuit, its development key in a new work directory, and
@@ -189,7 +210,8 @@ static int run_pipeline(int argc, char **argv)
         {"budget-mib", required_argument, NULL, 'M'}, {"synth-ms", required_argument, NULL, 's'},
         {"gpu-ms", required_argument, NULL, 'G'},   {"poll-ms", required_argument, NULL, 'o'},
         {"timeline", required_argument, NULL, 'T'}, {"log", required_argument, NULL, 'l'},
-        {"json", no_argument, NULL, 'J'},           CLI_SHAPE_OPTION, {0, 0, 0, 0}};
+        {"json", no_argument, NULL, 'J'},           {"in-memory", no_argument, NULL, 'm'},
+        {"device-key", no_argument, NULL, 'k'},     CLI_SHAPE_OPTION, {0, 0, 0, 0}};
     pipeline_opts o = {.backend = "sim", .curve = CUZK_CURVE_BLS12_381, .jobs = 10, .partitions = 4,
                        .constraints = 1 << 12, .gpu_ms = 50};
     cuzk_engine_config_default(&o.cfg);
@@ -208,7 +230,13 @@ static int run_pipeline(int argc, char **argv)
     if (!b)
         return cli_report("choosing the backend", &err);
     const char *backend_name = b->name;
-    if (!b->simulated && (rc = make_real_circuit(&o, common.threads, zkey, sizeof zkey, &w))) {
+    if (o.device_key && cli_device_key_usable(b)) {
+        b->destroy(b);
+        return CLI_USAGE;
+    }
+    cuzk_r1cs circuit = {0}; /* an in-memory key's, until the engine has read it */
+    if (!b->simulated && (rc = o.in_memory ? make_memory_circuit(&o, &circuit, &w)
+                                           : make_real_circuit(&o, common.threads, zkey, sizeof zkey, &w))) {
         b->destroy(b);
         return rc;
     }
@@ -216,16 +244,25 @@ static int run_pipeline(int argc, char **argv)
         fprintf(stderr, "cuzk: cannot open the log %s\n", o.log_path);
         b->destroy(b);
         cuzk_wtns_free(&w);
+        cuzk_r1cs_free(&circuit);
         return CLI_FAIL;
     }
     cuzk_engine *e = cuzk_engine_create(&o.cfg, b, &err);
-    if (!e || (zkey[0] ? cuzk_engine_register_circuit(e, "bench", zkey, NULL, &err)
-                       : cuzk_engine_register_sim_circuit(e, "bench", 1u << 12, &err))) {
+    if (e && o.in_memory && !b->simulated)
+        fprintf(stderr, "pipeline: the engine makes the key on the %s backend%s (development setup)...\n",
+                backend_name, o.device_key ? ", kept on the device only" : "");
+    const double t_setup = cuzk_now_s();
+    if (!e || (b->simulated ? cuzk_engine_register_sim_circuit(e, "bench", 1u << 12, &err)
+               : o.in_memory ? cuzk_engine_register_setup(e, "bench", &circuit, o.device_key, &err)
+                             : cuzk_engine_register_circuit(e, "bench", zkey, NULL, &err))) {
         cuzk_engine_destroy(e);
         cuzk_logger_close(o.cfg.log);
         cuzk_wtns_free(&w);
+        cuzk_r1cs_free(&circuit);
         return cli_report("starting the engine", &err);
     }
+    if (o.in_memory && !b->simulated)
+        fprintf(stderr, "pipeline: key made and registered in %.2f s\n", cuzk_now_s() - t_setup);
     cuzk_partition_input *parts = calloc(o.partitions, sizeof *parts);
     uint64_t *ids = calloc(o.jobs, sizeof *ids);
     for (uint32_t i = 0; parts && i < o.partitions; i++)
@@ -233,7 +270,7 @@ static int run_pipeline(int argc, char **argv)
     double t0 = cuzk_now_s();
     rc = parts && ids ? CLI_OK : CLI_FAIL;
     for (uint32_t i = 0; !rc && i < o.jobs; i++) {
-        cuzk_job_request req = {"bench", CUZK_PRIORITY_NORMAL, NULL, o.partitions, zkey[0] ? parts : NULL};
+        cuzk_job_request req = {"bench", CUZK_PRIORITY_NORMAL, NULL, o.partitions, b->simulated ? NULL : parts};
         if (cuzk_engine_submit(e, &req, &ids[i], &err))
             rc = cli_report("submitting", &err);
     }
@@ -269,11 +306,13 @@ const cli_command cli_cmd_bench_pipeline = {
     "                    [--depth D] [--gpu-workers G]\n"
     "                    [--finalizers F]\n"
     "                    [--budget-gib B | --budget-mib M] [--synth-ms S] [--gpu-ms T] [--poll-ms Q]\n"
-    "                    [--timeline FILE] [--log FILE] [--json]\n"
+    "                    [--timeline FILE] [--log FILE] [--json] [--in-memory | --device-key]\n"
     "  Runs J jobs of P partitions through the engine and reports throughput, device busy fraction,\n"
     "  pinned pool allocations / reuses / checkins, peak pinned bytes, the budget's high-water mark and\n"
     "  per-stage latency percentiles. sim: a simulated device taking T ms per partition (default 50)\n"
     "  after S ms of synthesis (default 100); cpu, gpu: real proofs of an N-constraint synthetic\n"
     "  circuit (default 4096) of the shape's witness mix (see circuit synth; default random), each\n"
-    "  verified; auto: gpu when one is usable, else cpu.\n",
+    "  verified; auto: gpu when one is usable, else cpu. --in-memory: no files; the engine makes the\n"
+    "  development key on its backend (on the device for gpu); --device-key: and keeps its points\n"
+    "  on the device only (gpu; the way to 2^27 constraints).\n",
     run_pipeline};

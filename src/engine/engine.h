@@ -96,6 +96,14 @@ void cuzk_engine_destroy(cuzk_engine *e);
  * and prewarm_buffers pinned buffers allocated, before this returns. */
 int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
                                  cuzk_error *err);
+/* A circuit whose development key the engine makes itself from r, with
+ * no zkey file (NOT for production: toxic waste from getrandom, wiped):
+ * backend_setup on the engine's backend, so on a GPU backend the
+ * multiplications run on device 0 and the key stays resident there;
+ * device_only (GPU only) keeps no host copy of its points, the only way a
+ * 2^27 key fits a host beside its circuit. r is freed as soon as the setup
+ * has read it. The key is never evicted (nothing could reload it). */
+int cuzk_engine_register_setup(cuzk_engine *e, const char *id, cuzk_r1cs *r, int device_only, cuzk_error *err);
 /* A simulated circuit: only its domain size matters (buffer sizes). */
 int cuzk_engine_register_sim_circuit(cuzk_engine *e, const char *id, uint32_t domain_size, cuzk_error *err);
 

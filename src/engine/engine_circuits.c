@@ -8,6 +8,8 @@
 
 #include "engine/pce.h"
 #include "util/err.h"
+#include "util/threads.h"
+#include "util/timer.h"
 
 circuit *engine_find_circuit(cuzk_engine *e, const char *id)
 {
@@ -47,12 +49,11 @@ void engine_free_circuit(cuzk_engine *e, circuit *c)
     free(c);
 }
 
-/* Loads the key, compiles (or reads) its PCE and charges it to the budget. */
-static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, const char *r1cs_path,
-                           cuzk_error *err)
+/* c's description, PCE (compiled or read from the cache, charged to the
+ * budget) and verification key, from its key entry c->key; `what` names
+ * the key in messages. */
+static int describe_circuit(cuzk_engine *e, circuit *c, const char *what, cuzk_error *err)
 {
-    if (!(c->key = keycache_add(e->keys, zkey_path, err)))
-        return err->code;
     const cuzk_zkey *z;
     int rc = keycache_acquire(e->keys, c->key, &z, err);
     if (rc)
@@ -72,10 +73,22 @@ static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, co
     if (rc)
         return rc;
     if (budget_acquire(e->budget, BUDGET_PCE, c->pce.bytes, NULL))
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "the PCE of %s (%llu bytes) does not fit in the budget", zkey_path,
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "the PCE of %s (%llu bytes) does not fit in the budget", what,
                          (unsigned long long)c->pce.bytes);
     CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "pce ready", "circuit=%s source=%s size_gib=%.3f", c->id,
              from_disk ? "disk" : "compiled", (double)c->pce.bytes / (1 << 30));
+    return CUZK_OK;
+}
+
+/* Loads the key, then describe_circuit, then the r1cs if given. */
+static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, const char *r1cs_path,
+                           cuzk_error *err)
+{
+    if (!(c->key = keycache_add(e->keys, zkey_path, err)))
+        return err->code;
+    int rc = describe_circuit(e, c, zkey_path, err);
+    if (rc)
+        return rc;
     if (r1cs_path) {
         if ((rc = cuzk_r1cs_read(&c->r1cs, r1cs_path, err)))
             return rc;
@@ -87,15 +100,74 @@ static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, co
     return CUZK_OK;
 }
 
-int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
-                                 cuzk_error *err)
+static circuit *new_circuit(const char *id, cuzk_error *err)
 {
     circuit *c = calloc(1, sizeof *c);
     if (!c || !(c->id = strdup(id))) {
         free(c);
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
     }
+    return c;
+}
+
+int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
+                                 cuzk_error *err)
+{
+    circuit *c = new_circuit(id, err);
+    if (!c)
+        return err->code;
     int rc = prepare_circuit(e, c, zkey_path, r1cs_path, err);
+    if (!rc)
+        rc = add_circuit(e, c, err);
+    if (rc)
+        engine_free_circuit(e, c);
+    return rc;
+}
+
+typedef struct {
+    cuzk_engine *e;
+    const char *id;
+    double t0;
+} setup_log;
+
+static void log_setup_stage(void *ctx, const char *stage)
+{
+    const setup_log *l = ctx;
+    CUZK_LOG(l->e->cfg.log, CUZK_LOG_INFO, "setup stage", "circuit=%s stage=\"%s\" seconds=%.2f", l->id, stage,
+             cuzk_now_s() - l->t0);
+}
+
+static void free_r1cs(void *r)
+{
+    cuzk_r1cs_free(r);
+}
+
+int cuzk_engine_register_setup(cuzk_engine *e, const char *id, cuzk_r1cs *r, int device_only, cuzk_error *err)
+{
+    circuit *c = device_only && !e->backend->setup
+                     ? (cuzk_fail(err, CUZK_ERR_ARG, "a key kept only on a device needs a backend with one, not %s",
+                                  e->backend->name),
+                        NULL)
+                     : new_circuit(id, err);
+    if (!c) {
+        cuzk_r1cs_free(r);
+        return err->code;
+    }
+    setup_log l = {e, id, cuzk_now_s()};
+    const cuzk_setup_options o = {.nthreads = cuzk_cpu_count(), .no_host_points = device_only,
+                                  .progress = log_setup_stage, .progress_ctx = &l,
+                                  .r1cs_read = free_r1cs, .r1cs_read_ctx = r};
+    cuzk_zkey z;
+    int rc = backend_setup(e->backend, r, &o, &z, err);
+    cuzk_r1cs_free(r); /* when the setup failed before reading it all */
+    if (!rc) {
+        CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "development key made", "circuit=%s backend=%s device_only=%d seconds=%.2f",
+                 id, e->backend->name, device_only, cuzk_now_s() - l.t0);
+        char label[256];
+        snprintf(label, sizeof label, "(made in memory: circuit %s)", id);
+        c->key = keycache_adopt(e->keys, label, &z, err);
+        rc = c->key ? describe_circuit(e, c, label, err) : err->code;
+    }
     if (!rc)
         rc = add_circuit(e, c, err);
     if (rc)
@@ -107,11 +179,9 @@ int cuzk_engine_register_sim_circuit(cuzk_engine *e, const char *id, uint32_t do
 {
     if (!domain_size || (domain_size & (domain_size - 1)))
         return cuzk_fail(err, CUZK_ERR_ARG, "a domain size must be a power of two, not %u", domain_size);
-    circuit *c = calloc(1, sizeof *c);
-    if (!c || !(c->id = strdup(id))) {
-        free(c);
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-    }
+    circuit *c = new_circuit(id, err);
+    if (!c)
+        return err->code;
     c->domain_size = domain_size;
     int rc = add_circuit(e, c, err);
     if (rc)
@@ -173,7 +243,13 @@ int cuzk_engine_evict_key(cuzk_engine *e, const char *circuit_id, int drop, cuzk
     key_entry *k = circuit_key(e, circuit_id, err);
     if (!k)
         return CUZK_ERR_ARG;
-    if (keycache_evict(e->keys, k, drop))
-        return cuzk_fail(err, CUZK_ERR_ARG, "the key of circuit '%s' is in use by jobs", circuit_id);
+    if (keycache_evict(e->keys, k, drop)) {
+        key_info info;
+        keycache_info(e->keys, k, &info);
+        return cuzk_fail(err, CUZK_ERR_ARG,
+                         info.made ? "the key of circuit '%s' was made in memory: there is no file to reload it from"
+                                   : "the key of circuit '%s' is in use by jobs",
+                         circuit_id);
+    }
     return CUZK_OK;
 }

@@ -22,6 +22,7 @@ struct key_entry {
     void *map;         /* valid while warm or hot */
     size_t map_len;
     uint64_t loads, evictions;
+    int made;          /* keycache_adopt: no file, never evicted */
     key_entry *next;
 };
 
@@ -105,6 +106,48 @@ key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err)
     }
     k->bytes = (uint64_t)st.st_size;
     k->map_len = (size_t)st.st_size;
+    pthread_mutex_lock(&kc->lock);
+    k->next = kc->entries;
+    kc->entries = k;
+    pthread_mutex_unlock(&kc->lock);
+    return k;
+}
+
+/* Host bytes a key holds: its coefficients, and its points when it has
+ * them (a key made on a device may keep them there only). */
+static uint64_t zkey_host_bytes(const cuzk_zkey *z)
+{
+    uint64_t bytes = (uint64_t)z->n_coefs * sizeof *z->coefs;
+    if (z->a) {
+        const uint64_t g1 = 2 * (uint64_t)z->n8q, g2 = 2 * g1, n_c = (uint64_t)z->n_vars - z->n_public - 1;
+        bytes += (uint64_t)z->n_vars * (2 * g1 + g2) + (n_c + z->domain_size) * g1;
+    }
+    return bytes;
+}
+
+key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, cuzk_error *err)
+{
+    key_entry *k = calloc(1, sizeof *k);
+    if (!k || !(k->path = strdup(label))) {
+        free(k);
+        cuzk_zkey_free(z);
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
+    }
+    k->bytes = zkey_host_bytes(z);
+    if (budget_acquire(kc->budget, BUDGET_KEYS, k->bytes, NULL)) {
+        cuzk_fail(err, CUZK_ERR_NOMEM, "%s: the key made in memory (%llu bytes) does not fit in the memory budget",
+                  label, (unsigned long long)k->bytes);
+        cuzk_zkey_free(z);
+        free(k->path);
+        free(k);
+        return NULL;
+    }
+    k->zkey = *z;
+    memset(z, 0, sizeof *z);
+    k->made = 1;
+    k->tier = KEY_HOT;
+    k->loads = 1;
+    k->last_used = cuzk_now_s();
     pthread_mutex_lock(&kc->lock);
     k->next = kc->entries;
     kc->entries = k;
@@ -202,7 +245,7 @@ static uint64_t demote(keycache *kc, key_entry *k, int drop)
 int keycache_evict(keycache *kc, key_entry *k, int drop)
 {
     pthread_mutex_lock(&kc->lock);
-    if (k->refs > 0 || k->loading) {
+    if (k->refs > 0 || k->loading || k->made) {
         pthread_mutex_unlock(&kc->lock);
         return CUZK_ERR_ARG;
     }
@@ -221,7 +264,8 @@ uint64_t keycache_evict_lru(void *vkc, uint64_t need)
         pthread_mutex_lock(&kc->lock);
         key_entry *victim = NULL;
         for (key_entry *k = kc->entries; k; k = k->next)
-            if (k->tier == KEY_HOT && k->refs == 0 && !k->loading && (!victim || k->last_used < victim->last_used))
+            if (k->tier == KEY_HOT && k->refs == 0 && !k->loading && !k->made &&
+                (!victim || k->last_used < victim->last_used))
                 victim = k;
         uint64_t got = victim ? demote(kc, victim, 0) : 0;
         pthread_mutex_unlock(&kc->lock);
@@ -236,6 +280,6 @@ uint64_t keycache_evict_lru(void *vkc, uint64_t need)
 void keycache_info(keycache *kc, const key_entry *k, key_info *out)
 {
     pthread_mutex_lock(&kc->lock);
-    *out = (key_info){k->path, k->tier, k->refs, k->bytes, k->last_used, k->loads, k->evictions};
+    *out = (key_info){k->path, k->tier, k->refs, k->bytes, k->last_used, k->loads, k->evictions, k->made};
     pthread_mutex_unlock(&kc->lock);
 }

@@ -28,6 +28,7 @@ typedef struct {
     uint64_t bytes; /* counted under BUDGET_KEYS while hot */
     double last_used;
     uint64_t loads, evictions;
+    int made; /* keycache_adopt: made in memory, never evicted */
 } key_info;
 
 keycache *keycache_create(cuzk_budget *budget, cuzk_logger *log);
@@ -35,6 +36,12 @@ void keycache_destroy(keycache *kc);
 
 /* A cold entry for path (checked to exist and be readable). */
 key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err);
+/* An entry for a key made in memory (a development setup), named `label`
+ * where a path would be: it takes *z (cleared), is hot from the start with
+ * the host memory it holds counted under BUDGET_KEYS, and is never evicted,
+ * since no file could bring it back. NULL with err filled when that memory
+ * is over the budget (z is freed then). */
+key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, cuzk_error *err);
 /* Makes the key hot (loading it, waiting for budget, evicting idle keys)
  * and takes a reference; *z stays valid until keycache_release. */
 int keycache_acquire(keycache *kc, key_entry *k, const cuzk_zkey **z, cuzk_error *err);
@@ -44,7 +51,7 @@ void keycache_release(keycache *kc, key_entry *k);
 /* Preload: acquire then release (the key stays hot until evicted). */
 int keycache_preload(keycache *kc, key_entry *k, cuzk_error *err);
 /* Demotes an idle key to warm (drop == 0) or cold (drop == 1); CUZK_ERR_ARG
- * while it has references. */
+ * while it has references or when it was made in memory (keycache_adopt). */
 int keycache_evict(keycache *kc, key_entry *k, int drop);
 /* The budget evictor: demotes idle hot keys, LRU first, until `need` bytes
  * are freed; returns the bytes freed. */

@@ -58,6 +58,8 @@ rc=0; "$CUZK" circuit synth --curve bn128 --constraints 9 --shape sha "$d/s.r1cs
 rc=0; "$CUZK" setup --backend tpu "$d/bn.r1cs" "$d/x.zkey" >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
 rc=0; "$CUZK" bench prove --curve bn128 --constraints 9 --device-key --backend cpu >/dev/null 2>&1 || rc=$?
 [ $rc -eq 2 ]
+rc=0; "$CUZK" bench pipeline --constraints 9 --device-key --backend cpu >"$d/dk.txt" 2>&1 || rc=$?
+[ $rc -eq 2 ] && grep -q "needs a backend with a device" "$d/dk.txt"
 for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "circuit synth" "bench prove"; do
     $CUZK $c --help | grep -q "usage\|cuzk"
 done

@@ -30,4 +30,9 @@ step "bench prove in memory"
     >"$d/bench.txt" 2>&1 || { cat "$d/bench.txt"; echo "FAIL: bench prove --in-memory"; exit 1; }
 grep -q "prove total" "$d/bench.txt" && grep -q "setup (host key)" "$d/bench.txt" && grep -q "witness mix" "$d/bench.txt" ||
     { cat "$d/bench.txt"; echo "FAIL: bench prove --in-memory's report"; exit 1; }
+step "bench pipeline with the key the engine makes in memory"
+"$CUZK" bench pipeline --in-memory --backend cpu --curve bls12381 --constraints 2000 --shape bits --jobs 2 \
+    --partitions 2 >"$d/pipeline.txt" 2>&1 || { cat "$d/pipeline.txt"; echo "FAIL: bench pipeline --in-memory"; exit 1; }
+grep -q "proofs (verified) | 4 (4)" "$d/pipeline.txt" && grep -q "key made and registered" "$d/pipeline.txt" ||
+    { cat "$d/pipeline.txt"; echo "FAIL: bench pipeline --in-memory's report"; exit 1; }
 echo "shapes: all passed"

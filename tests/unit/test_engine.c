@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "groth16/synth.h"
 #include "support.h"
 #include "util/vclock.h"
 
@@ -83,6 +84,22 @@ static cuzk_job_result wait_job(cuzk_engine *e, uint64_t id)
 {
     cuzk_job_result r;
     assert_int_equal(cuzk_engine_wait(e, id, -1, &r), CUZK_OK);
+    return r;
+}
+
+/* One job of n partitions of witness w (n <= 4) on circuit id, waited for:
+ * it must end done with every proof verified. */
+static cuzk_job_result prove_verified(cuzk_engine *e, const char *id, const cuzk_wtns *w, uint32_t n)
+{
+    cuzk_partition_input parts[4] = {{NULL, w}, {NULL, w}, {NULL, w}, {NULL, w}};
+    assert_true(n <= 4);
+    cuzk_job_request req = {id, CUZK_PRIORITY_HIGH, NULL, n, parts};
+    cuzk_error err = {0};
+    uint64_t job;
+    assert_int_equal(cuzk_engine_submit(e, &req, &job, &err), CUZK_OK);
+    cuzk_job_result r = wait_job(e, job);
+    assert_int_equal(r.state, CUZK_JOB_DONE);
+    assert_int_equal(r.verified, 1);
     return r;
 }
 
@@ -510,13 +527,7 @@ static void test_cpu_backend_end_to_end(void **state)
     cuzk_engine *e = cuzk_engine_create(&cfg, backend_cpu_create(2), &err);
     assert_non_null(e);
     assert_int_equal(cuzk_engine_register_circuit(e, "c", zkey, NULL, &err), CUZK_OK);
-    cuzk_partition_input parts[3] = {{NULL, &w}, {NULL, &w}, {NULL, &w}};
-    cuzk_job_request req = {"c", CUZK_PRIORITY_HIGH, NULL, 3, parts};
-    uint64_t id;
-    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
-    cuzk_job_result r = wait_job(e, id);
-    assert_int_equal(r.state, CUZK_JOB_DONE);
-    assert_int_equal(r.verified, 1);
+    cuzk_job_result r = prove_verified(e, "c", &w, 3);
     assert_int_equal(r.n_public, 2);
     assert_memory_equal(r.publics[0], w.values + 4, 32);
     cuzk_job_result_free(&r);
@@ -647,6 +658,50 @@ static void test_circuit_keys(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* A key the engine makes itself (no zkey file): the circuit is consumed,
+ * its jobs' proofs verify, the key stays hot and cannot be evicted, and a
+ * device-only key on a backend without a device is refused by name. */
+static void test_made_key(void **state)
+{
+    (void)state;
+    cuzk_error err = {0};
+    const cuzk_synth_params sp = {.curve = CUZK_CURVE_BLS12_381, .n_constraints = 300, .n_public = 2, .seed = 3,
+                                  .shape = CUZK_SHAPE_BITS};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    assert_int_equal(cuzk_circuit_synth(&sp, &r, &w, &err), CUZK_OK);
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 1;
+    cfg.budget_bytes = 64ULL << 20;
+    cuzk_engine *e = cuzk_engine_create(&cfg, backend_cpu_create(2), &err);
+    assert_non_null(e);
+    assert_int_equal(cuzk_engine_register_setup(e, "made", &r, 0, &err), CUZK_OK);
+    assert_null(r.terms[0]); /* freed once read */
+
+    cuzk_job_result res = prove_verified(e, "made", &w, 2);
+    assert_memory_equal(res.publics[1], w.values + 4 * 2, 32);
+    cuzk_job_result_free(&res);
+
+    cuzk_circuit_info info;
+    assert_int_equal(cuzk_engine_circuit_info(e, "made", &info), CUZK_OK);
+    assert_int_equal(info.key.tier, KEY_HOT);
+    assert_true(info.key.made);
+    assert_int_equal(info.n_vars, w.n_witness);
+    assert_int_equal(cuzk_engine_evict_key(e, "made", 1, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "made in memory"));
+    assert_int_equal(cuzk_engine_circuit_info(e, "made", &info), CUZK_OK);
+    assert_int_equal(info.key.tier, KEY_HOT);
+
+    assert_int_equal(cuzk_circuit_synth(&sp, &r, &w, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_register_setup(e, "device", &r, 1, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "needs a backend with one"));
+    assert_null(r.terms[0]);
+    assert_int_equal(cuzk_engine_circuit_info(e, "device", &info), CUZK_ERR_ARG);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+}
+
 /* Witnesses are checked at submit: a wrong length or a missing file is
  * refused at once, naming the partition, and no job is created. */
 static void test_submit_checks_witness(void **state)
@@ -694,7 +749,7 @@ int main(void)
         cmocka_unit_test(test_idempotent_request_ids), cmocka_unit_test(test_thousand_jobs),
         cmocka_unit_test(test_cpu_backend_end_to_end), cmocka_unit_test(test_drain_and_cancel_all),
         cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),
-        cmocka_unit_test(test_submit_checks_witness),
+        cmocka_unit_test(test_submit_checks_witness), cmocka_unit_test(test_made_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

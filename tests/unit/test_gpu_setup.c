@@ -6,7 +6,8 @@
  *     the proof verifies, a changed public signal is rejected
  *   - without a kept key, no_host_points is refused
  *   - a backend with a memory limit leaves only that much of the card free
- *     while it lives.
+ *     while it lives
+ *   - the engine makes a device-only key itself and its jobs verify.
  * Skips (exit 77) without a usable GPU and under AddressSanitizer. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "engine/backend.h"
+#include "engine/engine.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
@@ -102,6 +104,45 @@ static void test_device_only_key_proves(void **state)
     cuzk_wtns_free(&w);
 }
 
+/* The engine makes a key on the device with no host copy and no file
+ * (cuzk_engine_register_setup); its jobs' proofs verify. */
+static void test_engine_device_key(void **state)
+{
+    const setup_case *c = *state;
+    cuzk_error err = {0};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    synth(c, &r, &w);
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 2;
+    cfg.budget_bytes = 256ULL << 20;
+    cuzk_backend *b = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err);
+    assert_non_null(b);
+    cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
+    assert_non_null(e);
+    int rc = cuzk_engine_register_setup(e, "made", &r, 1, &err);
+    if (rc)
+        printf("registering: %s\n", err.msg);
+    assert_int_equal(rc, CUZK_OK);
+    cuzk_partition_input parts[3] = {{NULL, &w}, {NULL, &w}, {NULL, &w}};
+    cuzk_job_request req = {"made", CUZK_PRIORITY_NORMAL, NULL, 3, parts};
+    uint64_t id;
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
+    cuzk_job_result res;
+    assert_int_equal(cuzk_engine_wait(e, id, -1, &res), CUZK_OK);
+    if (res.state != CUZK_JOB_DONE)
+        printf("job: %s\n", res.error);
+    assert_int_equal(res.state, CUZK_JOB_DONE);
+    assert_int_equal(res.verified, 1);
+    cuzk_job_result_free(&res);
+    cuzk_circuit_info info;
+    assert_int_equal(cuzk_engine_circuit_info(e, "made", &info), CUZK_OK);
+    assert_true(info.key.made);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+}
+
 /* a backend limited to less memory than the card has leaves no more free */
 static void test_memory_limit(void **state)
 {
@@ -145,6 +186,7 @@ int main(void)
         cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[1]),
         cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[2]),
         cmocka_unit_test(test_memory_limit),
+        cmocka_unit_test_prestate(test_engine_device_key, (void *)&cases[3]),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     cuzk_gpu_close(gpu);
