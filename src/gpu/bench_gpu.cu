@@ -6,7 +6,7 @@
  *                   [--ntt-logs 20,22,24,26,27] [--coset-logs 20,24]
  *                   [--curves bn254,bls12_381]
  *                   [--sweep-log 24] [--sweep-c 16,18,22]
- *                   [--table-logs 20,22,24,26]
+ *                   [--table-logs 20,22,24,26] [--shape random|bits]
  *
  * --sweep-c times G1 MSMs of 2^sweep-log points again with each window
  * size (rows msm_g1_cNN); the plain rows use the cost model's choice.
@@ -15,11 +15,11 @@
  * printed, not timed in the rows). Each MSM row also gets its steps' times
  * from the last run (second table).
  *
- * Inputs: scalars are random below 2^(bits-1) (drawn on the device); bases
- * are 2^16 distinct points P_{i+1} = 2 P_i + Q made on the host with the
- * CPU code, repeated to n (the arithmetic per point is that of distinct
- * points; an equal pair landing in one bucket, ~0.4% at 2^24, takes the
- * doubling path). NTT data is random. Prints one table. */
+ * Inputs (src/gpu/bench_common.cuh, shared with bench/peers/sppark_bench.cu):
+ * MSM scalars of --shape (random: uniform below 2^(bits-1), the default;
+ * bits: a SHA-256 witness's mix of zeros, ones, small and full-size
+ * values), drawn on the device; bases 2^16 distinct points made on the
+ * host, repeated to n. NTT data is random. Prints one table. */
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,23 +29,7 @@
 #include <vector>
 
 #include "gpu/gpu_internal.cuh"
-
-#pragma nv_diag_suppress 1675
-extern "C" {
-#include "ec/ec.h"
-#include "util/random.h"
-}
-#pragma nv_diag_default 1675
-
-#define BENCH_CHECK(expr)                                                                      \
-    do {                                                                                       \
-        cudaError_t e_ = (expr);                                                               \
-        if (e_ != cudaSuccess) {                                                               \
-            fprintf(stderr, "gpu-bench: %s at %s:%d: %s\n", #expr, __FILE__, __LINE__,        \
-                    cudaGetErrorString(e_));                                                   \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "gpu/bench_common.cuh"
 
 static void bench_ok(int rc, const cuzk_error &err, const char *what)
 {
@@ -55,76 +39,19 @@ static void bench_ok(int rc, const cuzk_error &err, const char *what)
     }
 }
 
-/* ---- inputs ---- */
+/* ---- inputs (bench_common.cuh) ---- */
 
-static __device__ __forceinline__ uint64_t mix64(uint64_t z)
+/* the shape of every MSM's scalars (--shape) */
+static bench_shape msm_shape = BENCH_SHAPE_RANDOM;
+
+static void fill_scalars(cuzk_gpu *g, void *dev, size_t n, unsigned bits, uint64_t seed, bench_shape shape)
 {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    BENCH_CHECK(bench_fill_scalars(g->stream, dev, n, bits, seed, shape));
 }
 
-/* n elements of 4 words, each below 2^(bits-1) */
-static __global__ void random_words_kernel(uint64_t *out, size_t n, uint64_t seed, unsigned bits)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    for (int w = 0; w < 4; w++)
-        out[4 * i + w] = mix64(seed + 0x9e3779b97f4a7c15ULL * (4 * i + w + 1));
-    out[4 * i + 3] &= (1ULL << (bits - 1 - 192)) - 1;
-}
-
-static void fill_random(cuzk_gpu *g, void *dev, size_t n, unsigned bits, uint64_t seed)
-{
-    random_words_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->stream>>>(static_cast<uint64_t *>(dev), n, seed,
-                                                                          bits);
-    BENCH_CHECK(cudaGetLastError());
-    BENCH_CHECK(cudaStreamSynchronize(g->stream));
-}
-
-static uint64_t host_seed = 0x1234abcdULL;
-static uint64_t host_rand(void) { return cuzk_splitmix64(&host_seed); }
-
-/* count distinct affine points P_{i+1} = 2 P_i + Q of group G */
-#define MAKE_POINTS(G, FQ)                                                                     \
-    static std::vector<G##_affine> G##_points(size_t count)                                    \
-    {                                                                                          \
-        std::vector<G##_jac> jac(count);                                                       \
-        std::vector<FQ> scratch(count);                                                        \
-        std::vector<G##_affine> out(count);                                                    \
-        G##_affine gen;                                                                        \
-        G##_jac g, p, q;                                                                       \
-        uint64_t kp[4] = {host_rand(), host_rand(), host_rand(), 0}, kq[4] = {host_rand(), 0, 0, 0}; \
-        G##_generator(&gen);                                                                   \
-        G##_jac_from_affine(&g, &gen);                                                         \
-        G##_jac_mul_var(&p, &g, kp, 192);                                                      \
-        G##_jac_mul_var(&q, &g, kq, 64);                                                       \
-        for (size_t i = 0; i < count; i++) {                                                   \
-            jac[i] = p;                                                                        \
-            G##_jac_dbl(&p, &p);                                                               \
-            G##_jac_add(&p, &p, &q);                                                           \
-        }                                                                                      \
-        G##_jac_batch_to_affine(out.data(), jac.data(), count, scratch.data());                \
-        return out;                                                                            \
-    }
-MAKE_POINTS(bn254_g1, bn254_fp)
-MAKE_POINTS(bn254_g2, bn254_fp2)
-MAKE_POINTS(bls12_381_g1, bls12_381_fp)
-MAKE_POINTS(bls12_381_g2, bls12_381_fp2)
-
-/* dev[0..n) <- the distinct points repeated */
 template <class A> static void tile_points(void *dev, size_t n, const std::vector<A> &pts)
 {
-    size_t have = std::min(n, pts.size());
-    BENCH_CHECK(cudaMemcpy(dev, pts.data(), have * sizeof(A), cudaMemcpyHostToDevice));
-    char *base = static_cast<char *>(dev);
-    while (have < n) {
-        size_t more = std::min(have, n - have);
-        BENCH_CHECK(cudaMemcpy(base + have * sizeof(A), base, more * sizeof(A), cudaMemcpyDeviceToDevice));
-        have += more;
-    }
-    BENCH_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); /* the MSMs run on a non-blocking stream */
+    BENCH_CHECK(bench_tile_points(dev, n, pts));
 }
 
 /* ---- timing ---- */
@@ -166,33 +93,17 @@ static void record_steps(cuzk_gpu *g, const char *op, const char *curve, unsigne
 /* median and minimum of `runs` timed calls of fn after one warm-up */
 template <class Fn> static void time_it(cuzk_gpu *g, const char *op, const char *curve, unsigned lg, int runs, Fn fn)
 {
-    cudaEvent_t a, b;
-    BENCH_CHECK(cudaEventCreate(&a));
-    BENCH_CHECK(cudaEventCreate(&b));
-    fn();
-    std::vector<double> ms;
-    for (int r = 0; r < runs; r++) {
-        BENCH_CHECK(cudaEventRecord(a, g->stream));
-        fn();
-        BENCH_CHECK(cudaEventRecord(b, g->stream));
-        BENCH_CHECK(cudaEventSynchronize(b));
-        float t = 0;
-        BENCH_CHECK(cudaEventElapsedTime(&t, a, b));
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
+    const bench_timing t = bench_time(g->stream, runs, fn);
     row r = {};
     snprintf(r.op, sizeof r.op, "%s", op);
     snprintf(r.curve, sizeof r.curve, "%s", curve);
     r.lg = lg;
-    r.median_ms = ms[ms.size() / 2];
-    r.min_ms = ms[0];
+    r.median_ms = t.median_ms;
+    r.min_ms = t.min_ms;
     r.runs = runs;
     table.push_back(r);
     printf("  %-10s %-10s 2^%-3u %10.3f ms (min %.3f, %d runs)\n", op, curve, lg, r.median_ms, r.min_ms, runs);
     fflush(stdout);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
 }
 
 /* ---- benchmarks ---- */
@@ -203,7 +114,7 @@ static void bench_ntt(cuzk_gpu *g, cuzk_curve_id curve, const char *name, unsign
     void *d = nullptr;
     cuzk_error err = {};
     bench_ok(cuzk_gpu_alloc(g, &d, n * 32, &err), err, "alloc");
-    fill_random(g, d, n, bits, 7 + lg);
+    fill_scalars(g, d, n, bits, 7 + lg, BENCH_SHAPE_RANDOM);
     time_it(g, "ntt", name, lg, runs, [&] { bench_ok(cuzk_gpu_ntt_dev(g, curve, d, n, 0, &err), err, "ntt"); });
     cuzk_gpu_free(g, d);
 }
@@ -215,7 +126,7 @@ static void bench_coset(cuzk_gpu *g, cuzk_curve_id curve, const char *name, unsi
     cuzk_error err = {};
     bench_ok(cuzk_gpu_alloc(g, &d, 3 * n * 32, &err), err, "alloc");
     char *a = static_cast<char *>(d);
-    fill_random(g, d, 3 * n, bits, 11 + lg);
+    fill_scalars(g, d, 3 * n, bits, 11 + lg, BENCH_SHAPE_RANDOM);
     time_it(g, "coset_h", name, lg, runs, [&] {
         bench_ok(cuzk_gpu_coset_h_dev(g, curve, a, a + n * 32, a + 2 * n * 32, n, &err), err, "coset_h");
     });
@@ -234,7 +145,7 @@ static void bench_msm(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char *op,
     bench_ok(cuzk_gpu_alloc(g, &bases, n * sizeof(A), &err), err, "alloc bases");
     bench_ok(cuzk_gpu_alloc(g, &scalars, n * 32, &err), err, "alloc scalars");
     tile_points(bases, n, pts);
-    fill_random(g, scalars, n, bits, 3 + lg);
+    fill_scalars(g, scalars, n, bits, 3 + lg, msm_shape);
     J result;
     bench_ok(cuzk_gpu_set_msm_window(g, c, &err), err, "window");
     cuzk_gpu_msm_table *t = nullptr;
@@ -306,20 +217,6 @@ static void bench_curve_msms(cuzk_gpu *g, cuzk_curve_id curve, const char *name,
     bench_msm_rows<A2, J2>(g, curve, true, name, bits, g2_points(1 << 16), s.g2, s.tables, runs);
 }
 
-static std::vector<unsigned> parse_logs(const char *s)
-{
-    std::vector<unsigned> v;
-    while (s && *s) {
-        char *end;
-        unsigned long x = strtoul(s, &end, 10);
-        if (end == s)
-            break;
-        v.push_back((unsigned)x);
-        s = *end ? end + 1 : end;
-    }
-    return v;
-}
-
 int main(int argc, char **argv)
 {
     int runs = 5;
@@ -345,6 +242,12 @@ int main(int argc, char **argv)
             sweep_c = argv[i + 1];
         else if (!strcmp(argv[i], "--table-logs"))
             table_logs = argv[i + 1];
+        else if (!strcmp(argv[i], "--shape")) {
+            if (bench_shape_from_name(argv[i + 1], &msm_shape)) {
+                fprintf(stderr, "gpu-bench: --shape random|bits, not %s\n", argv[i + 1]);
+                return 2;
+            }
+        }
         else {
             fprintf(stderr, "gpu-bench: unknown option %s\n", argv[i]);
             return 2;
@@ -357,12 +260,12 @@ int main(int argc, char **argv)
     bench_ok(cuzk_gpu_open(&g, 0, &err), err, "open");
     cudaDeviceProp prop;
     BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
-    printf("gpu-bench: %s, %d SMs, %.0f GiB; median of %d runs after a warm-up\n", prop.name,
-           prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, runs);
+    printf("gpu-bench: %s, %d SMs, %.0f GiB; median of %d runs after a warm-up; MSM scalars %s\n", prop.name,
+           prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, runs, bench_shape_names[msm_shape]);
 
-    std::vector<unsigned> msm = parse_logs(msm_logs), extra = parse_logs(g1_extra), ntt = parse_logs(ntt_logs),
-                          coset = parse_logs(coset_logs), sweep = parse_logs(sweep_c),
-                          tables = parse_logs(table_logs);
+    std::vector<unsigned> msm = bench_parse_logs(msm_logs), extra = bench_parse_logs(g1_extra), ntt = bench_parse_logs(ntt_logs),
+                          coset = bench_parse_logs(coset_logs), sweep = bench_parse_logs(sweep_c),
+                          tables = bench_parse_logs(table_logs);
     for (int c = 0; c < 2; c++) {
         const char *name = c == 0 ? "bn254" : "bls12_381";
         if (!strstr(curves, name))
@@ -378,10 +281,10 @@ int main(int argc, char **argv)
         const msm_sizes sizes = {g1, msm, tables, sweep, sweep_log};
         if (c == 0)
             bench_curve_msms<bn254_g1_affine, bn254_g1_jac, bn254_g2_affine, bn254_g2_jac>(
-                g, curve, name, bits, bn254_g1_points, bn254_g2_points, sizes, runs);
+                g, curve, name, bits, bn254_g1_bench_points, bn254_g2_bench_points, sizes, runs);
         else
             bench_curve_msms<bls12_381_g1_affine, bls12_381_g1_jac, bls12_381_g2_affine, bls12_381_g2_jac>(
-                g, curve, name, bits, bls12_381_g1_points, bls12_381_g2_points, sizes, runs);
+                g, curve, name, bits, bls12_381_g1_bench_points, bls12_381_g2_bench_points, sizes, runs);
     }
     cuzk_gpu_close(g);
 
