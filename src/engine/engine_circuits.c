@@ -21,6 +21,7 @@ circuit *engine_find_circuit(cuzk_engine *e, const char *id)
 
 static int add_circuit(cuzk_engine *e, circuit *c, cuzk_error *err)
 {
+    c->abc_on_device = c->key && e->backend->builds_abc;
     pthread_mutex_lock(&e->lock);
     if (engine_find_circuit(e, c->id)) {
         pthread_mutex_unlock(&e->lock);
@@ -30,8 +31,9 @@ static int add_circuit(cuzk_engine *e, circuit *c, cuzk_error *err)
     e->circuits = c;
     pthread_mutex_unlock(&e->lock);
     int added = pool_prewarm(e->pool, engine_staging_bytes(c), e->cfg.prewarm_buffers);
-    CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "circuit registered", "circuit=%s domain=%u prewarmed_buffers=%d", c->id,
-             c->domain_size, added);
+    CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "circuit registered",
+             "circuit=%s domain=%u abc=%s staging_mib=%.1f prewarmed_buffers=%d", c->id, c->domain_size,
+             c->abc_on_device ? "device" : "host", engine_staging_bytes(c) / 1048576.0, added);
     return CUZK_OK;
 }
 

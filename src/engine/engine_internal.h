@@ -28,6 +28,7 @@ typedef struct circuit {
     int has_r1cs;
     cuzk_vk vk; /* exported once at registration: proofs are verified against it */
     int has_vk;
+    int abc_on_device; /* the backend builds a, b, c from the key (builds_abc): no host synthesis */
     struct circuit *next;
 } circuit;
 
@@ -119,10 +120,11 @@ typedef struct {
 } gpu_worker_arg;
 
 /* A partition's pool buffer: a, b, c, then (real circuits) a copy of the
- * witness, so the device reads both from pinned memory. */
+ * witness, so the device reads both from pinned memory; the witness alone
+ * when the backend builds a, b, c on the device (c->abc_on_device). */
 static inline size_t engine_abc_bytes(const circuit *c)
 {
-    return 3 * (size_t)c->domain_size * 32;
+    return c->abc_on_device ? 0 : 3 * (size_t)c->domain_size * 32;
 }
 
 static inline size_t engine_staging_bytes(const circuit *c)

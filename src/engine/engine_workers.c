@@ -69,7 +69,7 @@ static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
     p->staged = p->witness;
     p->staged.values = (uint64_t *)((uint8_t *)p->abc + engine_abc_bytes(c));
     memcpy(p->staged.values, p->witness.values, (size_t)c->n_vars * 32);
-    return cuzk_pce_synthesize(&c->pce, p->witness.values, p->abc, e->cfg.synthesis_threads);
+    return c->abc_on_device ? CUZK_OK : cuzk_pce_synthesize(&c->pce, p->witness.values, p->abc, e->cfg.synthesis_threads);
 }
 
 void *engine_synth_worker_main(void *arg)
@@ -144,7 +144,8 @@ void *engine_gpu_worker_main(void *varg)
 
         p->t_gpu_start = engine_now(e);
         timeline_emit(e->tl, TL_GPU_START, j->id, p->index, device, p->t_gpu_start);
-        backend_work w = {j->key, j->circ->key ? &p->staged : NULL, p->abc, j->circ->domain_size};
+        backend_work w = {j->key, j->circ->key ? &p->staged : NULL, j->circ->abc_on_device ? NULL : p->abc,
+                          j->circ->domain_size};
         cuzk_prove_timings times = {0};
         cuzk_error err = {0};
         int rc = e->backend->prove_start(e->backend, device, &w, &p->msm, &times, &err);
