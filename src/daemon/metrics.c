@@ -59,6 +59,16 @@ static void labelled(FILE *f, const cuzk_engine_stats *s, const metrics_input *i
     for (int d = 0; d < s->n_devices; d++)
         fprintf(f, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.17g\n", d, s->gpu_busy_s[d]);
 
+    family(f, "cuzk_device_memory_bytes", "gauge",
+           "Device memory after the last proof (used), the most seen so (high_water), the card (total).");
+    for (int d = 0; d < s->n_devices; d++)
+        fprintf(f,
+                "cuzk_device_memory_bytes{device=\"%d\",kind=\"used\"} %llu\n"
+                "cuzk_device_memory_bytes{device=\"%d\",kind=\"high_water\"} %llu\n"
+                "cuzk_device_memory_bytes{device=\"%d\",kind=\"total\"} %llu\n",
+                d, (unsigned long long)s->device_memory_used[d], d, (unsigned long long)s->device_memory_high_water[d],
+                d, (unsigned long long)s->device_memory_total[d]);
+
     family(f, "cuzk_pinned_pool_buffers", "gauge", "Pinned buffers in the pool, idle or checked out.");
     fprintf(f, "cuzk_pinned_pool_buffers{state=\"idle\"} %llu\ncuzk_pinned_pool_buffers{state=\"checked_out\"} %llu\n",
             (unsigned long long)s->pool.buffers_idle,

@@ -46,6 +46,9 @@ struct cuzk_backend {
      * z's resident key. NULL: the CPU makes keys (backend_setup). */
     int (*setup)(cuzk_backend *b, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z,
                  cuzk_error *err);
+    /* Device memory of `device` in use now and its size, as this backend
+     * sees the card (a memory limit shrinks both); NULL: no device memory. */
+    int (*device_memory)(cuzk_backend *b, int device, size_t *used, size_t *total);
     void (*destroy)(cuzk_backend *b);
 };
 

@@ -51,7 +51,8 @@ typedef struct {
 
 typedef struct {
     cuzk_backend base;
-    int keep_streamed; /* backend_options.gpu_keys_outlive */
+    int keep_streamed;   /* backend_options.gpu_keys_outlive */
+    size_t memory_limit; /* backend_options.gpu_memory_limit (0: the whole card) */
     gpu_device dev[GPU_MAX_DEVICES];
 } gpu_backend;
 
@@ -289,6 +290,20 @@ static int gpu_setup(cuzk_backend *b, const cuzk_r1cs *r, const cuzk_setup_optio
     return CUZK_OK;
 }
 
+/* With a limit, the ballast (the card's size less the limit) is not ours. */
+static int gpu_device_memory(cuzk_backend *b, int device, size_t *used, size_t *total)
+{
+    const gpu_backend *gb = (const gpu_backend *)b;
+    if (device < 0 || device >= b->n_devices || cuzk_gpu_memory(device, used, total, NULL))
+        return CUZK_ERR_ARG;
+    if (gb->memory_limit && gb->memory_limit < *total) {
+        const size_t ballast = *total - gb->memory_limit;
+        *used = *used > ballast ? *used - ballast : 0;
+        *total = gb->memory_limit;
+    }
+    return CUZK_OK;
+}
+
 static void gpu_destroy(cuzk_backend *b)
 {
     gpu_backend *gb = (gpu_backend *)b;
@@ -345,6 +360,7 @@ cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err)
         return NULL;
     }
     gb->keep_streamed = o->gpu_keys_outlive;
+    gb->memory_limit = memory_limit;
     gb->base = (cuzk_backend){.name = "gpu",
                               .n_devices = count,
                               .builds_abc = 1,
@@ -352,6 +368,7 @@ cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err)
                               .prove_start = gpu_prove_start,
                               .prove_finish = backend_finish_on_cpu,
                               .setup = gpu_setup,
+                              .device_memory = gpu_device_memory,
                               .destroy = gpu_destroy};
     int rc = CUZK_OK;
     for (int i = 0; i < count; i++) {

@@ -209,6 +209,11 @@ typedef struct {
     int n_devices;
     double gpu_busy_s[CUZK_MAX_DEVICES];
     double gpu_span_s[CUZK_MAX_DEVICES]; /* from each device's first partition start to its last end */
+    /* device memory in bytes after the last proof or registration, the most
+     * seen so, and the card's size, as the backend sees it (a memory limit
+     * shrinks it); all 0 for backends without device memory */
+    uint64_t device_memory_used[CUZK_MAX_DEVICES], device_memory_high_water[CUZK_MAX_DEVICES];
+    uint64_t device_memory_total[CUZK_MAX_DEVICES];
     pool_stats pool;
     budget_stats budget;
     uint64_t dispatched;

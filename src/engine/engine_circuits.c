@@ -29,6 +29,8 @@ static int add_circuit(cuzk_engine *e, circuit *c, cuzk_error *err)
     }
     c->next = e->circuits;
     e->circuits = c;
+    for (int d = 0; d < e->backend->n_devices; d++)
+        engine_sample_device_memory(e, d); /* a key made on a device is there now */
     pthread_mutex_unlock(&e->lock);
     int added = pool_prewarm(e->pool, engine_staging_bytes(c), e->cfg.prewarm_buffers);
     CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "circuit registered",

@@ -105,6 +105,11 @@ struct cuzk_engine {
     uint64_t jobs_active;
     double gpu_busy_s[CUZK_MAX_DEVICES];
     double gpu_first_start[CUZK_MAX_DEVICES], gpu_last_end[CUZK_MAX_DEVICES]; /* 0: none yet */
+    /* device memory (backend->device_memory) after the last proof or
+     * registration, and the most seen then: the device pools keep what a
+     * proof freed, so what is in use after a proof includes its peak */
+    uint64_t device_memory_used[CUZK_MAX_DEVICES], device_memory_high[CUZK_MAX_DEVICES];
+    uint64_t device_memory_total[CUZK_MAX_DEVICES];
     cuzk_stage_histogram stage_hist[N_STAGES];
     double *samples[N_STAGES]; /* a ring: the next sample goes to samples_next */
     size_t n_samples, cap_samples, samples_next;
@@ -131,6 +136,10 @@ static inline size_t engine_staging_bytes(const circuit *c)
 {
     return engine_abc_bytes(c) + (c->key ? (size_t)c->n_vars * 32 : 0);
 }
+
+/* Samples the device memory of `device` (under e->lock; nothing for a
+ * backend without device memory) (engine_stats.c). */
+void engine_sample_device_memory(cuzk_engine *e, int device);
 
 /* ---------- time and waiting (engine.c) ---------- */
 

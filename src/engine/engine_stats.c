@@ -75,6 +75,9 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->n_devices = e->backend->n_devices;
     s->dispatched = e->dispatched;
     memcpy(s->gpu_busy_s, e->gpu_busy_s, sizeof s->gpu_busy_s);
+    memcpy(s->device_memory_used, e->device_memory_used, sizeof s->device_memory_used);
+    memcpy(s->device_memory_high_water, e->device_memory_high, sizeof s->device_memory_high_water);
+    memcpy(s->device_memory_total, e->device_memory_total, sizeof s->device_memory_total);
     for (int d = 0; d < CUZK_MAX_DEVICES; d++)
         s->gpu_span_s[d] = e->gpu_last_end[d] - e->gpu_first_start[d];
     memcpy(s->stage_hist, e->stage_hist, sizeof s->stage_hist);
@@ -110,4 +113,16 @@ double cuzk_engine_percentile(double *samples, size_t n, double q)
     qsort(samples, n, sizeof *samples, cmp_double);
     size_t k = (size_t)(q * (double)(n - 1) + 0.5);
     return samples[k < n ? k : n - 1];
+}
+
+void engine_sample_device_memory(cuzk_engine *e, int device)
+{
+    size_t used = 0, total = 0;
+    if (!e->backend->device_memory || device < 0 || device >= CUZK_MAX_DEVICES ||
+        e->backend->device_memory(e->backend, device, &used, &total))
+        return;
+    e->device_memory_used[device] = used;
+    e->device_memory_total[device] = total;
+    if (used > e->device_memory_high[device])
+        e->device_memory_high[device] = used;
 }

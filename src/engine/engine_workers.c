@@ -169,6 +169,7 @@ void *engine_gpu_worker_main(void *varg)
             e->gpu_first_start[device] = p->t_gpu_start;
         if (p->t_gpu_end > e->gpu_last_end[device])
             e->gpu_last_end[device] = p->t_gpu_end;
+        engine_sample_device_memory(e, device);
         j->gpu_s += busy;
         const dispatch_policy *policy = engine_dispatch_policy(e->cfg.policy);
         if (policy->on_service_time)

@@ -702,6 +702,45 @@ static void test_made_key(void **state)
     cuzk_wtns_free(&w);
 }
 
+/* Device memory as a backend reports it, one value per call: the stats
+ * keep the last and the most (sampled at registration and after each
+ * proof, four calls here). */
+static int fake_memory_calls;
+static int fake_device_memory(cuzk_backend *b, int device, size_t *used, size_t *total)
+{
+    (void)b;
+    static const size_t seen[] = {4, 9, 6, 5};
+    assert_int_equal(device, 0);
+    *used = seen[fake_memory_calls++ % 4] << 20;
+    *total = (size_t)16 << 20;
+    return CUZK_OK;
+}
+
+static void test_device_memory_stats(void **state)
+{
+    (void)state;
+    cuzk_engine_config cfg;
+    sim_config(&cfg, CUZK_DISPATCH_SEMAPHORE, 1, 2, 0, 64ULL << 20);
+    cuzk_backend *b = backend_sim_create(1, 0);
+    b->device_memory = fake_device_memory;
+    fake_memory_calls = 0;
+    cuzk_error err = {0};
+    cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
+    assert_non_null(e);
+    assert_int_equal(cuzk_engine_register_sim_circuit(e, "sim", SIM_DOMAIN, &err), CUZK_OK);
+    cuzk_job_result r = wait_job(e, submit_sim(e, 3, CUZK_PRIORITY_NORMAL, NULL));
+    assert_int_equal(r.state, CUZK_JOB_DONE);
+    cuzk_job_result_free(&r);
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s);
+    assert_int_equal(fake_memory_calls, 4);
+    assert_int_equal(s.device_memory_used[0], (uint64_t)5 << 20);
+    assert_int_equal(s.device_memory_high_water[0], (uint64_t)9 << 20);
+    assert_int_equal(s.device_memory_total[0], (uint64_t)16 << 20);
+    cuzk_engine_stats_free(&s);
+    cuzk_engine_destroy(e);
+}
+
 /* Witnesses are checked at submit: a wrong length or a missing file is
  * refused at once, naming the partition, and no job is created. */
 static void test_submit_checks_witness(void **state)
@@ -750,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_cpu_backend_end_to_end), cmocka_unit_test(test_drain_and_cancel_all),
         cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),
         cmocka_unit_test(test_submit_checks_witness), cmocka_unit_test(test_made_key),
+        cmocka_unit_test(test_device_memory_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
