@@ -153,10 +153,10 @@ void *engine_gpu_worker_main(void *varg)
         if (times.total == 0)
             times.total = p->t_gpu_end - p->t_gpu_start;
         timeline_emit(e->tl, TL_GPU_END, j->id, p->index, device, p->t_gpu_end);
-        CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "gpu: partition proved",
-                 "job_id=%llu partition=%u device=%d h2d=%.4f ntt=%.4f msm_a=%.4f msm_b1=%.4f msm_b2=%.4f "
-                 "msm_c=%.4f msm_h=%.4f d2h=%.4f total=%.4f",
-                 (unsigned long long)j->id, p->index, device, times.h2d, times.ntt, times.msm_a, times.msm_b1,
+        CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "partition proved",
+                 "backend=%s job_id=%llu partition=%u device=%d h2d=%.4f ntt=%.4f msm_a=%.4f msm_b1=%.4f "
+                 "msm_b2=%.4f msm_c=%.4f msm_h=%.4f d2h=%.4f total=%.4f",
+                 e->backend->name, (unsigned long long)j->id, p->index, device, times.h2d, times.ntt, times.msm_a, times.msm_b1,
                  times.msm_b2, times.msm_c, times.msm_h, times.d2h, times.total);
         pool_checkin(e->pool, p->abc, j->id, p->index);
         p->abc = NULL;

@@ -535,7 +535,7 @@ static void test_cpu_backend_end_to_end(void **state)
     cuzk_logger_close(cfg.log);
 
     assert_int_equal(count_lines_with(log_path, "pinned pool: checkout", NULL), 3);
-    assert_int_equal(count_lines_with(log_path, "gpu: partition proved", NULL), 3);
+    assert_int_equal(count_lines_with(log_path, "partition proved\" backend=cpu", NULL), 3);
     int events = count_lines_with(tl_path, "", NULL);
     assert_int_equal(events, 3 * 6);
     cuzk_wtns_free(&w);

@@ -265,7 +265,7 @@ static void run_engine_on_gpus(int devices)
     cuzk_engine_destroy(e);
     cuzk_logger_close(cfg.log);
 
-    assert_int_equal(count_lines_with(log_path, "gpu: partition proved", "msm_b2="), 2 * PARTS);
+    assert_int_equal(count_lines_with(log_path, "partition proved\" backend=gpu", "msm_b2="), 2 * PARTS);
     free_circuit(&c);
     assert_int_equal(remove_tree(dir), 0);
 }
