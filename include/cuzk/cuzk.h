@@ -9,6 +9,9 @@
 extern "C" {
 #endif
 
+/* The library's and the command's version (cuzk --version). */
+#define CUZK_VERSION "0.9.0"
+
 enum {
     CUZK_OK = 0,
     CUZK_ERR_IO = 1,            /* a file could not be opened, read or written */

@@ -18,7 +18,7 @@ enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 static void print_help(FILE *f)
 {
     fprintf(f, "cuzk: Groth16 proving for BN254 (bn128) and BLS12-381 (bls12381)\n\nusage: cuzk <command> [options] "
-               "<args>\n\ncommands:\n");
+               "<args>\n       cuzk --version\n\ncommands:\n");
     for (int i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-34s%s%s\n", commands[i]->name, commands[i]->alias ? "alias " : "",
                 commands[i]->alias ? commands[i]->alias : "");
@@ -45,6 +45,10 @@ int main(int argc, char **argv)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         print_help(argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_USAGE : CLI_OK;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("cuzk %s\n", CUZK_VERSION);
+        return CLI_OK;
     }
     for (int i = 0; i < N_COMMANDS; i++) {
         const cli_command *cmd = commands[i];

@@ -63,4 +63,5 @@ rc=0; "$CUZK" bench pipeline --constraints 9 --device-key --backend cpu >"$d/dk.
 for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "circuit synth" "bench prove"; do
     $CUZK $c --help | grep -q "usage\|cuzk"
 done
+"$CUZK" --version | grep -qx "cuzk [0-9][0-9.]*" || { echo "FAIL: cuzk --version"; exit 1; }
 echo "bad inputs: all handled"
