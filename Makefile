@@ -80,7 +80,7 @@ endef
 $(eval $(call build_tree,build,$(REL_CFLAGS)))
 $(eval $(call build_tree,build/debug,$(DBG_CFLAGS)))
 
-.PHONY: all deps test demo clean constants bench
+.PHONY: all deps test demo clean constants bench install
 .DEFAULT_GOAL := all
 
 all: build/cuzk build/libcuzk.a
@@ -112,5 +112,14 @@ constants:
 
 clean:
 	rm -rf build
+
+# `make install [PREFIX=/usr/local] [DESTDIR=]`: the command, the library
+# with the list of libraries to link it with, and the public headers.
+PREFIX ?= /usr/local
+install: build/cuzk build/libcuzk.a
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/cuzk
+	install -m 755 build/cuzk $(DESTDIR)$(PREFIX)/bin/cuzk
+	install -m 644 build/libcuzk.a build/libcuzk.libs $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/cuzk/*.h $(DESTDIR)$(PREFIX)/include/cuzk/
 
 -include $(shell find build -name '*.d' 2>/dev/null)
