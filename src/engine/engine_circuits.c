@@ -35,10 +35,12 @@ static int add_circuit(cuzk_engine *e, circuit *c, cuzk_error *err)
 
 void engine_free_circuit(cuzk_engine *e, circuit *c)
 {
-    if (c->has_pce) {
+    if (c->key)
+        keycache_remove(e->keys, c->key);
+    if (c->pce_charged)
         budget_release(e->budget, BUDGET_PCE, c->pce.bytes);
+    if (c->has_pce)
         cuzk_pce_free(&c->pce);
-    }
     if (c->has_r1cs)
         cuzk_r1cs_free(&c->r1cs);
     if (c->has_vk)
@@ -47,14 +49,40 @@ void engine_free_circuit(cuzk_engine *e, circuit *c)
     free(c);
 }
 
+static uint64_t pce_total_locked(const cuzk_engine *e)
+{
+    uint64_t total = 0;
+    for (const circuit *c = e->circuits; c; c = c->next)
+        total += c->pce_charged ? c->pce.bytes : 0;
+    return total;
+}
+
+int engine_check_fits(cuzk_engine *e, const circuit *c, uint64_t extra_pce, cuzk_error *err)
+{
+    key_info k = {0};
+    if (c->key)
+        keycache_info(e->keys, c->key, &k);
+    uint64_t staging = engine_staging_bytes(c), witness = c->key ? (uint64_t)c->n_vars * 32 : 0;
+    uint64_t pce = pce_total_locked(e) + extra_pce, limit = e->cfg.budget_bytes;
+    uint64_t need = pce + k.bytes + staging + witness;
+    if (need <= limit)
+        return CUZK_OK;
+    return cuzk_fail(err, CUZK_ERR_NOMEM,
+                     "circuit '%s' can never run in the memory budget of %llu bytes: a job needs %llu bytes at "
+                     "once (key %llu + one partition's pinned buffer %llu + its witness %llu) beside the PCEs of "
+                     "the circuits (%llu); raise [memory] budget_gib",
+                     c->id, (unsigned long long)limit, (unsigned long long)need, (unsigned long long)k.bytes,
+                     (unsigned long long)staging, (unsigned long long)witness, (unsigned long long)pce);
+}
+
 /* Loads the key, compiles (or reads) its PCE and charges it to the budget. */
 static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, const char *r1cs_path,
-                           cuzk_error *err)
+                           engine_waiter *w, cuzk_error *err)
 {
     if (!(c->key = keycache_add(e->keys, zkey_path, err)))
         return err->code;
     const cuzk_zkey *z;
-    int rc = keycache_acquire(e->keys, c->key, &z, err);
+    int rc = keycache_acquire(e->keys, c->key, &z, &w->cancel, err);
     if (rc)
         return rc;
     c->domain_size = z->domain_size;
@@ -71,9 +99,15 @@ static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, co
     keycache_release(e->keys, c->key);
     if (rc)
         return rc;
-    if (budget_acquire(e->budget, BUDGET_PCE, c->pce.bytes, NULL))
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "the PCE of %s (%llu bytes) does not fit in the budget", zkey_path,
-                         (unsigned long long)c->pce.bytes);
+    pthread_mutex_lock(&e->lock);
+    rc = engine_check_fits(e, c, c->pce.bytes, err);
+    pthread_mutex_unlock(&e->lock);
+    if (rc)
+        return rc;
+    if (budget_acquire(e->budget, BUDGET_PCE, c->pce.bytes, &w->cancel))
+        return cuzk_fail(err, CUZK_ERR_CANCELLED, "circuit '%s': cancelled while waiting for memory for its PCE",
+                         c->id);
+    c->pce_charged = 1;
     CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "pce ready", "circuit=%s source=%s size_gib=%.3f", c->id,
              from_disk ? "disk" : "compiled", (double)c->pce.bytes / (1 << 30));
     if (r1cs_path) {
@@ -95,7 +129,11 @@ int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zke
         free(c);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     }
-    int rc = prepare_circuit(e, c, zkey_path, r1cs_path, err);
+    engine_waiter w;
+    int rc = engine_waiter_add(e, &w, id, err);
+    if (!rc)
+        rc = prepare_circuit(e, c, zkey_path, r1cs_path, &w, err);
+    engine_waiter_remove(e, &w);
     if (!rc)
         rc = add_circuit(e, c, err);
     if (rc)
@@ -165,7 +203,14 @@ static key_entry *circuit_key(cuzk_engine *e, const char *id, cuzk_error *err)
 int cuzk_engine_preload_key(cuzk_engine *e, const char *circuit_id, cuzk_error *err)
 {
     key_entry *k = circuit_key(e, circuit_id, err);
-    return k ? keycache_preload(e->keys, k, err) : CUZK_ERR_ARG;
+    if (!k)
+        return CUZK_ERR_ARG;
+    engine_waiter w;
+    int rc = engine_waiter_add(e, &w, circuit_id, err);
+    if (!rc)
+        rc = keycache_preload(e->keys, k, &w.cancel, err);
+    engine_waiter_remove(e, &w);
+    return rc;
 }
 
 int cuzk_engine_evict_key(cuzk_engine *e, const char *circuit_id, int drop, cuzk_error *err)
