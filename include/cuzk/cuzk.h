@@ -22,6 +22,7 @@ enum {
     CUZK_ERR_UNSATISFIED = 6,   /* the witness does not satisfy the r1cs */
     CUZK_ERR_INVALID_PROOF = 7, /* verification ran and the proof is not valid */
     CUZK_ERR_CONFLICT = 8,      /* an idempotency key reused for a different request */
+    CUZK_ERR_CANCELLED = 9,     /* a wait ended by cancel, drain or shutdown */
 };
 
 typedef struct cuzk_error {

@@ -14,6 +14,8 @@
 #include "daemon/http_client.h"
 #include "daemon/token.h"
 #include "groth16/json_io.h"
+#include "util/err.h"
+#include "util/file.h"
 #include "util/timer.h"
 
 #define DEFAULT_DAEMON "unix:/run/cuzk/cuzk.sock"
@@ -162,14 +164,18 @@ static char *body_text(json_t *j)
 /* A file's bytes as base64 (malloc'd), or NULL with a message. */
 static char *file_base64(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    cuzk_error err = {0};
+    FILE *f = cuzk_fopen_regular(path, NULL, &err);
+    if (!f) {
+        fprintf(stderr, "cuzk client: %s\n", err.msg);
+        return NULL;
+    }
     long n = -1;
-    if (f && !fseek(f, 0, SEEK_END))
+    if (!fseek(f, 0, SEEK_END))
         n = ftell(f);
     unsigned char *bytes = n >= 0 && n <= MAX_WITNESS_BYTES ? malloc((size_t)n + 1) : NULL;
     char *text = bytes ? malloc((size_t)(n + 2) / 3 * 4 + 1) : NULL;
-    if (f)
-        rewind(f);
+    rewind(f);
     if (text && fread(bytes, 1, (size_t)n, f) == (size_t)n)
         EVP_EncodeBlock((unsigned char *)text, bytes, (int)n);
     else {
@@ -179,8 +185,7 @@ static char *file_base64(const char *path)
         text = NULL;
     }
     free(bytes);
-    if (f)
-        fclose(f);
+    fclose(f);
     return text;
 }
 
@@ -243,22 +248,41 @@ static int submit(const client_session *s, json_int_t *job_id, int print)
     return *job_id > 0 ? CLI_OK : CLI_FAIL;
 }
 
-/* DIR/proof_<i>.json and DIR/public_<i>.json, laid out as snarkjs writes them. */
+/* Writes one JSON value of the job into the output o (started at path). */
+static int dump_value(const json_t *v, cuzk_outfile *o, const char *path, cuzk_error *err)
+{
+    int rc = cuzk_outfile_open(o, path, err);
+    char *text = rc ? NULL : json_dumps(v, JSON_PRESERVE_ORDER);
+    if (!rc && !text)
+        rc = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    if (!rc)
+        rc = cuzk_json_dump_like_snarkjs(text, o->f, err);
+    free(text);
+    return rc;
+}
+
+/* DIR/proof_<i>.json and DIR/public_<i>.json, laid out as snarkjs writes
+ * them: all of them, or (a write failed) none. */
 static int write_outputs(const char *dir, const json_t *job)
 {
     const char *names[2] = {"proof", "public"};
     const json_t *arrays[2] = {json_object_get(job, "proofs"), json_object_get(job, "public_signals")};
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < json_array_size(arrays[k]); i++) {
-            char path[PATH_MAX], *text = json_dumps(json_array_get(arrays[k], i), JSON_PRESERVE_ORDER);
-            cuzk_error err = {0};
-            snprintf(path, sizeof path, "%s/%s_%zu.json", dir, names[k], i);
-            int rc = text ? cuzk_json_write_like_snarkjs(text, path, &err) : CUZK_ERR_NOMEM;
-            free(text);
-            if (rc)
-                return cli_report("writing the proofs", &err);
-        }
-    return CLI_OK;
+    size_t n = json_array_size(arrays[0]);
+    cuzk_outfile *out = calloc(2 * n + 1, sizeof *out);
+    char(*paths)[PATH_MAX] = calloc(2 * n + 1, sizeof *paths);
+    cuzk_error err = {0};
+    int rc = out && paths ? CUZK_OK : cuzk_fail(&err, CUZK_ERR_NOMEM, "out of memory");
+    int opened = 0;
+    for (size_t i = 0; !rc && i < 2 * n; i++, opened++) {
+        snprintf(paths[i], PATH_MAX, "%s/%s_%zu.json", dir, names[i % 2], i / 2);
+        rc = dump_value(json_array_get(arrays[i % 2], i / 2), &out[i], paths[i], &err);
+    }
+    rc = rc ? rc : cuzk_outfile_commit_all(out, opened, &err);
+    for (int i = 0; rc && i < opened; i++)
+        cuzk_outfile_abort(&out[i]);
+    free(out);
+    free(paths);
+    return rc ? cli_report("writing the proofs", &err) : CLI_OK;
 }
 
 static int job_ended(const json_t *job)

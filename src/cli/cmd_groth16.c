@@ -8,11 +8,13 @@
 #include "engine/backend.h"
 #include "groth16/groth16.h"
 #include "util/err.h"
+#include "util/file.h"
 
 typedef struct {
     const char *r1cs_path;
     const char *backend;
     int timings;
+    int no_verify;
 } prove_opts;
 
 static int prove_opt(int opt, const char *arg, void *ctx)
@@ -24,6 +26,8 @@ static int prove_opt(int opt, const char *arg, void *ctx)
         o->timings = 1;
     else if (opt == 'b')
         o->backend = arg;
+    else if (opt == 'N')
+        o->no_verify = 1;
     else
         return -1;
     return 0;
@@ -72,11 +76,59 @@ static int prove_on(const char *backend_name, int threads, const cuzk_zkey *z, c
     return rc;
 }
 
+/* The proof checked against the key's own verification key, as the engine
+ * checks each of its proofs: a key with a corrupt point makes proofs that
+ * fail (a flipped byte in its C points, say), and such a proof must not be
+ * handed out as if it were good. */
+static int verify_own_proof(const cuzk_zkey *z, const cuzk_proof *proof, const uint64_t (*pub)[4],
+                            cuzk_error *err)
+{
+    cuzk_vk vk;
+    cuzk_error why = {0};
+    int rc = cuzk_groth16_export_vk(z, &vk, &why);
+    if (rc)
+        return cuzk_fail(err, rc, "the key's verification key: %.440s", why.msg);
+    rc = cuzk_groth16_verify(&vk, pub, z->n_public, proof, &why);
+    cuzk_vk_free(&vk);
+    if (rc)
+        return cuzk_fail(err, rc,
+                         "the proof does not verify against the key's own verification key (%.300s): the "
+                         "proving key is corrupt; nothing was written",
+                         why.msg);
+    return CUZK_OK;
+}
+
+/* proof.json and public.json: both, or (a write failed) neither, and what
+ * stood at either path is untouched unless both are written whole. */
+static int write_proof_files(const cuzk_proof *proof, const uint64_t (*pub)[4], uint32_t n_public,
+                             const char *proof_path, const char *public_path, cuzk_error *err)
+{
+    cuzk_outfile out[2];
+    int rc = cuzk_outfile_open(&out[0], proof_path, err);
+    if (rc)
+        return rc;
+    if ((rc = cuzk_outfile_open(&out[1], public_path, err))) {
+        cuzk_outfile_abort(&out[0]);
+        return rc;
+    }
+    cuzk_error why = {0};
+    if (cuzk_proof_dump_json(proof, out[0].f, &why))
+        rc = cuzk_fail(err, why.code, "%s: %.480s", proof_path, why.msg);
+    else if (cuzk_public_dump_json(pub, n_public, out[1].f, &why))
+        rc = cuzk_fail(err, why.code, "%s: %.480s", public_path, why.msg);
+    if (!rc)
+        return cuzk_outfile_commit_all(out, 2, err);
+    cuzk_outfile_abort(&out[0]);
+    cuzk_outfile_abort(&out[1]);
+    return rc;
+}
+
 static int run_prove(int argc, char **argv)
 {
     static const struct option opts[] = {{"r1cs", required_argument, NULL, 'r'},
                                          {"timings", no_argument, NULL, 'T'},
                                          {"backend", required_argument, NULL, 'b'},
+                                         {"no-verify", no_argument, NULL, 'N'},
                                          {0, 0, 0, 0}};
     prove_opts o = {.backend = "auto"};
     cli_common common;
@@ -105,11 +157,12 @@ static int run_prove(int argc, char **argv)
     uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
     rc = pub ? prove_on(o.backend, common.threads, &z, &w, &proof, pub, o.timings, &err)
              : cuzk_fail(&err, CUZK_ERR_NOMEM, "out of memory for %u public signals", z.n_public);
+    if (!rc && !o.no_verify)
+        rc = verify_own_proof(&z, &proof, (const uint64_t(*)[4])pub, &err);
     if (rc) {
         fprintf(stderr, "cuzk: proving %s with %s failed: %s\n", wtns_path, zkey_path, err.msg);
         rc = CLI_FAIL;
-    } else if (cuzk_proof_write_json(&proof, proof_path, &err) ||
-               cuzk_public_write_json((const uint64_t(*)[4])pub, z.n_public, public_path, &err)) {
+    } else if (write_proof_files(&proof, (const uint64_t(*)[4])pub, z.n_public, proof_path, public_path, &err)) {
         rc = cli_report("writing the proof", &err);
     }
     free(pub);
@@ -157,10 +210,13 @@ static int run_verify(int argc, char **argv)
 const cli_command cli_cmd_groth16_prove = {
     "groth16 prove", "g16p",
     "cuzk groth16 prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
-    "  Proves the witness with the Groth16 key and writes proof.json and public.json as snarkjs does.\n"
+    "  Proves the witness with the Groth16 key, checks the proof against the key's verification key,\n"
+    "  and writes proof.json and public.json as snarkjs does (both or, on a failure, neither).\n"
     "  --r1cs FILE   first check that the witness satisfies every constraint of FILE\n"
     "  --backend B   cpu, gpu or auto (default: auto, the GPU when one is usable)\n"
     "  --timings     print the time of each stage (on a GPU: each device phase) to stderr\n"
+    "  --no-verify   skip the check of the proof against the key's verification key (a few ms;\n"
+    "                by default a proof that fails it is reported and not written)\n"
     "  --threads N   worker threads (default: all CPUs)\n",
     run_prove};
 

@@ -25,7 +25,8 @@ static const api_route routes[] = {
     {"GET", "/metrics", api_get_metrics},
 };
 
-enum { API_ARG_MAX = 256 };
+/* 10,000 partitions of one path each, and room to spare */
+enum { API_ARG_MAX = 256, API_MAX_JSON_VALUES = 65536 };
 
 void api_init(api_context *a, cuzk_engine *engine, const char *backend, double max_wait_s)
 {
@@ -35,19 +36,12 @@ void api_init(api_context *a, cuzk_engine *engine, const char *backend, double m
     a->max_wait_s = max_wait_s;
     a->t_start = cuzk_now_s();
     a->accepting = 1;
-    pthread_rwlock_init(&a->accepting_lock, NULL);
-}
-
-void api_destroy(api_context *a)
-{
-    pthread_rwlock_destroy(&a->accepting_lock);
 }
 
 void api_stop_accepting(api_context *a)
 {
-    pthread_rwlock_wrlock(&a->accepting_lock);
-    a->accepting = 0;
-    pthread_rwlock_unlock(&a->accepting_lock);
+    atomic_store(&a->accepting, 0);
+    cuzk_engine_stop_accepting(a->engine);
 }
 
 /* 1 when path fits pattern; the "*" segment goes to arg. */
@@ -91,10 +85,39 @@ void api_handle(void *api_ctx, const http_request *rq, http_response *rs)
         http_respond_error(rs, 404, "no such resource: %s", rq->path);
 }
 
+/* A bound on the values of a JSON text: its separators outside strings,
+ * counted in one pass with no memory, before jansson spends about 100 bytes
+ * a value (a 64 MiB array of zeros would otherwise take gigabytes). */
+static size_t json_values_bound(const char *p, size_t n)
+{
+    size_t values = 1;
+    int in_string = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = p[i];
+        if (in_string) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_string = 0;
+        } else if (ch == '"') {
+            in_string = 1;
+        } else {
+            values += ch == ',' || ch == '[' || ch == '{' || ch == ':';
+        }
+    }
+    return values;
+}
+
 json_t *api_body_object(const http_request *rq, http_response *rs)
 {
     if (!rq->body_len) {
         http_respond_error(rs, 400, "the body is empty: a JSON object is expected");
+        return NULL;
+    }
+    size_t values = json_values_bound(rq->body, rq->body_len);
+    if (values > API_MAX_JSON_VALUES) {
+        http_respond_error(rs, 413, "the body has about %zu JSON values; a request may have at most %d", values,
+                           API_MAX_JSON_VALUES);
         return NULL;
     }
     json_error_t je;

@@ -23,15 +23,12 @@ typedef struct {
     double max_wait_s;     /* cap on ?wait_ms */
     double t_start;
     http_counters counters;
-    /* Submissions hold it shared; api_stop_accepting takes it exclusively
-     * to flip accepting, so no submit slips in after a drain has begun. */
-    pthread_rwlock_t accepting_lock;
-    atomic_int accepting;
+    atomic_int accepting; /* for status: the engine itself refuses the submits */
 } api_context;
 
 void api_init(api_context *a, cuzk_engine *engine, const char *backend, double max_wait_s);
-void api_destroy(api_context *a);
-/* From now on POST /v1/jobs answers 503; returns once no submit is under way. */
+/* From now on POST /v1/jobs answers 503, submits under way included (their
+ * waits for memory end): cuzk_engine_stop_accepting. Returns at once. */
 void api_stop_accepting(api_context *a);
 
 /* The server's handler (an http_handler): routes rq to its handler. */

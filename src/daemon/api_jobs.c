@@ -140,11 +140,8 @@ static void submit(api_context *a, const submission *s, http_response *rs)
     }
     uint64_t id;
     cuzk_error err = {0};
-    pthread_rwlock_rdlock(&a->accepting_lock);
-    int accepting = a->accepting;
-    int rc = accepting ? cuzk_engine_submit(a->engine, &s->req, &id, &err) : CUZK_OK;
-    pthread_rwlock_unlock(&a->accepting_lock);
-    if (!accepting)
+    int rc = cuzk_engine_submit(a->engine, &s->req, &id, &err);
+    if (rc == CUZK_ERR_CANCELLED && !atomic_load(&a->accepting))
         http_respond_error(rs, 503, "the daemon is shutting down: it takes no new jobs");
     else if (rc)
         http_respond_error(rs, http_status_for(rc), "%s", err.msg);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "util/err.h"
+#include "util/file.h"
 
 /* CFG_ENUM: one of the choices, stored as its index (an enum);
  * CFG_GIB: GiB in the file, bytes (uint64_t) in the struct;
@@ -56,9 +57,10 @@ static const config_key config_keys[] = {
      "Longest that GET /v1/jobs/ID?wait_ms=N holds a request before answering."},
     {"daemon", "max_connections", CFG_INT, AT(max_connections), "64", 1, 10000, NULL,
      "Connections served at once (one thread each); more wait to be accepted."},
-    {"daemon", "drain_timeout_s", CFG_REAL, AT(drain_timeout_s), "0", 0, 1e9, NULL,
+    {"daemon", "drain_timeout_s", CFG_REAL, AT(drain_timeout_s), "1500", 0, 1e9, NULL,
      "On SIGTERM the daemon takes no new jobs and waits for the running ones;\n"
-     "after this many seconds it cancels what is left (0: wait for all of them).\n"
+     "after this many seconds it cancels what is left (0: wait for all of them;\n"
+     "the default ends the drain before config/cuzk.service's TimeoutStopSec).\n"
      "A second SIGTERM or SIGINT cancels at once."},
 
     {"memory", "budget_gib", CFG_GIB, ENGINE(budget_bytes), NULL, 0.001, 1e6, NULL,
@@ -336,9 +338,12 @@ static int on_ini_key(void *user, const char *section, const char *name, const c
 int daemon_config_load(daemon_config *c, const char *path, cuzk_error *err)
 {
     load_ctx ctx = {c, {0}};
-    int line = ini_parse(path, on_ini_key, &ctx);
-    if (line == -1)
-        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* a directory would read as an empty file, a FIFO would block */
+    FILE *f = cuzk_fopen_regular(path, NULL, err);
+    if (!f)
+        return err ? err->code : CUZK_ERR_IO;
+    int line = ini_parse_file(f, on_ini_key, &ctx);
+    fclose(f);
     if (line == -2)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: out of memory", path);
     if (line > 0 && ctx.why.code)

@@ -23,7 +23,6 @@ typedef struct {
     cuzk_logger *log;
     cuzk_engine *engine;
     api_context api;
-    int api_ready;
     http_server *server;
     char *token;
     int signal_fd, drained_fd;
@@ -87,7 +86,6 @@ static int start_engine(daemon_state *d, cuzk_error *err)
             return rc;
     }
     api_init(&d->api, d->engine, backend_name, c->max_wait_s);
-    d->api_ready = 1;
     return CUZK_OK;
 }
 
@@ -204,8 +202,6 @@ static void stop(daemon_state *d)
 {
     http_server_stop(d->server); /* no request is left touching the engine */
     cuzk_engine_destroy(d->engine);
-    if (d->api_ready)
-        api_destroy(&d->api);
     free(d->token);
     if (d->signal_fd >= 0)
         close(d->signal_fd);

@@ -59,6 +59,7 @@ int http_status_for(int cuzk_code)
     case CUZK_ERR_CONFLICT:
         return 409;
     case CUZK_ERR_NOMEM:
+    case CUZK_ERR_CANCELLED:
         return 503;
     default:
         return 500;

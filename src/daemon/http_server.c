@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "daemon/token.h"
@@ -19,6 +21,25 @@ typedef struct {
     struct MHD_Daemon *mhd;
 } listener;
 
+/* A TCP connection that has not yet shown the token, from accept until it
+ * does or closes (the notify callback's socket context). */
+typedef struct http_conn {
+    int fd;
+    int listed; /* in the server's list of unauthenticated connections */
+    struct http_conn *prev, *next;
+} http_conn;
+
+/* Unauthenticated TCP connections: at most this many at once (a newcomer
+ * beyond it pushes out the oldest), each with this long to send a request
+ * with the token; then a connection gets the configured idle timeout. So
+ * idle sockets without a token cannot hold the slots authorized clients
+ * need. */
+enum { HTTP_MAX_UNAUTHENTICATED = 16, HTTP_AUTH_TIMEOUT_S = 10 };
+/* Request bodies held at once, all connections together, in bodies of the
+ * largest size allowed: a few concurrent bodies at the limit cannot take
+ * all memory (beyond it a request is answered 503). */
+enum { HTTP_BODIES_AT_ONCE = 4 };
+
 struct http_server {
     http_server_config cfg;
     listener ls[HTTP_MAX_LISTENERS];
@@ -29,6 +50,11 @@ struct http_server {
     pthread_mutex_t lock;
     pthread_cond_t idle;
     int in_flight;
+    /* under lock: unauthenticated TCP connections, oldest first, and the
+     * bytes that request bodies hold */
+    http_conn *unauth_head, *unauth_tail;
+    int n_unauth;
+    size_t body_bytes;
 };
 
 enum { HTTP_STOP_GRACE_S = 10 };
@@ -37,7 +63,7 @@ enum { HTTP_STOP_GRACE_S = 10 };
 typedef struct {
     char *body;
     size_t len, cap;
-    int too_large, no_memory;
+    int too_large, no_memory, too_busy;
     double t0;
 } request_state;
 
@@ -74,6 +100,14 @@ static enum MHD_Result send_response(listener *l, struct MHD_Connection *conn, c
     return ok;
 }
 
+static enum MHD_Result count_content_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind, (void)value;
+    if (!strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
+        ++*(int *)cls;
+    return MHD_YES;
+}
+
 /* What can be refused from the headers alone; 0 when nothing is. */
 static int refuse_early(const listener *l, struct MHD_Connection *conn, http_response *rs)
 {
@@ -82,6 +116,12 @@ static int refuse_early(const listener *l, struct MHD_Connection *conn, http_res
         !token_authorizes(cfg->token, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization"))) {
         http_respond_error(rs, 401, "this listener needs the header 'Authorization: Bearer TOKEN' with the "
                                     "daemon's token");
+        return 1;
+    }
+    int lengths = 0;
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_content_length, &lengths);
+    if (lengths > 1) { /* which one frames the body? a proxy may pick the other: refuse */
+        http_respond_error(rs, 400, "the request has %d Content-Length headers; one is allowed", lengths);
         return 1;
     }
     const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -93,10 +133,23 @@ static int refuse_early(const listener *l, struct MHD_Connection *conn, http_res
     return 0;
 }
 
-/* Appends a piece of the body, or marks the request too large. */
-static void collect_body(request_state *st, const char *data, size_t n, size_t max)
+/* Takes (grow > 0) or gives back body memory from the server's bound;
+ * 0, or -1 when it would go over. */
+static int body_memory(http_server *s, size_t grow, size_t give_back)
 {
-    if (st->too_large || st->no_memory)
+    size_t limit = HTTP_BODIES_AT_ONCE * (s->cfg.max_body_bytes + 1);
+    pthread_mutex_lock(&s->lock);
+    int ok = s->body_bytes - give_back + grow <= limit;
+    if (ok)
+        s->body_bytes = s->body_bytes - give_back + grow;
+    pthread_mutex_unlock(&s->lock);
+    return ok ? 0 : -1;
+}
+
+/* Appends a piece of the body, or marks the request too large. */
+static void collect_body(http_server *s, request_state *st, const char *data, size_t n, size_t max)
+{
+    if (st->too_large || st->no_memory || st->too_busy)
         return;
     if (st->len + n > max) {
         st->too_large = 1;
@@ -106,8 +159,15 @@ static void collect_body(request_state *st, const char *data, size_t n, size_t m
         size_t cap = st->cap ? st->cap : 4096;
         while (cap < st->len + n + 1)
             cap *= 2;
+        if (cap > max + 1)
+            cap = max + 1;
+        if (body_memory(s, cap, st->cap)) {
+            st->too_busy = 1;
+            return;
+        }
         char *grown = realloc(st->body, cap);
         if (!grown) {
+            body_memory(s, st->cap, cap);
             st->no_memory = 1;
             return;
         }
@@ -117,6 +177,77 @@ static void collect_body(request_state *st, const char *data, size_t n, size_t m
     memcpy(st->body + st->len, data, n);
     st->len += n;
     st->body[st->len] = 0;
+}
+
+/* Under s->lock. */
+static void unauth_unlink(http_server *s, http_conn *c)
+{
+    if (!c->listed)
+        return;
+    *(c->prev ? &c->prev->next : &s->unauth_head) = c->next;
+    *(c->next ? &c->next->prev : &s->unauth_tail) = c->prev;
+    c->listed = 0;
+    s->n_unauth--;
+}
+
+/* A TCP connection opens (it joins the unauthenticated ones, pushing out
+ * the oldest beyond the limit: shut down, its thread then sees it closed)
+ * or closes. The socket stays open until the CLOSED call, so a listed
+ * connection's fd is always its own. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    listener *l = cls;
+    http_server *s = l->server;
+    if (!l->ep.is_tcp)
+        return;
+    if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        http_conn *c = *socket_context;
+        if (!c)
+            return;
+        pthread_mutex_lock(&s->lock);
+        unauth_unlink(s, c);
+        pthread_mutex_unlock(&s->lock);
+        free(c);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    http_conn *c = info ? calloc(1, sizeof *c) : NULL;
+    if (!c)
+        return;
+    c->fd = info->connect_fd;
+    *socket_context = c;
+    pthread_mutex_lock(&s->lock);
+    c->prev = s->unauth_tail;
+    *(c->prev ? &c->prev->next : &s->unauth_head) = c;
+    s->unauth_tail = c;
+    c->listed = 1;
+    s->n_unauth++;
+    if (s->n_unauth > HTTP_MAX_UNAUTHENTICATED) {
+        http_conn *oldest = s->unauth_head;
+        shutdown(oldest->fd, SHUT_RDWR);
+        unauth_unlink(s, oldest);
+        CUZK_LOG(s->cfg.log, CUZK_LOG_WARN, "http: closed an idle connection without a token",
+                 "listener=%s unauthenticated=%d", l->ep.text, HTTP_MAX_UNAUTHENTICATED);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* The connection showed the token: it leaves the unauthenticated ones and
+ * gets the long idle timeout. */
+static void conn_authorized(listener *l, struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    http_conn *c = info ? info->socket_context : NULL;
+    if (!c)
+        return;
+    pthread_mutex_lock(&l->server->lock);
+    int was = c->listed;
+    unauth_unlink(l->server, c);
+    pthread_mutex_unlock(&l->server->lock);
+    if (was)
+        MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, l->server->cfg.idle_timeout_s);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -135,10 +266,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         pthread_mutex_lock(&l->server->lock);
         l->server->in_flight++;
         pthread_mutex_unlock(&l->server->lock);
-        return refuse_early(l, conn, &rs) ? send_response(l, conn, method, url, &rs, st) : MHD_YES;
+        if (refuse_early(l, conn, &rs))
+            return send_response(l, conn, method, url, &rs, st);
+        if (l->ep.is_tcp)
+            conn_authorized(l, conn);
+        return MHD_YES;
     }
     if (*upload_size) {
-        collect_body(st, upload, *upload_size, cfg->max_body_bytes);
+        collect_body(l->server, st, upload, *upload_size, cfg->max_body_bytes);
         *upload_size = 0;
         return MHD_YES;
     }
@@ -147,6 +282,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                            cfg->max_body_bytes);
     else if (st->no_memory)
         http_respond_error(&rs, 503, "out of memory reading the body");
+    else if (st->too_busy)
+        http_respond_error(&rs, 503, "the daemon holds %d request bodies of up to %zu bytes at once; retry later",
+                           HTTP_BODIES_AT_ONCE, cfg->max_body_bytes);
     else {
         http_request rq = {method, url, st->body ? st->body : "", st->len, lookup_query, conn};
         cfg->handle(cfg->handle_ctx, &rq, &rs);
@@ -162,6 +300,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!st)
         return;
     free(st->body);
+    body_memory(l->server, 0, st->cap);
     free(st);
     *con_cls = NULL;
     pthread_mutex_lock(&l->server->lock);
@@ -193,10 +332,14 @@ static int start_listener(http_server *s, listener *l, const endpoint *ep, cuzk_
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
                      MHD_USE_ERROR_LOG | MHD_USE_ITC;
     /* the logger first, so that every message of the library goes to our log */
+    /* TCP: room for the unauthenticated connections beside the configured
+     * ones, each on a short timeout until it shows the token */
+    unsigned limit = s->cfg.max_connections + (ep->is_tcp ? HTTP_MAX_UNAUTHENTICATED : 0);
+    unsigned timeout = ep->is_tcp ? HTTP_AUTH_TIMEOUT_S : s->cfg.idle_timeout_s;
     l->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, l, MHD_OPTION_EXTERNAL_LOGGER, on_library_log, s,
-                              MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT, s->cfg.max_connections,
-                              MHD_OPTION_CONNECTION_TIMEOUT, s->cfg.idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
-                              on_completed, l, MHD_OPTION_END);
+                              MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT, limit,
+                              MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_NOTIFY_COMPLETED, on_completed, l,
+                              MHD_OPTION_NOTIFY_CONNECTION, on_connection, l, MHD_OPTION_END);
     if (!l->mhd) {
         close(l->fd);
         if (!ep->is_tcp)

@@ -10,14 +10,24 @@
 #include <strings.h>
 
 #include "util/err.h"
+#include "util/file.h"
 
 enum { TOKEN_MAX_BYTES = 4096 };
 
 int token_load(const char *path, char **token, cuzk_error *err)
 {
-    FILE *f = fopen(path, "r");
+    struct stat st;
+    cuzk_error why = {0};
+    FILE *f = cuzk_fopen_regular(path, &st, &why);
     if (!f)
-        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot read the token: %s", path, strerror(errno));
+        return cuzk_fail(err, why.code, "cannot read the token: %s", why.msg);
+    /* as ssh with keys and PostgreSQL with its password file: a token
+     * others can read is no secret */
+    if (st.st_mode & 077) {
+        fclose(f);
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: the token file is readable by its group or by others (mode %04o): "
+                         "chmod 600 it", path, (unsigned)(st.st_mode & 07777));
+    }
     char buf[TOKEN_MAX_BYTES + 2];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);

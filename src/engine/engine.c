@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "util/err.h"
 #include "util/threads.h"
@@ -158,6 +159,17 @@ int engine_thread_start(cuzk_engine *e, pthread_t *t, void *(*main)(void *), voi
 
 /* ---------- life cycle ---------- */
 
+/* Job ids start at the wall clock in microseconds (below 2^53 until the
+ * year 2255, so JSON clients keep them exact): after a restart they go on
+ * above the old ones, since no engine hands out a job per microsecond, and
+ * an id a client kept from before never names someone else's job. */
+static uint64_t first_job_id(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000 + 1;
+}
+
 static int start_threads(cuzk_engine *e)
 {
     int n_gpu = e->backend->n_devices * e->cfg.gpu_workers_per_device;
@@ -213,7 +225,7 @@ cuzk_engine *cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_backend *bac
         e->cfg.prewarm_buffers = e->cfg.max_gpu_queue_depth;
     e->backend = backend;
     e->t0 = engine_now(e);
-    e->next_job_id = 1;
+    e->next_job_id = first_job_id();
     e->permits_free = cfg->max_gpu_queue_depth;
     pacer_init(&e->pace, cfg->pacer_kp, cfg->pacer_ki, cfg->pacer_target_depth,
                backend->n_devices * cfg->gpu_workers_per_device);
@@ -250,6 +262,8 @@ void cuzk_engine_destroy(cuzk_engine *e)
     for (job *j = e->jobs; j; j = j->next)
         j->cancelled = 1;
     e->stopping = 1;
+    e->closed = 1;
+    engine_cancel_waiters(e);
     pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->gpu_cv, &e->finish_cv, &e->job_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++)
         engine_wake(e, cvs[i], 1);

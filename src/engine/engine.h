@@ -93,7 +93,9 @@ void cuzk_engine_destroy(cuzk_engine *e);
 
 /* A circuit from its proving key (and optionally its r1cs, used to check
  * witnesses). The key is loaded, its PCE compiled or read from the cache,
- * and prewarm_buffers pinned buffers allocated, before this returns. */
+ * and prewarm_buffers pinned buffers allocated, before this returns.
+ * CUZK_ERR_NOMEM, with the numbers, when one job of it could never fit in
+ * the memory budget (key, PCE, one partition). */
 int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
                                  cuzk_error *err);
 /* A circuit whose development key the engine makes itself from r, with
@@ -123,7 +125,10 @@ typedef struct {
 /* Queues a job. Each witness is checked against the circuit's key first
  * (of a file, its header): a missing file (CUZK_ERR_IO), a bad one
  * (CUZK_ERR_FORMAT) or a wrong curve or length (CUZK_ERR_MISMATCH) fails
- * the submit, naming the partition. With a request_id seen before: the
+ * the submit, naming the partition. A job that could never fit in the
+ * memory budget fails it with CUZK_ERR_NOMEM and the numbers; a wait for
+ * memory for the key ends with CUZK_ERR_CANCELLED on cancel_all,
+ * stop_accepting or destroy. With a request_id seen before: the
  * same payload returns the same job id, another payload fails with
  * CUZK_ERR_CONFLICT. */
 int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err);
@@ -151,8 +156,13 @@ void cuzk_job_result_free(cuzk_job_result *r);
 /* Cancels a job: partitions not yet on a device are dropped, their buffers
  * and permits returned. 0, or CUZK_ERR_ARG for an unknown job. Idempotent. */
 int cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id);
-/* Cancels every job that has not ended. */
+/* Cancels every job that has not ended, and ends the waits of submits and
+ * registrations under way (CUZK_ERR_CANCELLED). */
 void cuzk_engine_cancel_all(cuzk_engine *e);
+/* From now on submits and registrations fail with CUZK_ERR_CANCELLED ("takes
+ * no new jobs"), those under way included (a drain begins): after it
+ * returns no new job appears, so cuzk_engine_drain sees them all. */
+void cuzk_engine_stop_accepting(cuzk_engine *e);
 /* Waits until every submitted job has ended (stopping new submissions is
  * the caller's part). timeout_s < 0: no limit. 0 when no job is left, -1
  * when the time ran out first. */

@@ -21,7 +21,6 @@ circuit *engine_find_circuit(cuzk_engine *e, const char *id)
 
 static int add_circuit(cuzk_engine *e, circuit *c, cuzk_error *err)
 {
-    c->abc_on_device = c->key && e->backend->builds_abc;
     pthread_mutex_lock(&e->lock);
     if (engine_find_circuit(e, c->id)) {
         pthread_mutex_unlock(&e->lock);
@@ -41,10 +40,12 @@ static int add_circuit(cuzk_engine *e, circuit *c, cuzk_error *err)
 
 void engine_free_circuit(cuzk_engine *e, circuit *c)
 {
-    if (c->has_pce) {
+    if (c->key)
+        keycache_remove(e->keys, c->key);
+    if (c->pce_charged)
         budget_release(e->budget, BUDGET_PCE, c->pce.bytes);
+    if (c->has_pce)
         cuzk_pce_free(&c->pce);
-    }
     if (c->has_r1cs)
         cuzk_r1cs_free(&c->r1cs);
     if (c->has_vk)
@@ -53,13 +54,40 @@ void engine_free_circuit(cuzk_engine *e, circuit *c)
     free(c);
 }
 
-/* c's description, PCE (compiled or read from the cache, charged to the
- * budget) and verification key, from its key entry c->key; `what` names
- * the key in messages. */
-static int describe_circuit(cuzk_engine *e, circuit *c, const char *what, cuzk_error *err)
+static uint64_t pce_total_locked(const cuzk_engine *e)
 {
+    uint64_t total = 0;
+    for (const circuit *c = e->circuits; c; c = c->next)
+        total += c->pce_charged ? c->pce.bytes : 0;
+    return total;
+}
+
+int engine_check_fits(cuzk_engine *e, const circuit *c, uint64_t extra_pce, cuzk_error *err)
+{
+    key_info k = {0};
+    if (c->key)
+        keycache_info(e->keys, c->key, &k);
+    uint64_t staging = engine_staging_bytes(c), witness = c->key ? (uint64_t)c->n_vars * 32 : 0;
+    uint64_t pce = pce_total_locked(e) + extra_pce, limit = e->cfg.budget_bytes;
+    uint64_t need = pce + k.bytes + staging + witness;
+    if (need <= limit)
+        return CUZK_OK;
+    return cuzk_fail(err, CUZK_ERR_NOMEM,
+                     "circuit '%s' can never run in the memory budget of %llu bytes: a job needs %llu bytes at "
+                     "once (key %llu + one partition's pinned buffer %llu + its witness %llu) beside the PCEs of "
+                     "the circuits (%llu); raise [memory] budget_gib",
+                     c->id, (unsigned long long)limit, (unsigned long long)need, (unsigned long long)k.bytes,
+                     (unsigned long long)staging, (unsigned long long)witness, (unsigned long long)pce);
+}
+
+/* c's description, PCE (compiled or read from the cache, charged to the
+ * budget once the circuit is known to fit it) and verification key, from
+ * its key entry c->key; waits end when w is cancelled. */
+static int describe_circuit(cuzk_engine *e, circuit *c, engine_waiter *w, cuzk_error *err)
+{
+    c->abc_on_device = e->backend->builds_abc;
     const cuzk_zkey *z;
-    int rc = keycache_acquire(e->keys, c->key, &z, err);
+    int rc = keycache_acquire(e->keys, c->key, &z, &w->cancel, err);
     if (rc)
         return rc;
     c->domain_size = z->domain_size;
@@ -76,9 +104,15 @@ static int describe_circuit(cuzk_engine *e, circuit *c, const char *what, cuzk_e
     keycache_release(e->keys, c->key);
     if (rc)
         return rc;
-    if (budget_acquire(e->budget, BUDGET_PCE, c->pce.bytes, NULL))
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "the PCE of %s (%llu bytes) does not fit in the budget", what,
-                         (unsigned long long)c->pce.bytes);
+    pthread_mutex_lock(&e->lock);
+    rc = engine_check_fits(e, c, c->pce.bytes, err);
+    pthread_mutex_unlock(&e->lock);
+    if (rc)
+        return rc;
+    if (budget_acquire(e->budget, BUDGET_PCE, c->pce.bytes, &w->cancel))
+        return cuzk_fail(err, CUZK_ERR_CANCELLED, "circuit '%s': cancelled while waiting for memory for its PCE",
+                         c->id);
+    c->pce_charged = 1;
     CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "pce ready", "circuit=%s source=%s size_gib=%.3f", c->id,
              from_disk ? "disk" : "compiled", (double)c->pce.bytes / (1 << 30));
     return CUZK_OK;
@@ -86,11 +120,11 @@ static int describe_circuit(cuzk_engine *e, circuit *c, const char *what, cuzk_e
 
 /* Loads the key, then describe_circuit, then the r1cs if given. */
 static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, const char *r1cs_path,
-                           cuzk_error *err)
+                           engine_waiter *w, cuzk_error *err)
 {
     if (!(c->key = keycache_add(e->keys, zkey_path, err)))
         return err->code;
-    int rc = describe_circuit(e, c, zkey_path, err);
+    int rc = describe_circuit(e, c, w, err);
     if (rc)
         return rc;
     if (r1cs_path) {
@@ -114,13 +148,37 @@ static circuit *new_circuit(const char *id, cuzk_error *err)
     return c;
 }
 
+/* prepare(e, c, ctx, w, err) with w, a waiter that cancel-all, the drain
+ * and shutdown end, registered for its duration */
+static int with_waiter(cuzk_engine *e, circuit *c, int (*prepare)(cuzk_engine *, circuit *, void *, engine_waiter *,
+                                                                   cuzk_error *),
+                       void *ctx, cuzk_error *err)
+{
+    engine_waiter w;
+    int rc = engine_waiter_add(e, &w, c->id, err);
+    if (!rc)
+        rc = prepare(e, c, ctx, &w, err);
+    engine_waiter_remove(e, &w);
+    return rc;
+}
+
+typedef struct {
+    const char *zkey_path, *r1cs_path;
+} file_circuit;
+
+static int prepare_file_circuit(cuzk_engine *e, circuit *c, void *ctx, engine_waiter *w, cuzk_error *err)
+{
+    const file_circuit *f = ctx;
+    return prepare_circuit(e, c, f->zkey_path, f->r1cs_path, w, err);
+}
+
 int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
                                  cuzk_error *err)
 {
     circuit *c = new_circuit(id, err);
     if (!c)
         return err->code;
-    int rc = prepare_circuit(e, c, zkey_path, r1cs_path, err);
+    int rc = with_waiter(e, c, prepare_file_circuit, &(file_circuit){zkey_path, r1cs_path}, err);
     if (!rc)
         rc = add_circuit(e, c, err);
     if (rc)
@@ -146,6 +204,21 @@ static void free_r1cs(void *r)
     cuzk_r1cs_free(r);
 }
 
+typedef struct {
+    cuzk_zkey *z;
+    const char *label;
+    int taken; /* the key cache has z (or freed it) */
+} made_circuit;
+
+static int prepare_made_circuit(cuzk_engine *e, circuit *c, void *ctx, engine_waiter *w, cuzk_error *err)
+{
+    made_circuit *m = ctx;
+    m->taken = 1;
+    if (!(c->key = keycache_adopt(e->keys, m->label, m->z, &w->cancel, err)))
+        return err->code;
+    return describe_circuit(e, c, w, err);
+}
+
 int cuzk_engine_register_setup(cuzk_engine *e, const char *id, cuzk_r1cs *r, int device_only, cuzk_error *err)
 {
     circuit *c = device_only && !e->backend->setup
@@ -169,8 +242,10 @@ int cuzk_engine_register_setup(cuzk_engine *e, const char *id, cuzk_r1cs *r, int
                  id, e->backend->name, device_only, cuzk_now_s() - l.t0);
         char label[256];
         snprintf(label, sizeof label, "(made in memory: circuit %s)", id);
-        c->key = keycache_adopt(e->keys, label, &z, err);
-        rc = c->key ? describe_circuit(e, c, label, err) : err->code;
+        made_circuit m = {&z, label, 0};
+        rc = with_waiter(e, c, prepare_made_circuit, &m, err);
+        if (!m.taken)
+            cuzk_zkey_free(&z); /* the engine refused it before the key cache saw it */
     }
     if (!rc)
         rc = add_circuit(e, c, err);
@@ -239,7 +314,14 @@ static key_entry *circuit_key(cuzk_engine *e, const char *id, cuzk_error *err)
 int cuzk_engine_preload_key(cuzk_engine *e, const char *circuit_id, cuzk_error *err)
 {
     key_entry *k = circuit_key(e, circuit_id, err);
-    return k ? keycache_preload(e->keys, k, err) : CUZK_ERR_ARG;
+    if (!k)
+        return CUZK_ERR_ARG;
+    engine_waiter w;
+    int rc = engine_waiter_add(e, &w, circuit_id, err);
+    if (!rc)
+        rc = keycache_preload(e->keys, k, &w.cancel, err);
+    engine_waiter_remove(e, &w);
+    return rc;
 }
 
 int cuzk_engine_evict_key(cuzk_engine *e, const char *circuit_id, int drop, cuzk_error *err)

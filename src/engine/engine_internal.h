@@ -23,7 +23,7 @@ typedef struct circuit {
     cuzk_curve_id curve;
     key_entry *key; /* NULL for simulated circuits */
     cuzk_pce pce;
-    int has_pce;
+    int has_pce, pce_charged; /* charged under BUDGET_PCE once it fits */
     cuzk_r1cs r1cs;
     int has_r1cs;
     cuzk_vk vk; /* exported once at registration: proofs are verified against it */
@@ -65,7 +65,8 @@ struct job {
     cuzk_proof *proofs;
     uint64_t (*publics)[4];
     cuzk_job_state state;
-    atomic_int cancelled; /* read outside e->lock by the pool and the budget */
+    atomic_int cancelled; /* stop its work: read outside e->lock by the pool and the budget */
+    int cancel_asked;     /* by cuzk_engine_cancel/_cancel_all: it ends "cancelled", not "failed" */
     int verified_all;
     double t_submit, t_first_synth, t_end, synth_s, gpu_s;
     char error[512];
@@ -76,6 +77,14 @@ typedef struct {
     partition *head, *tail;
     uint32_t len;
 } part_queue;
+
+/* A submit or a registration that may wait for memory before it is a job
+ * (its key's load): cancel_all, stop_accepting and destroy set its flag
+ * and wake the budget, so no such wait outlives them. */
+typedef struct engine_waiter {
+    atomic_int cancel;
+    struct engine_waiter *next;
+} engine_waiter;
 
 struct cuzk_engine {
     cuzk_engine_config cfg;
@@ -89,6 +98,8 @@ struct cuzk_engine {
     pthread_mutex_t lock;
     pthread_cond_t dispatch_cv, synth_cv, gpu_cv, finish_cv, job_cv;
     int stopping;
+    int closed;              /* stop_accepting: no new jobs or circuits */
+    engine_waiter *waiters;  /* submits and registrations under way */
     part_queue pending[CUZK_N_PRIORITIES];
     part_queue synth_q, gpu_q, finish_q;
     uint32_t synthesizing, on_gpu;
@@ -168,9 +179,20 @@ partition *engine_pop_pending(cuzk_engine *e);
  * released, and its job ends when it was the last in flight. */
 void engine_partition_retire(cuzk_engine *e, partition *p, part_state how);
 void engine_give_back_permit(cuzk_engine *e, partition *p);
-/* Records err as the job's error, cancels the job, retires p. */
+/* Records err as the job's error (unless a cancel was asked for), stops the
+ * job's other partitions, retires p: the job ends "failed". */
 void engine_fail_partition(cuzk_engine *e, partition *p, const cuzk_error *err);
 void engine_free_job(job *j);
+/* A submit or registration begins (CUZK_ERR_CANCELLED, naming what, once
+ * the engine takes no new work) or ends; each takes e->lock. */
+int engine_waiter_add(cuzk_engine *e, engine_waiter *w, const char *what, cuzk_error *err);
+/* CUZK_ERR_CANCELLED: "<what>: the engine takes no new jobs ...". */
+int engine_refuse_closed(const char *what, cuzk_error *err);
+void engine_waiter_remove(cuzk_engine *e, engine_waiter *w);
+/* Whether stop_accepting (or destroy) has been called; takes e->lock. */
+int engine_closed(cuzk_engine *e);
+/* Under e->lock: ends every waiter's wait (the caller wakes the budget). */
+void engine_cancel_waiters(cuzk_engine *e);
 /* Drops finished jobs beyond results_max (oldest first) or past their TTL. */
 void engine_prune_results(cuzk_engine *e, double now);
 
@@ -178,6 +200,11 @@ void engine_prune_results(cuzk_engine *e, double now);
 
 circuit *engine_find_circuit(cuzk_engine *e, const char *id);
 void engine_free_circuit(cuzk_engine *e, circuit *c);
+/* Under e->lock: fails (CUZK_ERR_NOMEM, with the numbers) when one job of
+ * c could never fit in the budget: its key, one partition's pinned buffer
+ * and working set beside the PCE of every registered circuit (plus
+ * extra_pce, c's own while it registers). */
+int engine_check_fits(cuzk_engine *e, const circuit *c, uint64_t extra_pce, cuzk_error *err);
 /* A partition done: its stage latencies into the histograms and samples. */
 void engine_add_sample(cuzk_engine *e, const partition *p);
 

@@ -112,11 +112,13 @@ void engine_partition_retire(cuzk_engine *e, partition *p, part_state how)
         e->partitions_done++;
         engine_add_sample(e, p);
     }
+    /* a failure also sets cancelled (to stop the other partitions): the
+     * error decides first */
     if (j->in_flight == 0 && j->state < CUZK_JOB_DONE) {
-        if (j->cancelled)
-            job_end(e, j, CUZK_JOB_CANCELLED);
-        else if (j->error[0])
+        if (j->error[0])
             job_end(e, j, CUZK_JOB_FAILED);
+        else if (j->cancelled)
+            job_end(e, j, CUZK_JOB_CANCELLED);
         else if (j->done == j->n_partitions)
             job_end(e, j, CUZK_JOB_DONE);
     }
@@ -138,13 +140,61 @@ void engine_give_back_permit(cuzk_engine *e, partition *p)
 void engine_fail_partition(cuzk_engine *e, partition *p, const cuzk_error *err)
 {
     job *j = p->job;
-    if (!j->error[0])
+    /* after a cancel, a partition's failure is the cancel's doing (its wait
+     * for memory ended): the job stays "cancelled" */
+    if (!j->error[0] && !j->cancel_asked)
         snprintf(j->error, sizeof j->error, "partition %u: %.480s", p->index, err->msg);
     CUZK_LOG(e->cfg.log, CUZK_LOG_ERROR, "partition failed", "job_id=%llu partition=%u error=\"%s\"",
              (unsigned long long)j->id, p->index, err->msg);
     j->cancelled = 1; /* the other partitions are pointless now */
     engine_give_back_permit(e, p);
     engine_partition_retire(e, p, P_DROPPED);
+}
+
+
+/* ---------- waits before a job exists ---------- */
+
+int engine_refuse_closed(const char *what, cuzk_error *err)
+{
+    return cuzk_fail(err, CUZK_ERR_CANCELLED, "%s: the engine takes no new jobs (it is draining or stopping)", what);
+}
+
+int engine_waiter_add(cuzk_engine *e, engine_waiter *w, const char *what, cuzk_error *err)
+{
+    atomic_init(&w->cancel, 0);
+    pthread_mutex_lock(&e->lock);
+    int closed = e->closed;
+    if (!closed) {
+        w->next = e->waiters;
+        e->waiters = w;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return closed ? engine_refuse_closed(what, err) : CUZK_OK;
+}
+
+void engine_waiter_remove(cuzk_engine *e, engine_waiter *w)
+{
+    pthread_mutex_lock(&e->lock);
+    for (engine_waiter **at = &e->waiters; *at; at = &(*at)->next)
+        if (*at == w) {
+            *at = w->next;
+            break;
+        }
+    pthread_mutex_unlock(&e->lock);
+}
+
+int engine_closed(cuzk_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    int closed = e->closed;
+    pthread_mutex_unlock(&e->lock);
+    return closed;
+}
+
+void engine_cancel_waiters(cuzk_engine *e)
+{
+    for (engine_waiter *w = e->waiters; w; w = w->next)
+        atomic_store(&w->cancel, 1);
 }
 
 
@@ -290,38 +340,35 @@ static int check_witnesses(const job *j, cuzk_error *err)
     return CUZK_OK;
 }
 
-int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err)
+/* Under e->lock: the job of an earlier submit with req's request id, or
+ * NULL; fails with CUZK_ERR_CONFLICT when that job's payload differs. */
+static job *find_request_locked(cuzk_engine *e, const cuzk_job_request *req, uint64_t hash, int *rc,
+                                cuzk_error *err)
 {
-    if (!req->circuit || req->n_partitions == 0 || (unsigned)req->priority >= CUZK_N_PRIORITIES)
-        return cuzk_fail(err, CUZK_ERR_ARG, "a job needs a circuit, a priority and at least one partition");
-    uint64_t hash = payload_hash(req);
-    pthread_mutex_lock(&e->lock);
-    circuit *c = engine_find_circuit(e, req->circuit);
-    if (!c) {
-        pthread_mutex_unlock(&e->lock);
-        return cuzk_fail(err, CUZK_ERR_ARG, "unknown circuit '%s'", req->circuit);
-    }
-    if (req->request_id)
-        for (job *j = e->jobs; j; j = j->next)
-            if (j->request_id && !strcmp(j->request_id, req->request_id)) {
-                int same = j->payload_hash == hash;
-                *job_id = j->id;
-                pthread_mutex_unlock(&e->lock);
-                return same ? CUZK_OK
-                            : cuzk_fail(err, CUZK_ERR_CONFLICT,
-                                        "request id '%s' was already used for a different job (%llu)",
-                                        req->request_id, (unsigned long long)j->id);
-            }
-    pthread_mutex_unlock(&e->lock);
+    *rc = CUZK_OK;
+    if (!req->request_id)
+        return NULL;
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->request_id && !strcmp(j->request_id, req->request_id)) {
+            if (j->payload_hash != hash)
+                *rc = cuzk_fail(err, CUZK_ERR_CONFLICT, "request id '%s' was already used for a different job (%llu)",
+                                req->request_id, (unsigned long long)j->id);
+            return j;
+        }
+    return NULL;
+}
+
+/* Builds the job and takes its key (a wait that w can end), outside the lock. */
+static int prepare_job(cuzk_engine *e, circuit *c, const cuzk_job_request *req, engine_waiter *w, job **out,
+                       cuzk_error *err)
+{
     if (c->key && !req->partitions)
         return cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' needs a witness per partition", req->circuit);
-
     job *j = build_job(c, req, err);
     if (!j)
         return err->code;
-    j->payload_hash = hash;
     if (c->key) {
-        int rc = keycache_acquire(e->keys, c->key, &j->key, err);
+        int rc = keycache_acquire(e->keys, c->key, &j->key, &w->cancel, err);
         if (!rc)
             rc = check_witnesses(j, err);
         if (rc) {
@@ -331,7 +378,53 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *jo
             return rc;
         }
     }
+    *out = j;
+    return CUZK_OK;
+}
+
+int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err)
+{
+    if (!req->circuit || req->n_partitions == 0 || (unsigned)req->priority >= CUZK_N_PRIORITIES)
+        return cuzk_fail(err, CUZK_ERR_ARG, "a job needs a circuit, a priority and at least one partition");
+    uint64_t hash = payload_hash(req);
+    engine_waiter w;
+    int rc = engine_waiter_add(e, &w, "submit", err);
+    if (rc)
+        return rc;
     pthread_mutex_lock(&e->lock);
+    circuit *c = engine_find_circuit(e, req->circuit);
+    job *seen = find_request_locked(e, req, hash, &rc, err);
+    if (!c)
+        rc = cuzk_fail(err, CUZK_ERR_ARG, "unknown circuit '%s'", req->circuit);
+    else if (!rc && !seen)
+        rc = engine_check_fits(e, c, 0, err);
+    if (seen)
+        *job_id = seen->id;
+    pthread_mutex_unlock(&e->lock);
+    job *j = NULL;
+    if (!rc && !seen)
+        rc = prepare_job(e, c, req, &w, &j, err);
+    engine_waiter_remove(e, &w);
+    if (rc == CUZK_ERR_CANCELLED && engine_closed(e))
+        rc = engine_refuse_closed("submit", err);
+    if (rc || seen)
+        return rc;
+
+    pthread_mutex_lock(&e->lock);
+    /* again: while the lock was dropped a submit of the same request id
+     * may have added its job (or a drain begun) */
+    if ((seen = find_request_locked(e, req, hash, &rc, err)))
+        *job_id = seen->id;
+    else if (e->closed)
+        rc = engine_refuse_closed("submit", err);
+    if (rc || seen) {
+        pthread_mutex_unlock(&e->lock);
+        if (j->key)
+            keycache_release(e->keys, c->key);
+        engine_free_job(j);
+        return rc;
+    }
+    j->payload_hash = hash;
     j->id = e->next_job_id++;
     e->jobs_active++;
     j->t_submit = engine_now(e);
@@ -407,8 +500,9 @@ void cuzk_job_result_free(cuzk_job_result *r)
 
 static void cancel_locked(cuzk_engine *e, job *j)
 {
-    if (j->state >= CUZK_JOB_DONE || j->cancelled)
+    if (j->state >= CUZK_JOB_DONE || j->cancel_asked)
         return;
+    j->cancel_asked = 1;
     j->cancelled = 1;
     part_queue dropped = {0};
     engine_queue_remove_job(&e->pending[j->priority], j, &dropped);
@@ -439,6 +533,16 @@ void cuzk_engine_cancel_all(cuzk_engine *e)
     pthread_mutex_lock(&e->lock);
     for (job *j = e->jobs; j; j = j->next)
         cancel_locked(e, j);
+    engine_cancel_waiters(e);
+    pthread_mutex_unlock(&e->lock);
+    budget_wake_all(e->budget);
+}
+
+void cuzk_engine_stop_accepting(cuzk_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    e->closed = 1;
+    engine_cancel_waiters(e);
     pthread_mutex_unlock(&e->lock);
     budget_wake_all(e->budget);
 }

@@ -8,8 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/pce.h"
 #include "util/err.h"
+#include "util/file.h"
 #include "util/timer.h"
+#include "util/verify.h"
 
 struct key_entry {
     char *path;
@@ -23,6 +26,14 @@ struct key_entry {
     size_t map_len;
     uint64_t loads, evictions;
     int made;          /* keycache_adopt: no file, never evicted */
+    /* what was registered: the file (checked on every load) and, from the
+     * first load on, the key's shape and hash (the PCE's, over what the
+     * compiled PCE depends on); a reload that finds another key fails */
+    cuzk_file_id id;
+    int has_shape;
+    cuzk_curve_id curve;
+    uint32_t n_vars, n_public, domain_size;
+    uint8_t hash[32];
     key_entry *next;
 };
 
@@ -64,7 +75,7 @@ static void map_warm(key_entry *k)
 {
     if (k->map)
         return;
-    int fd = open(k->path, O_RDONLY);
+    int fd = cuzk_open_regular(k->path, NULL, NULL);
     if (fd < 0)
         return;
     void *m = k->map_len ? mmap(NULL, k->map_len, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
@@ -75,19 +86,25 @@ static void map_warm(key_entry *k)
     k->map = m;
 }
 
+/* Frees k (unlinked by the caller) and gives back what it held. */
+static void entry_free(keycache *kc, key_entry *k)
+{
+    if (k->tier == KEY_HOT) {
+        cuzk_zkey_free(&k->zkey);
+        budget_release(kc->budget, BUDGET_KEYS, k->bytes);
+    }
+    unmap(k);
+    free(k->path);
+    free(k);
+}
+
 void keycache_destroy(keycache *kc)
 {
     if (!kc)
         return;
     for (key_entry *k = kc->entries, *next; k; k = next) {
         next = k->next;
-        if (k->tier == KEY_HOT) {
-            cuzk_zkey_free(&k->zkey);
-            budget_release(kc->budget, BUDGET_KEYS, k->bytes);
-        }
-        unmap(k);
-        free(k->path);
-        free(k);
+        entry_free(kc, k);
     }
     pthread_mutex_destroy(&kc->lock);
     pthread_cond_destroy(&kc->changed);
@@ -97,8 +114,11 @@ void keycache_destroy(keycache *kc)
 key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err)
 {
     struct stat st;
-    if (stat(path, &st) || access(path, R_OK))
-        return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot read the proving key", path), NULL;
+    cuzk_error why = {0};
+    int fd = cuzk_open_regular(path, &st, &why);
+    if (fd < 0)
+        return cuzk_fail(err, why.code, "cannot read the proving key: %s", why.msg), NULL;
+    close(fd);
     key_entry *k = calloc(1, sizeof *k);
     if (!k || !(k->path = strdup(path))) {
         free(k);
@@ -106,6 +126,7 @@ key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err)
     }
     k->bytes = (uint64_t)st.st_size;
     k->map_len = (size_t)st.st_size;
+    cuzk_file_id_of(&st, &k->id);
     pthread_mutex_lock(&kc->lock);
     k->next = kc->entries;
     kc->entries = k;
@@ -125,7 +146,8 @@ static uint64_t zkey_host_bytes(const cuzk_zkey *z)
     return bytes;
 }
 
-key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, cuzk_error *err)
+key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, const atomic_int *cancel,
+                          cuzk_error *err)
 {
     key_entry *k = calloc(1, sizeof *k);
     if (!k || !(k->path = strdup(label))) {
@@ -134,9 +156,12 @@ key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, cuzk_er
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
     }
     k->bytes = zkey_host_bytes(z);
-    if (budget_acquire(kc->budget, BUDGET_KEYS, k->bytes, NULL)) {
-        cuzk_fail(err, CUZK_ERR_NOMEM, "%s: the key made in memory (%llu bytes) does not fit in the memory budget",
-                  label, (unsigned long long)k->bytes);
+    if (budget_acquire(kc->budget, BUDGET_KEYS, k->bytes, cancel)) {
+        if (cancel && atomic_load(cancel))
+            cuzk_fail(err, CUZK_ERR_CANCELLED, "%s: cancelled while waiting for memory for its key", label);
+        else
+            cuzk_fail(err, CUZK_ERR_NOMEM, "%s: the key made in memory (%llu bytes) is larger than the memory budget",
+                      label, (unsigned long long)k->bytes);
         cuzk_zkey_free(z);
         free(k->path);
         free(k);
@@ -155,14 +180,55 @@ key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, cuzk_er
     return k;
 }
 
-/* Loads k outside the lock (k->loading set by the caller). */
-static int load_hot(keycache *kc, key_entry *k, cuzk_error *err)
+/* Fails unless z, just read from k's path, is the key registered there:
+ * the same file (a key copied over it has another mtime or inode) and the
+ * same shape and hash as at the first load. */
+static int check_identity(key_entry *k, const cuzk_zkey *z, cuzk_error *err)
 {
-    if (budget_acquire(kc->budget, BUDGET_KEYS, k->bytes, NULL))
+    uint8_t hash[32];
+    if (cuzk_pce_key_hash(z, hash))
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: cannot hash the key", k->path);
+    const cuzk_file_id *was = &k->id, *now = &z->source;
+    if (!cuzk_file_id_equal(was, now))
+        return cuzk_fail(err, CUZK_ERR_MISMATCH,
+                         "%s: the proving key file has changed since the circuit was registered (%llu bytes, "
+                         "inode %llu, mtime %lld ns then; %llu bytes, inode %llu, mtime %lld ns now); put the "
+                         "registered file back, or register the new key as another circuit",
+                         k->path, (unsigned long long)was->size, (unsigned long long)was->ino,
+                         (long long)was->mtime_ns, (unsigned long long)now->size, (unsigned long long)now->ino,
+                         (long long)now->mtime_ns);
+    if (!k->has_shape) {
+        k->has_shape = 1;
+        k->curve = z->curve;
+        k->n_vars = z->n_vars;
+        k->n_public = z->n_public;
+        k->domain_size = z->domain_size;
+        memcpy(k->hash, hash, sizeof hash);
+        return CUZK_OK;
+    }
+    if (k->curve != z->curve || k->n_vars != z->n_vars || k->n_public != z->n_public ||
+        k->domain_size != z->domain_size || memcmp(k->hash, hash, sizeof hash))
+        return cuzk_fail(err, CUZK_ERR_MISMATCH,
+                         "%s: the proving key file has changed since the circuit was registered (nVars %u, "
+                         "nPublic %u, domain %u then; nVars %u, nPublic %u, domain %u now, or other "
+                         "coefficients); put the registered file back, or register the new key as another circuit",
+                         k->path, k->n_vars, k->n_public, k->domain_size, z->n_vars, z->n_public, z->domain_size);
+    return CUZK_OK;
+}
+
+/* Loads k outside the lock (k->loading set by the caller). */
+static int load_hot(keycache *kc, key_entry *k, const atomic_int *cancel, cuzk_error *err)
+{
+    if (budget_acquire(kc->budget, BUDGET_KEYS, k->bytes, cancel)) {
+        if (cancel && atomic_load(cancel))
+            return cuzk_fail(err, CUZK_ERR_CANCELLED, "%s: cancelled while waiting for memory for the key", k->path);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: the key (%llu bytes) does not fit in the memory budget", k->path,
                          (unsigned long long)k->bytes);
+    }
     double t0 = cuzk_now_s();
     int rc = cuzk_zkey_read(&k->zkey, k->path, err);
+    if (!rc && (rc = check_identity(k, &k->zkey, err)))
+        cuzk_zkey_free(&k->zkey);
     if (rc) {
         budget_release(kc->budget, BUDGET_KEYS, k->bytes);
         return rc;
@@ -172,7 +238,7 @@ static int load_hot(keycache *kc, key_entry *k, cuzk_error *err)
     return CUZK_OK;
 }
 
-int keycache_acquire(keycache *kc, key_entry *k, const cuzk_zkey **z, cuzk_error *err)
+int keycache_acquire(keycache *kc, key_entry *k, const cuzk_zkey **z, const atomic_int *cancel, cuzk_error *err)
 {
     pthread_mutex_lock(&kc->lock);
     while (k->loading)
@@ -181,7 +247,7 @@ int keycache_acquire(keycache *kc, key_entry *k, const cuzk_zkey **z, cuzk_error
     if (k->tier != KEY_HOT) {
         k->loading = 1;
         pthread_mutex_unlock(&kc->lock);
-        int rc = load_hot(kc, k, err);
+        int rc = load_hot(kc, k, cancel, err);
         pthread_mutex_lock(&kc->lock);
         k->loading = 0;
         if (rc) {
@@ -214,10 +280,10 @@ void keycache_release(keycache *kc, key_entry *k)
         budget_wake_all(kc->budget);
 }
 
-int keycache_preload(keycache *kc, key_entry *k, cuzk_error *err)
+int keycache_preload(keycache *kc, key_entry *k, const atomic_int *cancel, cuzk_error *err)
 {
     const cuzk_zkey *z;
-    int rc = keycache_acquire(kc, k, &z, err);
+    int rc = keycache_acquire(kc, k, &z, cancel, err);
     if (!rc)
         keycache_release(kc, k);
     return rc;
@@ -275,6 +341,19 @@ uint64_t keycache_evict_lru(void *vkc, uint64_t need)
         freed += got;
     }
     return freed;
+}
+
+void keycache_remove(keycache *kc, key_entry *k)
+{
+    pthread_mutex_lock(&kc->lock);
+    CUZK_VERIFY_CHECK(k->refs == 0 && !k->loading);
+    for (key_entry **at = &kc->entries; *at; at = &(*at)->next)
+        if (*at == k) {
+            *at = k->next;
+            break;
+        }
+    pthread_mutex_unlock(&kc->lock);
+    entry_free(kc, k);
 }
 
 void keycache_info(keycache *kc, const key_entry *k, key_info *out)

@@ -40,22 +40,33 @@ key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err);
  * where a path would be: it takes *z (cleared), is hot from the start with
  * the host memory it holds counted under BUDGET_KEYS, and is never evicted,
  * since no file could bring it back. NULL with err filled when that memory
- * is over the budget (z is freed then). */
-key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, cuzk_error *err);
+ * is over the budget or the wait for it is cancelled (z is freed then). */
+key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, const atomic_int *cancel,
+                          cuzk_error *err);
 /* Makes the key hot (loading it, waiting for budget, evicting idle keys)
- * and takes a reference; *z stays valid until keycache_release. */
-int keycache_acquire(keycache *kc, key_entry *k, const cuzk_zkey **z, cuzk_error *err);
+ * and takes a reference; *z stays valid until keycache_release. A load
+ * checks that the file is still the one added (device, inode, size, mtime)
+ * and, after the first, that the key has the first one's shape and hash:
+ * CUZK_ERR_MISMATCH, naming the file, when it is not (a key copied over
+ * the path would not match the circuit's PCE and verification key). */
+/* A wait for budget ends when *cancel (may be NULL) becomes non-zero (set
+ * it, then budget_wake_all): CUZK_ERR_CANCELLED. */
+int keycache_acquire(keycache *kc, key_entry *k, const cuzk_zkey **z, const atomic_int *cancel, cuzk_error *err);
 /* Drops the reference; when it was the last, budget waiters are woken to
  * ask the evictor again (the key has just become evictable). */
 void keycache_release(keycache *kc, key_entry *k);
 /* Preload: acquire then release (the key stays hot until evicted). */
-int keycache_preload(keycache *kc, key_entry *k, cuzk_error *err);
+int keycache_preload(keycache *kc, key_entry *k, const atomic_int *cancel, cuzk_error *err);
 /* Demotes an idle key to warm (drop == 0) or cold (drop == 1); CUZK_ERR_ARG
  * while it has references or when it was made in memory (keycache_adopt). */
 int keycache_evict(keycache *kc, key_entry *k, int drop);
 /* The budget evictor: demotes idle hot keys, LRU first, until `need` bytes
  * are freed; returns the bytes freed. */
 uint64_t keycache_evict_lru(void *kc, uint64_t need);
+/* Drops the entry (its memory and mapping, and it from the budget): for a
+ * circuit whose registration failed. k must have no references; k is
+ * invalid afterwards. */
+void keycache_remove(keycache *kc, key_entry *k);
 void keycache_info(keycache *kc, const key_entry *k, key_info *out);
 
 #endif

@@ -15,6 +15,7 @@
 #include "groth16/binfile.h"
 #include "groth16/curve_id.h"
 #include "util/err.h"
+#include "util/file.h"
 #include "util/threads.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -492,26 +493,13 @@ int cuzk_pce_save(const cuzk_pce *p, const char *path, cuzk_error *err)
 {
     if (!p || !path || !cuzk_curve_valid(p->curve) || !p->row_start[0] || !p->row_start[1] || !p->values)
         return cuzk_fail(err, CUZK_ERR_ARG, "pce: nothing to save");
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp)
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "pce: out of memory");
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return cuzk_fail(err, CUZK_ERR_IO, "pce: cannot create a temporary file for %s: %s", path, strerror(e));
-    }
-    (void)fchmod(fd, 0644);
-    FILE *fp = fdopen(fd, "wb");
-    if (!fp) {
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return cuzk_fail(err, CUZK_ERR_IO, "pce: cannot write %s", path);
-    }
+    /* nameless until complete (O_TMPFILE): a kill leaves nothing behind;
+     * fsynced before the rename, so a crash leaves the old file or the new */
+    cuzk_outfile out;
+    cuzk_error why = {0};
+    if (cuzk_outfile_open(&out, path, &why))
+        return cuzk_fail(err, why.code, "pce: %s", why.msg);
+    FILE *fp = out.f;
     setvbuf(fp, NULL, _IOFBF, 1 << 20);
     checksum c;
     checksum_init(&c);
@@ -526,15 +514,13 @@ int cuzk_pce_save(const cuzk_pce *p, const char *path, cuzk_error *err)
     ok = ok && write_all(fp, &c, p->values, (size_t)p->n_values * 32);
     uint64_t sum = checksum_final(&c);
     ok = ok && write_all(fp, NULL, &sum, 8);
-    ok = (fclose(fp) == 0) && ok;
-    if (ok && rename(tmp, path) != 0)
-        ok = 0;
-    int e = errno;
-    if (!ok)
-        unlink(tmp);
-    free(tmp);
-    if (!ok)
+    if (!ok) {
+        int e = errno;
+        cuzk_outfile_abort(&out);
         return cuzk_fail(err, CUZK_ERR_IO, "pce: writing %s failed: %s", path, strerror(e));
+    }
+    if (cuzk_outfile_commit(&out, &why))
+        return cuzk_fail(err, why.code, "pce: %s", why.msg);
     return CUZK_OK;
 }
 
@@ -550,19 +536,16 @@ static int read_all(FILE *fp, checksum *c, void *data, size_t len)
 int cuzk_pce_load(cuzk_pce *p, const char *path, const uint8_t expect_hash[32], cuzk_error *err)
 {
     memset(p, 0, sizeof *p);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return cuzk_fail(err, CUZK_ERR_IO, "pce: cannot open %s: %s", path, strerror(errno));
-    setvbuf(fp, NULL, _IOFBF, 1 << 20);
     struct stat st;
+    cuzk_error why = {0};
+    FILE *fp = cuzk_fopen_regular(path, &st, &why);
+    if (!fp)
+        return cuzk_fail(err, why.code, "pce: %s", why.msg);
+    setvbuf(fp, NULL, _IOFBF, 1 << 20);
     uint8_t h[PCE_HEADER_BYTES];
     checksum c;
     checksum_init(&c);
     int rc = CUZK_OK;
-    if (fstat(fileno(fp), &st) != 0) {
-        rc = cuzk_fail(err, CUZK_ERR_IO, "pce: cannot stat %s", path);
-        goto out;
-    }
     if (!read_all(fp, &c, h, sizeof h)) {
         rc = cuzk_fail(err, CUZK_ERR_FORMAT, "pce: %s is shorter than a PCE header (%jd bytes)", path,
                        (intmax_t)st.st_size);

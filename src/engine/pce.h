@@ -58,9 +58,11 @@ int cuzk_pce_compile(const cuzk_zkey *z, cuzk_pce *out, cuzk_error *err);
  * does not (the points). CUZK_OK, CUZK_ERR_ARG or CUZK_ERR_NOMEM. */
 int cuzk_pce_key_hash(const cuzk_zkey *z, uint8_t out[32]);
 
-/* Writes p to path through a temporary file in the same directory, renamed
- * over path once complete (readers never see a partial file). CUZK_OK,
- * CUZK_ERR_ARG or CUZK_ERR_IO (the temporary file is removed). */
+/* Writes p to path through a temporary file in the same directory (util/
+ * file.h: nameless where the file system allows, so a killed save leaves
+ * nothing), fsynced and renamed over path once complete (readers never see
+ * a partial file). CUZK_OK, CUZK_ERR_ARG or CUZK_ERR_IO (the temporary file
+ * is removed). */
 int cuzk_pce_save(const cuzk_pce *p, const char *path, cuzk_error *err);
 
 /* Reads a file written by cuzk_pce_save into p (overwritten; on failure left

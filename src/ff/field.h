@@ -29,10 +29,10 @@
     }                                                                                          \
     MONT_INLINE void F##_sqr(F *r, const F *a) { F##_mul(r, a, a); }                            \
     MONT_INLINE int F##_is_zero(const F *a) { return mont_is_zero(a->l, N); }                  \
-    MONT_INLINE int F##_eq(const F *a, const F *b) { return memcmp(a->l, b->l, 8 * N) == 0; }  \
+    MONT_INLINE int F##_eq(const F *a, const F *b) { return mont_eq(a->l, b->l, N); }          \
     MONT_INLINE void F##_set_zero(F *r) { memset(r->l, 0, 8 * N); }                            \
     MONT_INLINE void F##_set_one(F *r) { memcpy(r->l, F##_R, 8 * N); }                         \
-    MONT_INLINE int F##_is_one(const F *a) { return memcmp(a->l, F##_R, 8 * N) == 0; }         \
+    MONT_INLINE int F##_is_one(const F *a) { return mont_eq(a->l, F##_R, N); }                 \
     /* normal form -> Montgomery: x * R^2 * R^-1 */                                            \
     MONT_INLINE void F##_to_mont(F *r, const F *a)                                             \
     {                                                                                          \

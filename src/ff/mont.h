@@ -125,24 +125,42 @@ MONT_INLINE void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, con
     MONT_VERIFY_CANONICAL(r, m, n);
 }
 
+/* 1 when acc == 0, else 0, computed without a branch or a flag the
+ * compiler could turn into one: (acc | -acc) has its top bit set exactly
+ * when acc != 0. */
+MONT_INLINE uint64_t mont_word_is_zero(uint64_t acc)
+{
+    return 1 ^ ((acc | (0 - acc)) >> 63);
+}
+
+/* Constant time in a's value (as every routine here without _var). */
 MONT_INLINE int mont_is_zero(const uint64_t *a, int n)
 {
     uint64_t acc = 0;
     for (int i = 0; i < n; i++)
         acc |= a[i];
-    return acc == 0;
+    return (int)mont_word_is_zero(acc);
 }
 
-/* r = -a mod m (0 stays 0). */
+/* a == b, constant time (memcmp stops at the first difference). */
+MONT_INLINE int mont_eq(const uint64_t *a, const uint64_t *b, int n)
+{
+    uint64_t acc = 0;
+    for (int i = 0; i < n; i++)
+        acc |= a[i] ^ b[i];
+    return (int)mont_word_is_zero(acc);
+}
+
+/* r = -a mod m (0 stays 0): m - a, masked to zero when a is zero, without
+ * a branch on a. */
 MONT_INLINE void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, int n)
 {
     MONT_VERIFY_N(n);
     MONT_VERIFY_CANONICAL(a, m, n);
-    if (mont_is_zero(a, n)) {
-        memset(r, 0, (size_t)n * 8);
-        return;
-    }
+    uint64_t keep = 0 - (1 ^ (uint64_t)mont_is_zero(a, n)); /* all ones unless a == 0 */
     mont_sub_raw(r, m, a, n);
+    for (int i = 0; i < n; i++)
+        r[i] &= keep;
     MONT_VERIFY_CANONICAL(r, m, n);
 }
 

@@ -13,19 +13,6 @@
 #define BIN_SECTION_HEAD_BYTES 12u /* id, size */
 #define BIN_STDIO_BUFFER (1u << 20)
 
-/* The magic as text for messages: printable bytes as is, others as \xNN. */
-static void magic_text(const uint8_t m[4], char out[17])
-{
-    char *p = out;
-    for (int i = 0; i < 4; i++) {
-        if (m[i] >= 0x20 && m[i] < 0x7f && m[i] != '"' && m[i] != '\\')
-            *p++ = (char)m[i];
-        else
-            p += sprintf(p, "\\x%02x", m[i]);
-    }
-    *p = 0;
-}
-
 static int bin_seek(cuzk_binfile *bf, uint64_t pos, cuzk_error *err)
 {
     if (bf->fpos == pos) return CUZK_OK;
@@ -101,11 +88,11 @@ static int bin_open_stream(cuzk_binfile *bf, const char magic[4], uint32_t versi
     }
     uint8_t h[BIN_HEADER_BYTES];
     if ((rc = bin_read_at(bf, 0, h, sizeof h, err))) goto fail;
+    /* what the file holds is not quoted: the daemon reads paths that its
+     * clients name, and its messages go back to them */
     if (memcmp(h, magic, 4) != 0) {
-        char got[17];
-        magic_text(h, got);
-        rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not a .%.4s file (magic \"%s\", expected \"%.4s\")", bf->path,
-                       magic, got, magic);
+        rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not a .%.4s file (its magic is not \"%.4s\")", bf->path,
+                       magic, magic);
         goto fail;
     }
     bf->version = cuzk_le32(h + 4);
@@ -129,20 +116,9 @@ int cuzk_bin_open(cuzk_binfile *bf, const char *path, const char magic[4], uint3
     memset(bf, 0, sizeof *bf);
     if (!path) return cuzk_fail(err, CUZK_ERR_ARG, "no file name given");
     bf->path = path;
-    bf->f = fopen(path, "rb");
-    if (!bf->f) return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-
     struct stat st;
-    int rc;
-    if (fstat(fileno(bf->f), &st) != 0) {
-        rc = cuzk_fail(err, CUZK_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
-        cuzk_bin_close(bf);
-        return rc;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        cuzk_bin_close(bf);
-        return cuzk_fail(err, CUZK_ERR_IO, "%s: not a regular file", path);
-    }
+    if (!(bf->f = cuzk_fopen_regular(path, &st, err))) return err ? err->code : CUZK_ERR_IO;
+    cuzk_file_id_of(&st, &bf->id);
     bf->file_size = (uint64_t)st.st_size;
     setvbuf(bf->f, NULL, _IOFBF, BIN_STDIO_BUFFER);
     return bin_open_stream(bf, magic, version, err);
@@ -345,14 +321,15 @@ int cuzk_binw_open(cuzk_binwriter *w, const char *path, const char magic[4], uin
     memset(w, 0, sizeof *w);
     if (!path) return cuzk_fail(err, CUZK_ERR_ARG, "no file name given");
     w->path = path;
-    w->f = fopen(path, "wb");
-    if (!w->f) return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    int rc = cuzk_outfile_open(&w->out, path, err);
+    if (rc) return rc;
+    w->f = w->out.f;
     setvbuf(w->f, NULL, _IOFBF, BIN_STDIO_BUFFER);
     uint8_t h[BIN_HEADER_BYTES];
     memcpy(h, magic, 4);
     cuzk_put_le32(h + 4, version);
     cuzk_put_le32(h + 8, 0);
-    int rc = cuzk_binw_write(w, h, sizeof h, err);
+    rc = cuzk_binw_write(w, h, sizeof h, err);
     if (rc) cuzk_binw_abort(w);
     return rc;
 }
@@ -422,19 +399,12 @@ int cuzk_binw_finish(cuzk_binwriter *w, cuzk_error *err)
         cuzk_binw_abort(w);
         return rc;
     }
-    FILE *f = w->f;
     w->f = NULL;
-    if (fclose(f) != 0) {
-        rc = binw_io_fail(w, err);
-        remove(w->path);
-    }
-    return rc;
+    return cuzk_outfile_commit(&w->out, err);
 }
 
 void cuzk_binw_abort(cuzk_binwriter *w)
 {
-    if (!w->f) return;
-    fclose(w->f);
     w->f = NULL;
-    remove(w->path);
+    cuzk_outfile_abort(&w->out);
 }

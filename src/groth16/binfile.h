@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "cuzk/cuzk.h"
+#include "util/file.h"
 
 typedef struct {
     uint32_t id;
@@ -39,6 +40,7 @@ typedef struct {
     uint32_t n_sections;
     cuzk_bin_section *sections;
     uint64_t fpos; /* where the stream stands, to skip needless seeks */
+    cuzk_file_id id; /* of the file opened (zero for memory) */
 } cuzk_binfile;
 
 /* A cursor over one section's payload. */
@@ -49,7 +51,8 @@ typedef struct {
     uint64_t pos;     /* bytes consumed so far */
 } cuzk_bin_reader;
 
-/* Opens path, checks the 4-byte magic and that the version equals version,
+/* Opens path (a regular file only: a FIFO or a device is refused before
+ * anything is read, and never blocks the open), checks the 4-byte magic and that the version equals version,
  * and builds the section table with every section inside the file.
  * On success bf owns an open file (release with cuzk_bin_close). On failure
  * bf holds nothing and the return is CUZK_ERR_IO (cannot open / read),
@@ -122,7 +125,8 @@ void *cuzk_alloc_aligned(uint64_t bytes, int zero);
 
 /* Writer. */
 typedef struct {
-    FILE *f;
+    cuzk_outfile out; /* a temporary file renamed over path at finish */
+    FILE *f;          /* out.f */
     const char *path;
     uint32_t n_sections;
     int in_section;
@@ -130,7 +134,8 @@ typedef struct {
     uint64_t pos;      /* current end of file */
 } cuzk_binwriter;
 
-/* Creates (truncates) path and writes magic, version and a section count
+/* Starts path (a temporary file beside it, util/file.h: what stands at path
+ * is untouched until finish) and writes magic, version and a section count
  * patched by cuzk_binw_finish. */
 int cuzk_binw_open(cuzk_binwriter *w, const char *path, const char magic[4], uint32_t version,
                    cuzk_error *err);
@@ -142,10 +147,11 @@ int cuzk_binw_write_u64(cuzk_binwriter *w, uint64_t v, cuzk_error *err);
 int cuzk_binw_write_prime(cuzk_binwriter *w, const uint64_t *m, uint32_t words, cuzk_error *err);
 /* Patches the open section's size. */
 int cuzk_binw_end(cuzk_binwriter *w, cuzk_error *err);
-/* Patches the section count, flushes and closes. On failure the file is
- * removed. */
+/* Patches the section count, flushes, fsyncs and renames the file into
+ * place. On failure the temporary file is removed and path keeps what it
+ * held. */
 int cuzk_binw_finish(cuzk_binwriter *w, cuzk_error *err);
-/* Closes and removes the partly written file (after an error). */
+/* Drops the partly written file (after an error); path keeps what it held. */
 void cuzk_binw_abort(cuzk_binwriter *w);
 
 /* Little-endian helpers for the fixed-width fields. */

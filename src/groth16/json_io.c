@@ -9,6 +9,7 @@
 #include "groth16/curve_id.h"
 #include "groth16/decimal.h"
 #include "util/err.h"
+#include "util/file.h"
 
 /* JSON.stringify(x, null, 1) */
 #define DUMP_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER)
@@ -87,6 +88,16 @@ static int g2_bad(const cuzk_g2_plain *p, const uint64_t *q, uint32_t qw)
     return !p->infinity && (any_not_below(&p->x[0][0], 6, 2, q, qw) || any_not_below(&p->y[0][0], 6, 2, q, qw));
 }
 
+/* jansson's message without the text it quotes from the input ("... near
+ * 'root:x:0:0'"): what was wrong, not what the file holds. */
+static const char *json_error_quoting_nothing(json_error_t *je)
+{
+    char *near = strstr(je->text, " near ");
+    if (near)
+        *near = 0;
+    return je->text;
+}
+
 /* Where a writer sends its JSON: exactly one of path, f, s is set. */
 typedef struct {
     const char *path;
@@ -94,16 +105,18 @@ typedef struct {
     char **s;
 } sink;
 
+/* Through a temporary file renamed into place (util/file.h). */
 static int emit_path(json_t *root, const char *path, cuzk_error *err)
 {
-    FILE *out = fopen(path, "w");
-    if (!out) return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    int bad = json_dumpf(root, out, DUMP_FLAGS) != 0;
-    bad |= fclose(out) != 0;
-    if (!bad) return CUZK_OK;
-    int rc = cuzk_fail(err, CUZK_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-    remove(path);
-    return rc;
+    cuzk_outfile out;
+    int rc = cuzk_outfile_open(&out, path, err);
+    if (rc) return rc;
+    if (json_dumpf(root, out.f, DUMP_FLAGS) != 0) {
+        rc = cuzk_fail(err, CUZK_ERR_IO, "%s: write failed: %s", path, strerror(errno));
+        cuzk_outfile_abort(&out);
+        return rc;
+    }
+    return cuzk_outfile_commit(&out, err);
 }
 
 /* Writes root (taking it) to the sink. */
@@ -262,12 +275,12 @@ char *cuzk_vk_to_json(const cuzk_vk *vk, cuzk_error *err)
     return vk_emit(vk, (sink){NULL, NULL, &s}, err) ? NULL : s;
 }
 
-int cuzk_json_write_like_snarkjs(const char *text, const char *path, cuzk_error *err)
+int cuzk_json_dump_like_snarkjs(const char *text, FILE *f, cuzk_error *err)
 {
     json_error_t je;
     json_t *root = json_loads(text, 0, &je);
-    if (!root) return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not JSON: %s", path, je.text);
-    return emit(root, "JSON", (sink){path, NULL, NULL}, err);
+    if (!root) return cuzk_fail(err, CUZK_ERR_FORMAT, "not JSON: %s", json_error_quoting_nothing(&je));
+    return emit(root, "JSON", (sink){NULL, f, NULL}, err);
 }
 
 /* ================= reading ================= */
@@ -428,8 +441,8 @@ static int j_load(const char *path, json_type type, json_t **root, cuzk_error *e
     json_error_t jerr;
     *root = NULL;
     if (!path) return cuzk_fail(err, CUZK_ERR_ARG, "no file name given");
-    FILE *f = fopen(path, "rb");
-    if (!f) return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = cuzk_fopen_regular(path, NULL, err);
+    if (!f) return err ? err->code : CUZK_ERR_IO;
     *root = json_loadf(f, 0, &jerr);
     int io_bad = ferror(f);
     fclose(f);
@@ -439,8 +452,8 @@ static int j_load(const char *path, json_type type, json_t **root, cuzk_error *e
         return cuzk_fail(err, CUZK_ERR_IO, "%s: read failed", path);
     }
     if (!*root)
-        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not valid JSON: %s (line %d, column %d)", path, jerr.text,
-                         jerr.line, jerr.column);
+        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not valid JSON: %s (line %d, column %d)", path,
+                         json_error_quoting_nothing(&jerr), jerr.line, jerr.column);
     if (json_typeof(*root) != type) {
         json_decref(*root);
         *root = NULL;

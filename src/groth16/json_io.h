@@ -89,9 +89,9 @@ char *cuzk_vk_to_json(const cuzk_vk *vk, cuzk_error *err);
 int cuzk_vk_read_json(cuzk_vk *vk, const char *path, cuzk_error *err);
 void cuzk_vk_free(cuzk_vk *vk);
 
-/* Writes any JSON text to path laid out as snarkjs lays out its files (a
+/* Writes any JSON text to f laid out as snarkjs lays out its files (a
  * proof or public signals received from the daemon, for example). Fails
  * with CUZK_ERR_FORMAT when text is not JSON, CUZK_ERR_IO on a write error. */
-int cuzk_json_write_like_snarkjs(const char *text, const char *path, cuzk_error *err);
+int cuzk_json_dump_like_snarkjs(const char *text, FILE *f, cuzk_error *err);
 
 #endif

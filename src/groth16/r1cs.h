@@ -43,7 +43,7 @@ int cuzk_r1cs_read(cuzk_r1cs *c, const char *path, cuzk_error *err);
 
 /* Writes sections 1, 2, 3 (the identity wire -> label map when
  * wire_to_label is NULL). Fails with CUZK_ERR_ARG on an inconsistent c, and
- * CUZK_ERR_IO on a write error (the partial file is removed). */
+ * CUZK_ERR_IO on a write error (what stood at the path is kept). */
 int cuzk_r1cs_write(const cuzk_r1cs *c, const char *path, cuzk_error *err);
 
 void cuzk_r1cs_free(cuzk_r1cs *c);

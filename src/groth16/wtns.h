@@ -28,7 +28,7 @@ int cuzk_wtns_read_memory(cuzk_wtns *w, const void *data, size_t len, const char
 
 /* Writes w as a version-2 .wtns (sections 1, 2). Fails with CUZK_ERR_ARG on
  * an unknown curve or a value >= r, CUZK_ERR_IO on a write error (the partial
- * file is removed). */
+ * file is dropped; what stood at the path is kept). */
 int cuzk_wtns_write(const cuzk_wtns *w, const char *path, cuzk_error *err);
 
 void cuzk_wtns_free(cuzk_wtns *w);

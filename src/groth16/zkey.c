@@ -194,11 +194,14 @@ static int zkey_read(cuzk_zkey *z, const char *path, int header_only, cuzk_error
         snprintf(count, sizeof count, "domainSize %u", z->domain_size);
         if (!rc) rc = read_points(z, &bf, SEC_H, "H points", z->domain_size, 2, count, &z->h, err);
     }
+    cuzk_file_id source = bf.id;
     cuzk_bin_close(&bf);
-    if (rc)
+    if (rc) {
         cuzk_zkey_free(z);
-    else
+    } else {
         z->serial = cuzk_zkey_new_serial();
+        z->source = source;
+    }
     return rc;
 }
 

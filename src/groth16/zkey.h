@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
+#include "util/file.h"
 
 enum { CUZK_ZKEY_PROTOCOL_GROTH16 = 1, CUZK_ZKEY_PROTOCOL_PLONK = 2, CUZK_ZKEY_PROTOCOL_FFLONK = 10 };
 
@@ -49,6 +50,10 @@ typedef struct {
      * key): caches of derived data (device copies) key on it, since a
      * reloaded key may land at the same address */
     uint64_t serial;
+    /* the file read (device, inode, size, mtime of the descriptor read
+     * from, not of whatever the path names later); zero for a key that
+     * was not read from a file */
+    cuzk_file_id source;
 } cuzk_zkey;
 
 /* One coefficient as section 4 stores it: u32 matrix, row, wire, then the
@@ -77,7 +82,7 @@ int cuzk_zkey_read_header(cuzk_zkey *z, const char *path, cuzk_error *err);
  * order of snarkjs groth16 setup), section 10 being an empty contribution
  * list (a 64-byte zero csHash and a u32 count 0). Refuses (CUZK_ERR_ARG)
  * anything the reader would refuse; CUZK_ERR_IO on a write error (the partial
- * file is removed). */
+ * file is dropped; what stood at the path is kept). */
 int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err);
 
 void cuzk_zkey_free(cuzk_zkey *z);

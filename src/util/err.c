@@ -27,6 +27,7 @@ const char *cuzk_status_name(int code)
     case CUZK_ERR_UNSATISFIED: return "witness does not satisfy the constraints";
     case CUZK_ERR_INVALID_PROOF: return "invalid proof";
     case CUZK_ERR_CONFLICT: return "conflict";
+    case CUZK_ERR_CANCELLED: return "cancelled";
     }
     return "unknown error";
 }

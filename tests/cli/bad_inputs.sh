@@ -49,6 +49,52 @@ expect_output "INVALID"
 step "a public signal >= r"
 echo '["21888242871839275222246405745257275088548364400416034343698204186575808495618"]' >"$d/big.json"
 expect_fail "$CUZK" groth16 verify "$d/vk.json" "$d/big.json" "$d/proof.json"
+step "a FIFO as key, witness or JSON input is refused, never waited on"
+mkfifo "$d/in.fifo"
+expect_fail timeout 60 "$CUZK" groth16 prove "$d/in.fifo" "$d/bn.wtns" "$d/p.json" "$d/q.json"
+expect_output "in.fifo: not a regular file (a FIFO)"
+expect_fail timeout 60 "$CUZK" groth16 prove "$d/bn.zkey" "$d/in.fifo" "$d/p.json" "$d/q.json"
+expect_output "in.fifo: not a regular file (a FIFO)"
+expect_fail timeout 60 "$CUZK" groth16 verify "$d/vk.json" "$d/public.json" "$d/in.fifo"
+expect_output "in.fifo: not a regular file (a FIFO)"
+step "a failed write keeps what stood at the output paths"
+echo old >"$d/keep.json"
+echo old >"$d/keep_public.json"
+# writes past 0 blocks fail with EFBIG (SIGXFSZ ignored): a full disk; the
+# messages go through a pipe, out of the limit's reach
+expect_fail bash -c 'set -o pipefail; (ulimit -f 0; trap "" XFSZ; exec "$@") 2>&1 | cat' - \
+    "$CUZK" groth16 prove "$d/bn.zkey" "$d/bn.wtns" "$d/keep.json" "$d/keep_public.json"
+expect_output "keep"
+[ "$(cat "$d/keep.json")" = old ] && [ "$(cat "$d/keep_public.json")" = old ] ||
+    { echo "FAIL: a failed write changed or removed the old outputs"; exit 1; }
+! ls "$d" | grep -q '\.tmp\.' || { echo "FAIL: a temporary file was left behind"; exit 1; }
+step "no proof.json when public.json cannot be written"
+expect_fail "$CUZK" groth16 prove "$d/bn.zkey" "$d/bn.wtns" "$d/lone.json" "$d/no/such/dir/public.json"
+[ ! -e "$d/lone.json" ] || { echo "FAIL: proof.json written without public.json"; exit 1; }
+step "a device as output is written in place, never removed"
+if mknod "$d/full" c 1 7 2>/dev/null; then # what /dev/full is
+    expect_fail "$CUZK" groth16 prove "$d/bn.zkey" "$d/bn.wtns" "$d/full" "$d/q.json"
+    [ -c "$d/full" ] || { echo "FAIL: the device node was removed"; exit 1; }
+fi
+"$CUZK" groth16 prove "$d/bn.zkey" "$d/bn.wtns" /dev/null /dev/null
+step "a key with a flipped byte in its C points gives no proof"
+python3 - "$d/bn.zkey" "$d/flipped.zkey" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+pos, n = 12, struct.unpack_from("<I", b, 8)[0]
+for _ in range(n):
+    sid, size = struct.unpack_from("<IQ", b, pos)
+    if sid == 8:  # C points: flip the low byte of the first x (stays below q)
+        b[pos + 12] ^= 1
+    pos += 12 + size
+open(sys.argv[2], "wb").write(b)
+PY
+rm -f "$d/bad.json"
+expect_fail "$CUZK" groth16 prove "$d/flipped.zkey" "$d/bn.wtns" "$d/bad.json" "$d/q.json"
+expect_output "does not verify"
+[ ! -e "$d/bad.json" ] || { echo "FAIL: a proof that does not verify was written"; exit 1; }
+"$CUZK" groth16 prove --no-verify "$d/flipped.zkey" "$d/bn.wtns" "$d/bad.json" "$d/q.json"
+expect_fail "$CUZK" groth16 verify "$d/vk.json" "$d/q.json" "$d/bad.json"
 step "usage errors"
 rc=0; "$CUZK" groth16 prove "$d/bn.zkey" >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
 rc=0; "$CUZK" frobnicate >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]

@@ -50,6 +50,7 @@ step "a small circuit, its key, a witness; the witness of another circuit"
 "$CUZK" circuit synth --curve bn128 --constraints 40 "$WORK/o.r1cs" "$WORK/other.wtns"
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 echo "  s3cret-token " >"$WORK/token"
+chmod 600 "$WORK/token"
 SOCK=unix:$WORK/d.sock
 TCP=tcp:127.0.0.1:$PORT
 cat >"$WORK/d.ini" <<EOF
@@ -123,6 +124,8 @@ probe_expect 404 "unknown circuit 'nope'" "$SOCK" POST /v1/jobs --body "{\"circu
 probe_expect 400 "partition 0: the witness has" "$SOCK" POST /v1/jobs --body "{\"circuit\": \"c\", \"partitions\": [{\"witness\": \"$WORK/other.wtns\"}]}"
 probe_expect 413 "over the limit" "$SOCK" POST /v1/jobs --claim-length 100000000
 probe_expect 413 "over the limit" "$SOCK" POST /v1/jobs --spaces 1100000
+probe_expect 413 "JSON values" "$SOCK" POST /v1/jobs --body "[$(printf '[],%.0s' $(seq 34000))0]"
+probe_expect 400 "2 Content-Length headers" "$SOCK" POST /v1/jobs --body '{}' --second-length 0
 probe_expect 401 "Authorization: Bearer" "$TCP" GET /v1/status
 probe_expect 401 "Authorization: Bearer" "$TCP" GET /v1/status --token wrong
 probe_expect 404 "no such resource" "$SOCK" GET /v1/nothing
@@ -134,6 +137,23 @@ probe_expect 405 "allowed" "$SOCK" PUT /v1/status
 CUZK_TOKEN_FILE=$WORK/token "$CUZK" client status --connect "$TCP" >/dev/null
 "$CUZK" client await "$long" >"$WORK/long-done.json"
 [ "$(jget "$WORK/long-done.json" 'd["state"], d["partitions_done"]')" = "('done', 12)" ] || fail "the long job"
+
+step "idle connections without a token do not lock out authorized clients"
+# 80 TCP connections (more than max_connections) that never send a byte
+python3 - "$PORT" 80 "$WORK/idle.ready" <<'PY' &
+import socket, sys, time
+conns = [socket.create_connection(("127.0.0.1", int(sys.argv[1]))) for _ in range(int(sys.argv[2]))]
+open(sys.argv[3], "w").close()
+time.sleep(600)
+PY
+IDLE=$!
+for _ in $(seq 600); do [ -e "$WORK/idle.ready" ] && break; sleep 0.1; done
+[ -e "$WORK/idle.ready" ] || fail "the idle connections were not made"
+for _ in 1 2 3; do
+    CUZK_TOKEN_FILE=$WORK/token timeout 60 "$CUZK" client status --connect "$TCP" >/dev/null ||
+        fail "an authorized client was locked out by idle connections"
+done
+kill "$IDLE"; wait "$IDLE" 2>/dev/null || true
 
 step "cancel a job"
 # 4000 partitions take the CPU backend many seconds, the cancel a fraction of one

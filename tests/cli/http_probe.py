@@ -5,7 +5,7 @@ also send what no well-behaved client sends: a body larger than it claims to
 be, a Content-Length with no body behind it, or bytes that are not HTTP.
 
   http_probe.py ADDR METHOD PATH [--body TEXT | --spaces N] [--token T]
-                [--claim-length N] [--garbage]
+                [--claim-length N] [--second-length N] [--garbage]
 ADDR is unix:PATH or tcp:HOST:PORT. With --garbage nothing is parsed: it
 prints what came back (possibly nothing) and exits 0."""
 import argparse
@@ -46,6 +46,7 @@ def main():
     ap.add_argument("--spaces", type=int, help="a body of N spaces")
     ap.add_argument("--token")
     ap.add_argument("--claim-length", type=int)
+    ap.add_argument("--second-length", type=int, help="a second Content-Length header")
     ap.add_argument("--garbage", action="store_true")
     a = ap.parse_args()
     s = connect(a.addr)
@@ -57,6 +58,8 @@ def main():
     length = a.claim_length if a.claim_length is not None else len(body)
     head = f"{a.method} {a.path} HTTP/1.1\r\nHost: cuzk\r\nConnection: close\r\n"
     head += f"Content-Type: application/json\r\nContent-Length: {length}\r\n"
+    if a.second_length is not None:
+        head += f"Content-Length: {a.second_length}\r\n"
     if a.token:
         head += f"Authorization: Bearer {a.token}\r\n"
     s.sendall(head.encode() + b"\r\n")

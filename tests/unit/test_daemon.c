@@ -154,6 +154,9 @@ static void test_config_sources_and_errors(void **state)
             fail_msg("'%s' gave '%s', expected '%s'", bad[i].text, err.msg, bad[i].why);
     }
     assert_int_equal(daemon_config_load(&c, "/nonexistent/c.ini", &err), CUZK_ERR_IO);
+    /* a directory is not an empty configuration */
+    assert_int_equal(daemon_config_load(&c, "/tmp", &err), CUZK_ERR_IO);
+    assert_non_null(strstr(err.msg, "/tmp: not a regular file (a directory)"));
     assert_int_equal(daemon_config_set_dotted(&c, "budget_gib=3", &err), CUZK_ERR_ARG);
     assert_int_equal(daemon_config_set_dotted(&c, "memory.budget_gib", &err), CUZK_ERR_ARG);
     daemon_config_free(&c);
@@ -199,10 +202,18 @@ static void test_token(void **state)
     char *t = NULL;
     cuzk_error err = {0};
     write_text(path, "  abc123\n");
+    /* readable by the group or by others: refused, as ssh refuses such keys */
+    assert_int_equal(chmod(path, 0640), 0);
+    assert_int_equal(token_load(path, &t, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "chmod 600"));
+    assert_int_equal(chmod(path, 0604), 0);
+    assert_int_equal(token_load(path, &t, &err), CUZK_ERR_ARG);
+    assert_int_equal(chmod(path, 0600), 0);
     assert_int_equal(token_load(path, &t, &err), CUZK_OK);
     assert_string_equal(t, "abc123");
     free(t);
     write_text(path, " \n");
+    assert_int_equal(chmod(path, 0600), 0);
     assert_int_equal(token_load(path, &t, &err), CUZK_ERR_FORMAT);
     remove(path);
     assert_int_equal(token_load(path, &t, &err), CUZK_ERR_IO);
@@ -252,7 +263,6 @@ static int api_teardown(void **state)
 {
     api_fixture *f = *state;
     cuzk_engine_destroy(f->engine);
-    api_destroy(&f->api);
     cuzk_wtns_free(&f->w);
     int rc = remove_tree(f->dir);
     free(f);

@@ -173,9 +173,13 @@ static int ec_scalar(uint64_t *k, const oracle_line *ln, int idx)
         G##_jac_mul_var(&t, &j, k, 64 * EC_WORDS);                                                 \
         EC_EXPECT(G##_jac_eq(&t, &r), ln, "jac_mul_var with %d leading zero bits",                 \
                   64 * EC_WORDS - bits);                                                           \
+        G##_jac_mul_secret(&t, &j, k, 64 * EC_WORDS);                                              \
+        EC_EXPECT(G##_jac_eq(&t, &r), ln, "jac_mul_secret (complete formulas)");                   \
         G##_scaled(&j, &g);                                                                        \
         G##_jac_mul_var(&t, &j, k, bits);                                                          \
         EC_EXPECT(G##_jac_eq(&t, &r), ln, "jac_mul_var from a base with Z != 1");                  \
+        G##_jac_mul_secret(&t, &j, k, 64 * EC_WORDS);                                              \
+        EC_EXPECT(G##_jac_eq(&t, &r), ln, "jac_mul_secret from a base with Z != 1");               \
     }                                                                                              \
                                                                                                    \
     /* GAB group a b c, c = ab mod r: [a][b]G = [b][a]G = [c]G */                                  \
@@ -383,6 +387,10 @@ static int ec_scalar(uint64_t *k, const oracle_line *ln, int idx)
         EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " [k]inf, pool %d", i);                             \
         G##_jac_mul_var(&s, &pj, kp, 0);                                                           \
         EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " [0]P with no scalar bits, pool %d", i);           \
+        G##_jac_mul_secret(&s, &inf, kp, 64 * EC_WORDS);                                           \
+        EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " jac_mul_secret([k]inf), pool %d", i);             \
+        G##_jac_mul_secret(&s, &pj, kp, 0);                                                        \
+        EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " jac_mul_secret with no scalar bits, pool %d", i); \
         G##_affine_neg(&np, &ainf);                                                                \
         EC_EXPECT(G##_affine_is_inf(&np), NULL, #G " affine_neg(inf)");                            \
         G##_jac_from_affine(&s, &ainf);                                                            \

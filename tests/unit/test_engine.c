@@ -542,6 +542,25 @@ static void test_cpu_backend_end_to_end(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* Job ids of a new engine (a restarted daemon) go on above the old one's,
+ * so an id a client kept never names another job. */
+static void test_job_ids_survive_restart(void **state)
+{
+    (void)state;
+    uint64_t last = 0;
+    for (int run = 0; run < 3; run++) {
+        cuzk_engine *e = sim_engine(CUZK_DISPATCH_SEMAPHORE, 1, 1, 0, 0, 64ULL << 20);
+        for (int i = 0; i < 3; i++) {
+            uint64_t id = submit_sim(e, 1, CUZK_PRIORITY_NORMAL, NULL);
+            assert_true(id > last);
+            assert_true(id < (1ULL << 53)); /* exact in a JSON double */
+            last = id;
+        }
+        assert_int_equal(cuzk_engine_drain(e, -1), 0);
+        sim_destroy(e);
+    }
+}
+
 /* Drain waits for every job; cancel_all ends them; nothing is left active. */
 static void test_drain_and_cancel_all(void **state)
 {
@@ -779,6 +798,351 @@ static void test_submit_checks_witness(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* A key file replaced after registration (evicted, then another key put at
+ * its path: of the same size, larger, smaller) is refused when the cache
+ * reloads it, naming the file, and no job is created; with the original
+ * back the circuit proves again. */
+static void test_replaced_key_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-engine-XXXXXX", zkey[64], saved[64];
+    cuzk_wtns w;
+    cuzk_engine *e = small_key_engine(dir, backend_cpu_create(1), &w);
+    snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
+    snprintf(saved, sizeof saved, "%s/saved.zkey", dir);
+    assert_int_equal(rename(zkey, saved), 0);
+    cuzk_error err = {0};
+    cuzk_partition_input part = {NULL, &w};
+    cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 1, &part};
+    uint64_t id = 0;
+    const uint32_t sizes[3] = {200, 400, 100};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(cuzk_engine_evict_key(e, "real", 1, &err), CUZK_OK);
+        remove(zkey);
+        assert_int_equal(write_dev_key(zkey, NULL, CUZK_CURVE_BN254, sizes[i], 9, NULL), CUZK_OK);
+        assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_ERR_MISMATCH);
+        assert_non_null(strstr(err.msg, "c.zkey"));
+        assert_non_null(strstr(err.msg, "has changed since"));
+        /* a preload is refused in the same way */
+        assert_int_equal(cuzk_engine_preload_key(e, "real", &err), CUZK_ERR_MISMATCH);
+    }
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s);
+    assert_int_equal(s.jobs_active + s.jobs_done + s.jobs_failed, 0);
+    cuzk_engine_stats_free(&s);
+    assert_int_equal(rename(saved, zkey), 0);
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
+    cuzk_job_result r = wait_job(e, id);
+    assert_int_equal(r.state, CUZK_JOB_DONE);
+    assert_int_equal(r.verified, 1);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* Budget sizes of circuit "real" of small_key_engine: its key, its PCE and
+ * what one partition holds beyond them (pinned a, b, c and witness, and
+ * the witness's working set). */
+typedef struct {
+    uint64_t key, pce, partition;
+} real_sizes;
+
+static real_sizes real_circuit_sizes(cuzk_engine *e)
+{
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s);
+    cuzk_circuit_info info;
+    assert_int_equal(cuzk_engine_circuit_info(e, "real", &info), CUZK_OK);
+    real_sizes z = {info.key.bytes, s.budget.by_category[BUDGET_PCE],
+                    (uint64_t)3 * info.domain_size * 32 + (uint64_t)2 * info.n_vars * 32};
+    cuzk_engine_stats_free(&s);
+    return z;
+}
+
+/* A budget too small for the key and its PCE, or for them and one
+ * partition, fails the registration with the numbers (before, it was
+ * accepted and every job then waited forever). */
+static void test_budget_that_cannot_fit_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-engine-XXXXXX", zkey[64];
+    cuzk_wtns w;
+    cuzk_engine *e = small_key_engine(dir, backend_cpu_create(1), &w);
+    real_sizes z = real_circuit_sizes(e);
+    cuzk_engine_destroy(e);
+    snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
+    const uint64_t budgets[2] = {z.key + z.pce - 1, z.key + z.pce + z.partition - 1};
+    for (int i = 0; i < 2; i++) {
+        cuzk_engine_config cfg;
+        cuzk_engine_config_default(&cfg);
+        cfg.budget_bytes = budgets[i];
+        cfg.prewarm_buffers = 0;
+        cuzk_error err = {0};
+        e = cuzk_engine_create(&cfg, backend_cpu_create(1), &err);
+        assert_non_null(e);
+        assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, &err), CUZK_ERR_NOMEM);
+        char limit[32];
+        snprintf(limit, sizeof limit, "%llu", (unsigned long long)budgets[i]);
+        assert_non_null(strstr(err.msg, "budget"));
+        assert_non_null(strstr(err.msg, limit));
+        cuzk_engine_stats s;
+        cuzk_engine_get_stats(e, &s);
+        assert_int_equal(s.budget.used, 0); /* nothing of it is kept */
+        cuzk_engine_stats_free(&s);
+        cuzk_engine_destroy(e);
+    }
+    cuzk_wtns_free(&w);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+typedef struct {
+    cuzk_engine *e;
+    cuzk_job_request req;
+    int rc;
+    cuzk_error err;
+} submit_call;
+
+static void *submit_thread(void *arg)
+{
+    submit_call *c = arg;
+    uint64_t id;
+    c->rc = cuzk_engine_submit(c->e, &c->req, &id, &c->err);
+    return NULL;
+}
+
+/* Until at least n callers wait for budget in e (polled: their arrival has
+ * no other signal; the assertion is on the state reached, not on time). A
+ * partition of the running job may queue behind the waiting submit. */
+static void engine_budget_waiters_reach(cuzk_engine *e, uint32_t n)
+{
+    for (int i = 0; i < 20000; i++) {
+        cuzk_engine_stats s;
+        cuzk_engine_get_stats(e, &s);
+        uint32_t got = s.budget.waiters;
+        cuzk_engine_stats_free(&s);
+        if (got >= n)
+            return;
+        usleep(1000);
+    }
+    fail_msg("the budget never had %u waiters", n);
+}
+
+/* A submit waiting for memory for its key (another circuit's job holds
+ * the only room) ends when the jobs are cancelled (cancel_all: a drain's
+ * timeout or a second signal) and when the engine stops taking jobs. */
+static void test_submit_wait_cancellable(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-engine-XXXXXX", zkey[64], other[64];
+    cuzk_wtns w, w2;
+    cuzk_engine *e = small_key_engine(dir, backend_cpu_create(1), &w);
+    real_sizes z = real_circuit_sizes(e);
+    cuzk_engine_destroy(e);
+    snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
+    snprintf(other, sizeof other, "%s/other.zkey", dir);
+    assert_int_equal(write_dev_key(other, NULL, CUZK_CURVE_BN254, 200, 6, &w2), CUZK_OK);
+
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 1;
+    cfg.prewarm_buffers = 0;
+    cfg.max_gpu_queue_depth = 1;
+    /* both PCEs, one key and one partition: room for one circuit's job */
+    cfg.budget_bytes = 2 * z.pce + z.key + z.partition + z.key / 2;
+    cuzk_error err = {0};
+    e = cuzk_engine_create(&cfg, backend_sim_create(1, 500), &err);
+    assert_non_null(e);
+    assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_register_circuit(e, "other", other, NULL, &err), CUZK_OK);
+
+    cuzk_partition_input parts[20];
+    for (int i = 0; i < 20; i++)
+        parts[i] = (cuzk_partition_input){NULL, &w};
+    cuzk_partition_input part2 = {NULL, &w2};
+    for (int round = 0; round < 2; round++) {
+        cuzk_job_request long_job = {"real", CUZK_PRIORITY_NORMAL, NULL, 20, parts};
+        uint64_t id;
+        assert_int_equal(cuzk_engine_submit(e, &long_job, &id, &err), CUZK_OK);
+        submit_call c = {e, {"other", CUZK_PRIORITY_NORMAL, NULL, 1, &part2}, -1, {0}};
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, submit_thread, &c), 0);
+        engine_budget_waiters_reach(e, 1);
+        if (round == 0)
+            cuzk_engine_cancel_all(e);
+        else
+            cuzk_engine_stop_accepting(e);
+        pthread_join(t, NULL);
+        assert_int_equal(c.rc, CUZK_ERR_CANCELLED);
+        assert_non_null(strstr(c.err.msg, round == 0 ? "cancelled" : "takes no new jobs"));
+        if (round == 1)
+            cuzk_engine_cancel_all(e);
+        assert_int_equal(cuzk_engine_drain(e, -1), 0);
+    }
+    /* once closed, a submit is refused at once */
+    cuzk_job_request again = {"other", CUZK_PRIORITY_NORMAL, NULL, 1, &part2};
+    uint64_t id;
+    assert_int_equal(cuzk_engine_submit(e, &again, &id, &err), CUZK_ERR_CANCELLED);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+    cuzk_wtns_free(&w2);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+typedef struct {
+    cuzk_engine *e;
+    const cuzk_job_request *req;
+    pthread_barrier_t *start;
+    uint64_t id;
+    int rc;
+} racing_submit;
+
+static void *racing_submit_main(void *arg)
+{
+    racing_submit *r = arg;
+    cuzk_error err = {0};
+    pthread_barrier_wait(r->start);
+    r->rc = cuzk_engine_submit(r->e, r->req, &r->id, &err);
+    return NULL;
+}
+
+/* One request id submitted by many threads at once makes one job: every
+ * submit gets its id (the lookup is made again where the job is added). */
+static void test_request_id_under_concurrency(void **state)
+{
+    (void)state;
+    enum { THREADS = 8, ROUNDS = 25 };
+    char dir[] = "/tmp/cuzk-engine-XXXXXX";
+    cuzk_wtns w;
+    cuzk_engine *e = small_key_engine(dir, backend_sim_create(1, 0), &w);
+    /* a witness file: its header is read between the first lookup and the
+     * insertion, which widens the window a second lookup closes */
+    char path[64];
+    snprintf(path, sizeof path, "%s/w.wtns", dir);
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_wtns_write(&w, path, &err), CUZK_OK);
+    cuzk_partition_input part = {path, NULL};
+    for (int round = 0; round < ROUNDS; round++) {
+        char rid[32];
+        snprintf(rid, sizeof rid, "race-%d", round);
+        cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, rid, 1, &part};
+        pthread_barrier_t start;
+        pthread_barrier_init(&start, NULL, THREADS);
+        racing_submit r[THREADS];
+        pthread_t t[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            r[i] = (racing_submit){e, &req, &start, 0, -1};
+            assert_int_equal(pthread_create(&t[i], NULL, racing_submit_main, &r[i]), 0);
+        }
+        for (int i = 0; i < THREADS; i++)
+            pthread_join(t[i], NULL);
+        pthread_barrier_destroy(&start);
+        for (int i = 0; i < THREADS; i++) {
+            assert_int_equal(r[i].rc, CUZK_OK);
+            assert_int_equal(r[i].id, r[0].id);
+        }
+    }
+    assert_int_equal(cuzk_engine_drain(e, -1), 0);
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s);
+    assert_int_equal(s.jobs_done, ROUNDS);
+    cuzk_engine_stats_free(&s);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* A circuit of dir/c.zkey with its r1cs dir/c.r1cs registered as "real" on
+ * the CPU backend; *w satisfies it. */
+static cuzk_engine *checked_key_engine(char *dir, cuzk_wtns *w)
+{
+    char zkey[64], r1cs[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
+    snprintf(r1cs, sizeof r1cs, "%s/c.r1cs", dir);
+    assert_int_equal(write_dev_key(zkey, r1cs, CUZK_CURVE_BN254, 200, 5, w), CUZK_OK);
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 1;
+    cfg.budget_bytes = 64ULL << 20;
+    cuzk_error err = {0};
+    cuzk_engine *e = cuzk_engine_create(&cfg, backend_cpu_create(1), &err);
+    assert_non_null(e);
+    assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, r1cs, &err), CUZK_OK);
+    return e;
+}
+
+/* A partition that fails (a witness that does not satisfy the r1cs) makes
+ * its job "failed", with the reason, counted as failed, not cancelled. */
+static void test_failure_is_failed(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-engine-XXXXXX";
+    cuzk_wtns w;
+    cuzk_engine *e = checked_key_engine(dir, &w);
+    cuzk_wtns bad = w;
+    size_t bytes = (size_t)w.n_witness * 32;
+    assert_non_null(bad.values = aligned_alloc(64, (bytes + 63) / 64 * 64));
+    memcpy(bad.values, w.values, bytes);
+    bad.values[4 * (w.n_witness - 1)] ^= 1; /* still below r: it passes the submit's checks */
+    cuzk_partition_input parts[2] = {{NULL, &w}, {NULL, &bad}};
+    cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 2, parts};
+    uint64_t id;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
+    cuzk_job_result r = wait_job(e, id);
+    assert_int_equal(r.state, CUZK_JOB_FAILED);
+    assert_string_equal(cuzk_job_state_name(r.state), "failed");
+    assert_non_null(strstr(r.error, "partition 1"));
+    cuzk_job_result_free(&r);
+    /* a cancelled job is still "cancelled" */
+    parts[1] = parts[0];
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_cancel(e, id), CUZK_OK);
+    r = wait_job(e, id);
+    assert_true(r.state == CUZK_JOB_CANCELLED || r.state == CUZK_JOB_DONE);
+    assert_int_equal(r.error[0], 0);
+    cuzk_job_result_free(&r);
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s);
+    assert_int_equal(s.jobs_failed, 1);
+    assert_int_equal(s.jobs_failed + s.jobs_cancelled + s.jobs_done, 2);
+    cuzk_engine_stats_free(&s);
+    cuzk_engine_destroy(e);
+    free(bad.values);
+    cuzk_wtns_free(&w);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
+/* A registration that fails after the key was loaded (an r1cs of another
+ * circuit) keeps nothing: no key, no PCE in the budget, however often. */
+static void test_failed_registration_keeps_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-engine-XXXXXX", zkey[64], r1cs[64];
+    cuzk_wtns w;
+    cuzk_engine *e = checked_key_engine(dir, &w);
+    snprintf(zkey, sizeof zkey, "%s/other.zkey", dir);
+    snprintf(r1cs, sizeof r1cs, "%s/c.r1cs", dir);
+    assert_int_equal(write_dev_key(zkey, NULL, CUZK_CURVE_BN254, 300, 7, NULL), CUZK_OK);
+    cuzk_engine_stats before, after;
+    cuzk_engine_get_stats(e, &before);
+    cuzk_error err = {0};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(cuzk_engine_register_circuit(e, "other", zkey, r1cs, &err), CUZK_ERR_MISMATCH);
+        assert_non_null(strstr(err.msg, "does not belong to"));
+    }
+    cuzk_engine_get_stats(e, &after);
+    assert_int_equal(after.budget.by_category[BUDGET_KEYS], before.budget.by_category[BUDGET_KEYS]);
+    assert_int_equal(after.budget.by_category[BUDGET_PCE], before.budget.by_category[BUDGET_PCE]);
+    cuzk_engine_stats_free(&before);
+    cuzk_engine_stats_free(&after);
+    assert_int_equal(cuzk_engine_list_circuits(e, NULL, 0), 1);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -790,6 +1154,13 @@ int main(void)
         cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),
         cmocka_unit_test(test_submit_checks_witness), cmocka_unit_test(test_made_key),
         cmocka_unit_test(test_device_memory_stats),
+        cmocka_unit_test(test_replaced_key_refused),
+        cmocka_unit_test(test_budget_that_cannot_fit_refused),
+        cmocka_unit_test(test_submit_wait_cancellable),
+        cmocka_unit_test(test_request_id_under_concurrency),
+        cmocka_unit_test(test_failure_is_failed),
+        cmocka_unit_test(test_failed_registration_keeps_nothing),
+        cmocka_unit_test(test_job_ids_survive_restart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ff/field.h"
@@ -846,7 +848,35 @@ static void test_bad_zkey(void **state)
     assert_int_equal(rd_zkey(tmp_path("no-such-file.zkey"), &e), CUZK_ERR_IO);
     assert_msg_has(&e, "no-such-file.zkey");
     assert_int_equal(rd_zkey(tmp_dir, &e), CUZK_ERR_IO); /* a directory */
-    expect_bad(fixture("bn128", "mul.wtns"), mut_version, rd_zkey, CUZK_ERR_FORMAT, "magic \"wtns\"", NULL);
+    expect_bad(fixture("bn128", "mul.wtns"), mut_version, rd_zkey, CUZK_ERR_FORMAT, "not a .zkey file", NULL);
+}
+
+/* A file that is not what was asked for is refused saying so, without
+ * quoting what it holds (the daemon reads paths its clients name: its
+ * messages must not print the start of /etc/shadow). */
+static void test_refusals_quote_nothing(void **state)
+{
+    (void)state;
+    static const char secret[] = "root:$6$s3cr3t:19000:0:99999:7:::\n{\"s3cr3t\": [1, 2 x]}\n";
+    const char *path = tmp_path("secret");
+    spit(path, (const uint8_t *)secret, sizeof secret - 1);
+    cuzk_error e[4] = {{0}};
+    cuzk_zkey z;
+    cuzk_wtns w;
+    cuzk_r1cs r;
+    cuzk_proof p;
+    assert_int_equal(cuzk_zkey_read(&z, path, &e[0]), CUZK_ERR_FORMAT);
+    assert_int_equal(cuzk_wtns_read(&w, path, &e[1]), CUZK_ERR_FORMAT);
+    assert_int_equal(cuzk_r1cs_read(&r, path, &e[2]), CUZK_ERR_FORMAT);
+    assert_int_equal(cuzk_proof_read_json(&p, path, &e[3]), CUZK_ERR_FORMAT);
+    for (int i = 0; i < 4; i++) {
+        show(&e[i]);
+        assert_msg_has(&e[i], path);
+        assert_null(strstr(e[i].msg, "root"));
+        assert_null(strstr(e[i].msg, "s3cr3t"));
+    }
+    assert_msg_has(&e[0], "not a .zkey file");
+    assert_msg_has(&e[3], "not valid JSON");
 }
 
 static void mut_wtns_prime(uint8_t *b, size_t n) { b[sec_payload(b, n, 1) + 4 + 5] ^= 1; }
@@ -1294,6 +1324,46 @@ static int group_teardown(void **state)
     return nftw(tmp_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Watchdog for the FIFO test: a reader that blocks in open never returns,
+ * so the test process says so and fails instead of hanging the suite. */
+static void fifo_hung(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_formats: a reader blocked on a FIFO\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    _exit(1);
+}
+
+/* A FIFO (no writer) given as any input is refused at once, as not a
+ * regular file, by every reader: none blocks in open or in read. */
+static void test_fifo_refused(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/input.fifo", tmp_dir);
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    signal(SIGALRM, fifo_hung);
+    alarm(60);
+    cuzk_error err = {0};
+    cuzk_zkey z;
+    cuzk_wtns w;
+    cuzk_r1cs r;
+    cuzk_proof p;
+    cuzk_vk vk;
+    uint64_t(*pub)[4] = NULL;
+    uint32_t n = 0;
+    int rcs[6] = {cuzk_zkey_read(&z, path, &err), cuzk_wtns_read_header(&w, path, &err),
+                  cuzk_r1cs_read(&r, path, &err), cuzk_proof_read_json(&p, path, &err),
+                  cuzk_vk_read_json(&vk, path, &err),
+                  cuzk_public_read_json(&pub, &n, CUZK_CURVE_BN254, path, &err)};
+    alarm(0);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(rcs[i], CUZK_ERR_IO);
+    assert_non_null(strstr(err.msg, "input.fifo: not a regular file (a FIFO)"));
+    assert_int_equal(unlink(path), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1304,6 +1374,8 @@ int main(void)
         cmocka_unit_test(test_bad_wtns),       cmocka_unit_test(test_bad_r1cs),
         cmocka_unit_test(test_bad_json),       cmocka_unit_test(test_zkey_roundtrip),
         cmocka_unit_test(test_wtns_r1cs_roundtrip), cmocka_unit_test(test_json_roundtrip),
+        cmocka_unit_test(test_fifo_refused),
+        cmocka_unit_test(test_refusals_quote_nothing),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -100,7 +100,7 @@ static const cuzk_zkey *acquire(cache *c, int i)
 {
     const cuzk_zkey *z = NULL;
     cuzk_error err = {0};
-    assert_int_equal(keycache_acquire(c->kc, c->k[i], &z, &err), CUZK_OK);
+    assert_int_equal(keycache_acquire(c->kc, c->k[i], &z, NULL, &err), CUZK_OK);
     assert_non_null(z);
     return z;
 }
@@ -108,7 +108,7 @@ static const cuzk_zkey *acquire(cache *c, int i)
 static void preload(cache *c, int i)
 {
     cuzk_error err = {0};
-    assert_int_equal(keycache_preload(c->kc, c->k[i], &err), CUZK_OK);
+    assert_int_equal(keycache_preload(c->kc, c->k[i], NULL, &err), CUZK_OK);
 }
 
 /* ---- tiers ---------------------------------------------------------------- */
@@ -259,7 +259,7 @@ static void *acquirer_run(void *arg)
     acquirer *a = arg;
     const cuzk_zkey *z;
     cuzk_error err = {0};
-    a->rc = keycache_acquire(a->c->kc, a->c->k[a->key], &z, &err);
+    a->rc = keycache_acquire(a->c->kc, a->c->k[a->key], &z, NULL, &err);
     return NULL;
 }
 
@@ -342,7 +342,7 @@ static void test_failed_load_leaves_nothing(void **state)
     cache_open(&c, key_bytes / 2);
     const cuzk_zkey *z;
     cuzk_error err = {0};
-    assert_int_equal(keycache_acquire(c.kc, c.k[0], &z, &err), CUZK_ERR_NOMEM);
+    assert_int_equal(keycache_acquire(c.kc, c.k[0], &z, NULL, &err), CUZK_ERR_NOMEM);
     assert_non_null(strstr(err.msg, key_path[0]));
     assert_non_null(strstr(err.msg, "does not fit in the memory budget"));
     key_info in = info_of(&c, 0);
@@ -362,7 +362,7 @@ static void test_failed_load_leaves_nothing(void **state)
     key_entry *k = keycache_add(kc, junk, &err);
     assert_non_null(k);
     memset(&err, 0, sizeof err);
-    assert_int_not_equal(keycache_acquire(kc, k, &z, &err), CUZK_OK);
+    assert_int_not_equal(keycache_acquire(kc, k, &z, NULL, &err), CUZK_OK);
     assert_non_null(strstr(err.msg, "junk.zkey"));
     keycache_info(kc, k, &in);
     assert_int_equal(in.tier, KEY_COLD);

@@ -14,7 +14,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <ftw.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +214,44 @@ static void test_synthesize_matches_reference(void **state)
         cuzk_pce_free(&p);
         free_key(&kw);
     }
+}
+
+/* A save killed part way (here by SIGXFSZ: the file size limit) leaves no
+ * temporary file in the cache directory, and nothing at the path. */
+static void test_killed_save_leaves_nothing(void **state)
+{
+    (void)state;
+    key_and_witness kw;
+    make_key(CUZK_CURVE_BN254, 200, 2, 23, &kw);
+    cuzk_pce p;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_pce_compile(&kw.z, &p, &err), CUZK_OK);
+    char dir[] = "/tmp/cuzk-pce-kill-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/k.pce", dir);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit small = {1024, 1024}, none = {0, 0};
+        setrlimit(RLIMIT_CORE, &none);
+        setrlimit(RLIMIT_FSIZE, &small);
+        cuzk_pce_save(&p, path, NULL);
+        _exit(0); /* not reached: the PCE is larger than 1 KiB */
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int entries = 0;
+    for (struct dirent *de; (de = readdir(d));)
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            entries++, fprintf(stderr, "left behind: %s\n", de->d_name);
+    closedir(d);
+    assert_int_equal(entries, 0);
+    assert_int_equal(rmdir(dir), 0);
+    cuzk_pce_free(&p);
+    free_key(&kw);
 }
 
 static void test_save_load(void **state)
@@ -633,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_hand_built),
         cmocka_unit_test(test_synthesize_matches_reference),
         cmocka_unit_test(test_save_load),
+        cmocka_unit_test(test_killed_save_leaves_nothing),
         cmocka_unit_test(test_cache),
         cmocka_unit_test(test_bench),
     };
