@@ -325,7 +325,7 @@ static int run_bench_prove(int argc, char **argv)
 const cli_command cli_cmd_bench_prove = {
     "bench prove", NULL,
     "cuzk bench prove --curve bn128|bls12381 --constraints N [--public K] [--repeat R] [--shape S]\n"
-    "                 [--backend cpu|gpu|auto] [--snarkjs PATH | --no-snarkjs] [--workdir DIR] [--threads N]\n"
+    "                 [--backend " CUZK_BACKEND_PROVERS "] [--snarkjs PATH | --no-snarkjs] [--workdir DIR] [--threads N]\n"
     "                 [--in-memory | --device-key] [--device-memory-gib M]\n"
     "  Synthesizes a circuit, makes a development key, times each proving stage (best of R, default 3;\n"
     "  on a GPU after one warm-up proof, with the key resident) and the cuzk and snarkjs commands on\n"

@@ -159,7 +159,7 @@ const cli_command cli_cmd_groth16_prove = {
     "cuzk groth16 prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
     "  Proves the witness with the Groth16 key and writes proof.json and public.json as snarkjs does.\n"
     "  --r1cs FILE   first check that the witness satisfies every constraint of FILE\n"
-    "  --backend B   cpu, gpu or auto (default: auto, the GPU when one is usable)\n"
+    "  --backend B   one of " CUZK_BACKEND_PROVERS " (default: auto, the GPU when one is usable)\n"
     "  --timings     print the time of each stage (on a GPU: each device phase) to stderr\n"
     "  --threads N   worker threads (default: all CPUs)\n",
     run_prove};

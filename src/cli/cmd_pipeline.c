@@ -6,7 +6,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
@@ -40,7 +39,7 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
     switch (opt) {
     case 'b':
         o->backend = arg;
-        return strcmp(arg, "sim") && strcmp(arg, "cpu") && strcmp(arg, "gpu") && strcmp(arg, "auto") ? -1 : 0;
+        return backend_is_choice(arg, 0) ? 0 : -1;
     case 'P':
         return cuzk_dispatch_policy_parse(arg, &o->cfg.policy);
     case 'j':
@@ -264,10 +263,9 @@ static int run_pipeline(int argc, char **argv)
 
 const cli_command cli_cmd_bench_pipeline = {
     "bench pipeline", NULL,
-    "cuzk bench pipeline [--backend sim|cpu|gpu|auto] [--policy semaphore|pacer|poll] [--jobs J] [--partitions P]\n"
-    "                    [--constraints N] [--curve C] [--shape random|bits|mixed] [--synthesis-workers W]\n"
-    "                    [--depth D] [--gpu-workers G]\n"
-    "                    [--finalizers F]\n"
+    "cuzk bench pipeline [--backend " CUZK_BACKEND_CHOICES "] [--policy " CUZK_DISPATCH_CHOICES "] [--jobs J]\n"
+    "                    [--partitions P] [--constraints N] [--curve C] [--shape random|bits|mixed]\n"
+    "                    [--synthesis-workers W] [--depth D] [--gpu-workers G] [--finalizers F]\n"
     "                    [--budget-gib B | --budget-mib M] [--synth-ms S] [--gpu-ms T] [--poll-ms Q]\n"
     "                    [--timeline FILE] [--log FILE] [--json]\n"
     "  Runs J jobs of P partitions through the engine and reports throughput, device busy fraction,\n"

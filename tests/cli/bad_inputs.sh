@@ -56,9 +56,16 @@ rc=0; "$CUZK" groth16 prove --threads zero a b c d >/dev/null 2>&1 || rc=$?; [ $
 rc=0; "$CUZK" circuit synth --curve bn128 --constraints 9 --shape sha "$d/s.r1cs" "$d/s.wtns" >/dev/null 2>&1 || rc=$?
 [ $rc -eq 2 ]
 rc=0; "$CUZK" setup --backend tpu "$d/bn.r1cs" "$d/x.zkey" >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" setup --backend sim "$d/bn.r1cs" "$d/x.zkey" >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" bench pipeline --backend tpu >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" bench pipeline --policy fifo >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
 rc=0; "$CUZK" bench prove --curve bn128 --constraints 9 --device-key --backend cpu >/dev/null 2>&1 || rc=$?
 [ $rc -eq 2 ]
-for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "circuit synth" "bench prove"; do
+for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "circuit synth" "bench prove" \
+    "bench pipeline"; do
     $CUZK $c --help | grep -q "usage\|cuzk"
 done
+# the choices come from the backend and policy tables
+$CUZK bench pipeline --help | grep -q -- "--backend auto|cpu|sim|gpu\] \[--policy semaphore|pacer|poll\]"
+for c in setup "bench prove"; do $CUZK $c --help | grep -q -- "--backend auto|cpu|gpu\]"; done
 echo "bad inputs: all handled"
