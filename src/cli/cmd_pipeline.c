@@ -12,7 +12,7 @@
 #include "engine/engine.h"
 #include "groth16/curve_id.h"
 #include "groth16/synth.h"
-#include "util/timer.h"
+#include "util/vclock.h"
 
 typedef struct {
     cuzk_engine_config cfg;
@@ -22,6 +22,7 @@ typedef struct {
     uint32_t jobs, partitions, constraints;
     double gpu_ms;
     int json;
+    int virtual_time; /* sim: on a virtual clock (util/vclock.h), not in real time */
     const char *log_path;
 } pipeline_opts;
 
@@ -90,6 +91,9 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
         return parse_ms(arg, &o->cfg.poll_ms);
     case 'J':
         o->json = 1;
+        return 0;
+    case 'V':
+        o->virtual_time = 1;
         return 0;
     case 'T': /* not 't': that is the common --threads */
         o->cfg.timeline_path = arg;
@@ -176,6 +180,72 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
         printf("| %s | %.4f | %.4f | %.4f |\n", engine_stage_name(st), p[st][0], p[st][1], p[st][2]);
 }
 
+/* The run itself, on o->cfg.clock when set (real time otherwise). */
+static int pipeline_run(pipeline_opts *o, int threads)
+{
+    cuzk_wtns w = {0};
+    char zkey[256] = "";
+    cuzk_error err = {0};
+    backend_options bo = {.cpu_threads = threads, .sim_devices = 1, .sim_gpu_ms = o->gpu_ms, .sim_clock = o->cfg.clock};
+    cuzk_backend *b = backend_create(o->backend, &bo, &err);
+    if (!b)
+        return cli_report("choosing the backend", &err);
+    const char *backend_name = b->name;
+    int rc;
+    if (!b->simulated && (rc = make_real_circuit(o, threads, zkey, sizeof zkey, &w))) {
+        b->destroy(b);
+        return rc;
+    }
+    if (o->log_path && !(o->cfg.log = cuzk_logger_open(o->log_path, CUZK_LOG_INFO))) {
+        fprintf(stderr, "cuzk: cannot open the log %s\n", o->log_path);
+        b->destroy(b);
+        cuzk_wtns_free(&w);
+        return CLI_FAIL;
+    }
+    cuzk_engine *e = cuzk_engine_create(&o->cfg, b, &err);
+    if (!e || (zkey[0] ? cuzk_engine_register_circuit(e, "bench", zkey, NULL, &err)
+                       : cuzk_engine_register_sim_circuit(e, "bench", 1u << 12, &err))) {
+        cuzk_engine_destroy(e);
+        cuzk_logger_close(o->cfg.log);
+        cuzk_wtns_free(&w);
+        return cli_report("starting the engine", &err);
+    }
+    cuzk_partition_input *parts = calloc(o->partitions, sizeof *parts);
+    uint64_t *ids = calloc(o->jobs, sizeof *ids);
+    for (uint32_t i = 0; parts && i < o->partitions; i++)
+        parts[i].witness = &w;
+    double t0 = cuzk_engine_now(e);
+    rc = parts && ids ? CLI_OK : CLI_FAIL;
+    for (uint32_t i = 0; !rc && i < o->jobs; i++) {
+        cuzk_job_request req = {"bench", CUZK_PRIORITY_NORMAL, NULL, o->partitions, zkey[0] ? parts : NULL};
+        if (cuzk_engine_submit(e, &req, &ids[i], &err))
+            rc = cli_report("submitting", &err);
+    }
+    for (uint32_t i = 0; !rc && i < o->jobs; i++) {
+        cuzk_job_result r;
+        cuzk_engine_wait(e, ids[i], -1, &r);
+        if (r.state != CUZK_JOB_DONE) {
+            fprintf(stderr, "cuzk: job %llu ended %s: %s\n", (unsigned long long)r.id, cuzk_job_state_name(r.state),
+                    r.error);
+            rc = CLI_FAIL;
+        }
+        cuzk_job_result_free(&r);
+    }
+    double wall = cuzk_engine_now(e) - t0;
+    if (!rc) {
+        cuzk_engine_stats s;
+        cuzk_engine_get_stats(e, &s);
+        print_report(o, backend_name, &s, wall);
+        cuzk_engine_stats_free(&s);
+    }
+    cuzk_engine_destroy(e);
+    cuzk_logger_close(o->cfg.log);
+    cuzk_wtns_free(&w);
+    free(parts);
+    free(ids);
+    return rc;
+}
+
 static int run_pipeline(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -188,7 +258,8 @@ static int run_pipeline(int argc, char **argv)
         {"budget-mib", required_argument, NULL, 'M'}, {"synth-ms", required_argument, NULL, 's'},
         {"gpu-ms", required_argument, NULL, 'G'},   {"poll-ms", required_argument, NULL, 'o'},
         {"timeline", required_argument, NULL, 'T'}, {"log", required_argument, NULL, 'l'},
-        {"json", no_argument, NULL, 'J'},           CLI_SHAPE_OPTION, {0, 0, 0, 0}};
+        {"json", no_argument, NULL, 'J'},           {"virtual-time", no_argument, NULL, 'V'},
+        CLI_SHAPE_OPTION,                           {0, 0, 0, 0}};
     pipeline_opts o = {.backend = "sim", .curve = CUZK_CURVE_BLS12_381, .jobs = 10, .partitions = 4,
                        .constraints = 1 << 12, .gpu_ms = 50};
     cuzk_engine_config_default(&o.cfg);
@@ -199,65 +270,13 @@ static int run_pipeline(int argc, char **argv)
         return rc > 0 ? CLI_OK : CLI_USAGE;
     if (first != argc)
         return cli_usage_error(&cli_cmd_bench_pipeline, "unexpected argument '%s'", argv[first]);
-    cuzk_wtns w = {0};
-    char zkey[256] = "";
-    cuzk_error err = {0};
-    backend_options bo = {.cpu_threads = common.threads, .sim_devices = 1, .sim_gpu_ms = o.gpu_ms};
-    cuzk_backend *b = backend_create(o.backend, &bo, &err);
-    if (!b)
-        return cli_report("choosing the backend", &err);
-    const char *backend_name = b->name;
-    if (!b->simulated && (rc = make_real_circuit(&o, common.threads, zkey, sizeof zkey, &w))) {
-        b->destroy(b);
-        return rc;
-    }
-    if (o.log_path && !(o.cfg.log = cuzk_logger_open(o.log_path, CUZK_LOG_INFO))) {
-        fprintf(stderr, "cuzk: cannot open the log %s\n", o.log_path);
-        b->destroy(b);
-        cuzk_wtns_free(&w);
-        return CLI_FAIL;
-    }
-    cuzk_engine *e = cuzk_engine_create(&o.cfg, b, &err);
-    if (!e || (zkey[0] ? cuzk_engine_register_circuit(e, "bench", zkey, NULL, &err)
-                       : cuzk_engine_register_sim_circuit(e, "bench", 1u << 12, &err))) {
-        cuzk_engine_destroy(e);
-        cuzk_logger_close(o.cfg.log);
-        cuzk_wtns_free(&w);
-        return cli_report("starting the engine", &err);
-    }
-    cuzk_partition_input *parts = calloc(o.partitions, sizeof *parts);
-    uint64_t *ids = calloc(o.jobs, sizeof *ids);
-    for (uint32_t i = 0; parts && i < o.partitions; i++)
-        parts[i].witness = &w;
-    double t0 = cuzk_now_s();
-    rc = parts && ids ? CLI_OK : CLI_FAIL;
-    for (uint32_t i = 0; !rc && i < o.jobs; i++) {
-        cuzk_job_request req = {"bench", CUZK_PRIORITY_NORMAL, NULL, o.partitions, zkey[0] ? parts : NULL};
-        if (cuzk_engine_submit(e, &req, &ids[i], &err))
-            rc = cli_report("submitting", &err);
-    }
-    for (uint32_t i = 0; !rc && i < o.jobs; i++) {
-        cuzk_job_result r;
-        cuzk_engine_wait(e, ids[i], -1, &r);
-        if (r.state != CUZK_JOB_DONE) {
-            fprintf(stderr, "cuzk: job %llu ended %s: %s\n", (unsigned long long)r.id, cuzk_job_state_name(r.state),
-                    r.error);
-            rc = CLI_FAIL;
-        }
-        cuzk_job_result_free(&r);
-    }
-    double wall = cuzk_now_s() - t0;
-    if (!rc) {
-        cuzk_engine_stats s;
-        cuzk_engine_get_stats(e, &s);
-        print_report(&o, backend_name, &s, wall);
-        cuzk_engine_stats_free(&s);
-    }
-    cuzk_engine_destroy(e);
-    cuzk_logger_close(o.cfg.log);
-    cuzk_wtns_free(&w);
-    free(parts);
-    free(ids);
+    if (o.virtual_time && backend_is_choice(o.backend, 1)) /* a backend whose proofs are real */
+        return cli_usage_error(&cli_cmd_bench_pipeline, "--virtual-time is for a simulated backend, not %s",
+                               o.backend);
+    if (o.virtual_time && !(o.cfg.clock = vclock_create(0)))
+        return fprintf(stderr, "cuzk: out of memory\n"), CLI_FAIL;
+    rc = pipeline_run(&o, common.threads);
+    vclock_destroy(o.cfg.clock);
     return rc;
 }
 
@@ -267,11 +286,14 @@ const cli_command cli_cmd_bench_pipeline = {
     "                    [--partitions P] [--constraints N] [--curve C] [--shape random|bits|mixed]\n"
     "                    [--synthesis-workers W] [--depth D] [--gpu-workers G] [--finalizers F]\n"
     "                    [--budget-gib B | --budget-mib M] [--synth-ms S] [--gpu-ms T] [--poll-ms Q]\n"
-    "                    [--timeline FILE] [--log FILE] [--json]\n"
+    "                    [--timeline FILE] [--log FILE] [--json] [--virtual-time]\n"
     "  Runs J jobs of P partitions through the engine and reports throughput, device busy fraction,\n"
     "  pinned pool allocations / reuses / checkins, peak pinned bytes, the budget's high-water mark and\n"
     "  per-stage latency percentiles. sim: a simulated device taking T ms per partition (default 50)\n"
     "  after S ms of synthesis (default 100); cpu, gpu: real proofs of an N-constraint synthetic\n"
     "  circuit (default 4096) of the shape's witness mix (see circuit synth; default random), each\n"
-    "  verified; auto: gpu when one is usable, else cpu.\n",
+    "  verified; auto: gpu when one is usable, else cpu. --virtual-time (sim only): the engine and the\n"
+    "  device on a virtual clock, whose time moves only when every thread waits: the run follows the\n"
+    "  model whatever the machine's load, and its seconds are the model's (the budget must hold what\n"
+    "  is in flight: a checkout waiting for memory would stop the clock).\n",
     run_pipeline};

@@ -24,7 +24,7 @@ static cuzk_backend *make_cpu(const backend_options *o, cuzk_error *err)
 static cuzk_backend *make_sim(const backend_options *o, cuzk_error *err)
 {
     (void)err;
-    return backend_sim_create(o->sim_devices, o->sim_gpu_ms);
+    return backend_sim_create_on(o->sim_devices, o->sim_gpu_ms, o->sim_clock);
 }
 
 static cuzk_backend *make_gpu(const backend_options *o, cuzk_error *err)

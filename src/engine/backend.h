@@ -49,10 +49,12 @@ struct cuzk_backend {
     void (*destroy)(cuzk_backend *b);
 };
 
+struct cuzk_vclock;
 typedef struct {
     int cpu_threads;   /* cpu: threads of one proof's device part */
     int sim_devices;   /* sim: how many simulated devices */
     double sim_gpu_ms; /* sim: device time per partition */
+    struct cuzk_vclock *sim_clock; /* sim: the virtual clock gpu_ms passes on (NULL: real time) */
     int gpu_devices;   /* gpu: use the first N visible GPUs (0: all) */
     int gpu_one_shot;  /* gpu: each key serves one proof (the command line):
                         * no window tables, whose build costs more than
@@ -71,7 +73,6 @@ cuzk_backend *backend_cpu_create(int threads);
 cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
 /* The same on a virtual clock (util/vclock.h; NULL: real time): gpu_ms
  * passes on that clock, the one the engine's configuration names. */
-struct cuzk_vclock;
 cuzk_backend *backend_sim_create_on(int n_devices, double gpu_ms, struct cuzk_vclock *clock);
 
 /* The CUDA prover (backend_gpu.c) on the first o->gpu_devices visible GPUs

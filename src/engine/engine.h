@@ -79,9 +79,10 @@ typedef struct {
     double results_ttl_s;         /* and for how long (default 600) */
     double sim_synth_ms;          /* synthesis time of simulated circuits */
     cuzk_logger *log;             /* NULL: no log */
-    struct cuzk_vclock *clock;    /* NULL: real time; tests: a virtual clock
-                                   * (util/vclock.h) shared with the sim backend,
-                                   * the engine called from the clock's creator */
+    struct cuzk_vclock *clock;    /* NULL: real time; tests and bench pipeline
+                                   * --virtual-time: a virtual clock (util/vclock.h)
+                                   * shared with the sim backend, the engine
+                                   * called from the clock's creator */
 } cuzk_engine_config;
 
 void cuzk_engine_config_default(cuzk_engine_config *c);
@@ -214,6 +215,10 @@ typedef struct {
 
 void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s);
 void cuzk_engine_stats_free(cuzk_engine_stats *s);
+
+/* The engine's time in seconds: the monotonic clock's, or its virtual
+ * clock's (cuzk_engine_config.clock). */
+double cuzk_engine_now(const cuzk_engine *e);
 
 /* The q-quantile (0..1) of n samples (sorted in place); 0 when n = 0. */
 double cuzk_engine_percentile(double *samples, size_t n, double q);
