@@ -409,17 +409,19 @@ static void test_r1cs_fixture(void **state)
 /* Montgomery coordinate (as in the zkey) -> canonical, qw words. */
 static void from_mont_q(uint64_t *out, const uint64_t *in, cuzk_curve_id curve)
 {
-    if (curve == CUZK_CURVE_BN254) {
-        bn254_fp t;
-        memcpy(t.l, in, sizeof t.l);
-        bn254_fp_from_mont(&t, &t);
-        memcpy(out, t.l, sizeof t.l);
-    } else {
-        bls12_381_fp t;
-        memcpy(t.l, in, sizeof t.l);
-        bls12_381_fp_from_mont(&t, &t);
-        memcpy(out, t.l, sizeof t.l);
+    switch (curve) {
+#define FROM_MONT_Q_(prefix, PREFIX, snarkjs)                                                                \
+    case CUZK_CURVE_##PREFIX: {                                                                             \
+        prefix##_fp t;                                                                                      \
+        memcpy(t.l, in, sizeof t.l);                                                                        \
+        prefix##_fp_from_mont(&t, &t);                                                                      \
+        memcpy(out, t.l, sizeof t.l);                                                                       \
+        return;                                                                                             \
     }
+        CUZK_CURVES(FROM_MONT_Q_)
+#undef FROM_MONT_Q_
+    }
+    fail_msg("unknown curve %d", (int)curve);
 }
 
 static int all_zero(const uint64_t *v, size_t n)
