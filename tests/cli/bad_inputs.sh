@@ -65,7 +65,17 @@ for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "c
     "bench pipeline"; do
     $CUZK $c --help | grep -q "usage\|cuzk"
 done
-# the choices come from the backend and policy tables
-$CUZK bench pipeline --help | grep -q -- "--backend auto|cpu|sim|gpu\] \[--policy semaphore|pacer|poll\]"
-for c in setup "bench prove"; do $CUZK $c --help | grep -q -- "--backend auto|cpu|gpu\]"; done
+# the usage lines list the backend and policy tables' names, as the
+# daemon's configuration does (from the same rows, by other code)
+$CUZK daemon --print-config >"$d/config.ini"
+choices() { grep -B1 "^$1 = " "$d/config.ini" | sed -n 's/^# One of \(.*\)\. Default: .*/\1/p'; }
+backends=$(choices backend) policies=$(choices policy)
+[ -n "$backends" ]
+[ -n "$policies" ]
+$CUZK bench pipeline --help >"$d/help.txt"
+grep -qF -- "--backend $backends] [--policy $policies]" "$d/help.txt"
+for c in setup "bench prove"; do
+    $CUZK $c --help >"$d/help.txt"
+    grep -qF -- "--backend ${backends/|sim/}]" "$d/help.txt"
+done
 echo "bad inputs: all handled"
