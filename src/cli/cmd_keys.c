@@ -105,7 +105,7 @@ const cli_command cli_cmd_zkey_export_vk = {
 
 const cli_command cli_cmd_setup = {
     "setup", NULL,
-    "cuzk setup [--curve bn128|bls12381] [--backend " CUZK_BACKEND_PROVERS "] <circuit.r1cs> <circuit.zkey>\n"
+    "cuzk setup [--curve " CUZK_CURVE_CHOICES "] [--backend " CUZK_BACKEND_PROVERS "] <circuit.r1cs> <circuit.zkey>\n"
     "  Makes a DEVELOPMENT Groth16 key (random toxic waste, NOT for production) that snarkjs accepts.\n"
     "  --curve C     fail unless the r1cs is over curve C\n"
     "  --backend B   where the key's points are computed: gpu (the fixed-base multiplications on\n"

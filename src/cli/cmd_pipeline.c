@@ -283,7 +283,7 @@ static int run_pipeline(int argc, char **argv)
 const cli_command cli_cmd_bench_pipeline = {
     "bench pipeline", NULL,
     "cuzk bench pipeline [--backend " CUZK_BACKEND_CHOICES "] [--policy " CUZK_DISPATCH_CHOICES "] [--jobs J]\n"
-    "                    [--partitions P] [--constraints N] [--curve C] [--shape random|bits|mixed]\n"
+    "                    [--partitions P] [--constraints N] [--curve C] [--shape " CUZK_SHAPE_CHOICES "]\n"
     "                    [--synthesis-workers W] [--depth D] [--gpu-workers G] [--finalizers F]\n"
     "                    [--budget-gib B | --budget-mib M] [--synth-ms S] [--gpu-ms T] [--poll-ms Q]\n"
     "                    [--timeline FILE] [--log FILE] [--json] [--virtual-time]\n"

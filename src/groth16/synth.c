@@ -57,7 +57,8 @@ static const uint16_t shape_weights[CUZK_SHAPES][GATE_KINDS] = {
     [CUZK_SHAPE_MIXED] = {[GATE_BOOL] = 110, [GATE_AND] = 137, [GATE_XOR] = 241, [GATE_PACK] = 5, [GATE_FULL] = 507},
 };
 
-static const char *const shape_names[CUZK_SHAPES] = {"random", "bits", "mixed"};
+#define SHAPE_NAME_(name, NAME) [CUZK_SHAPE_##NAME] = #name,
+static const char *const shape_names[CUZK_SHAPES] = {CUZK_SHAPE_ROWS(SHAPE_NAME_, )};
 
 const char *cuzk_synth_shape_name(cuzk_synth_shape s)
 {

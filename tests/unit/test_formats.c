@@ -243,6 +243,7 @@ static void test_curve_id(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_int_not_equal(cuzk_curve_from_name(bad[i], &c), CUZK_OK);
     assert_string_equal(cuzk_curve_snarkjs_name(CUZK_CURVE_BN254), "bn128");
     assert_string_equal(cuzk_curve_snarkjs_name(CUZK_CURVE_BLS12_381), "bls12381");
+    assert_string_equal(CUZK_CURVE_CHOICES, "bn128|bls12381"); /* the usage lines' list, from the same rows */
 }
 
 /* ---------------- fixtures: the witness ---------------- */

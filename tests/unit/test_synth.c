@@ -148,6 +148,13 @@ static void test_mix_boundaries(void **state)
     assert_int_equal(cuzk_synth_shape_from_name("bits", &s), 0);
     assert_int_equal(s, CUZK_SHAPE_BITS);
     assert_int_equal(cuzk_synth_shape_from_name("sha", &s), -1);
+    for (int i = 0; i < CUZK_SHAPES; i++) { /* the names, the choices and the ids are one list */
+        const char *name = cuzk_synth_shape_name((cuzk_synth_shape)i);
+        assert_int_equal(cuzk_synth_shape_from_name(name, &s), 0);
+        assert_int_equal(s, i);
+        assert_non_null(strstr(CUZK_SHAPE_CHOICES, name));
+    }
+    assert_string_equal(CUZK_SHAPE_CHOICES, "random|bits|mixed");
 }
 
 static void test_setup_same_key_any_threads(void **state)
