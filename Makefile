@@ -74,11 +74,15 @@ $(1)/tests/%: $(1)/obj/tests/unit/%.o $$(patsubst %.c,$(1)/obj/%.o,$$(TEST_SUPPO
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) $$^ -o $$@ $$(TEST_LDLIBS) $$(LDLIBS)
 
-$(1)-all: $(1)/cuzk $(1)/libcuzk.a $$(patsubst tests/unit/%.c,$(1)/tests/%,$$(TEST_SRC))
+# What the tests run: the unit tests, and what $(3) names.
+$(1)-all: $(3) $$(patsubst tests/unit/%.c,$(1)/tests/%,$$(TEST_SRC))
 endef
 
-$(eval $(call build_tree,build,$(REL_CFLAGS)))
-$(eval $(call build_tree,build/debug,$(DBG_CFLAGS)))
+# The tests run the command and the library of the release build only; the
+# sanitizer build's (build/debug/cuzk, build/debug/libcuzk.a) are made on
+# request.
+$(eval $(call build_tree,build,$(REL_CFLAGS),build/cuzk build/libcuzk.a))
+$(eval $(call build_tree,build/debug,$(DBG_CFLAGS),))
 
 .PHONY: all deps test demo clean constants bench install
 .DEFAULT_GOAL := all

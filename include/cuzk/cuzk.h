@@ -32,14 +32,16 @@ typedef struct cuzk_error {
 
 const char *cuzk_status_name(int code);
 
-/* The curves, one row each: X(prefix, PREFIX, snarkjs name). The prefix
- * names every per-curve symbol (bn254_fr_mul, bn254_g1_msm,
+/* The curves, one row each: X(prefix, PREFIX, snarkjs name), SEP between
+ * two rows (what a list puts between two names; nothing elsewhere). The
+ * prefix names every per-curve symbol (bn254_fr_mul, bn254_g1_msm,
  * bn254_groth16_ops), PREFIX the constants (BN254_FR_LIMBS) and the id
  * (CUZK_CURVE_BN254). Tables indexed by curve id are made from the rows;
  * docs/ARCHITECTURE.md lists what else a new curve needs. */
-#define CUZK_CURVES(X)                   \
+#define CUZK_CURVE_ROWS(X, SEP)          \
     X(bn254, BN254, "bn128")             \
-    X(bls12_381, BLS12_381, "bls12381")
+    SEP X(bls12_381, BLS12_381, "bls12381")
+#define CUZK_CURVES(X) CUZK_CURVE_ROWS(X, )
 
 #define CUZK_CURVE_ENUM_(prefix, PREFIX, name) CUZK_CURVE_##PREFIX,
 typedef enum { CUZK_CURVES(CUZK_CURVE_ENUM_) } cuzk_curve_id;

@@ -322,13 +322,13 @@ static int run_bench_prove(int argc, char **argv)
 
 const cli_command cli_cmd_bench_prove = {
     "bench prove", NULL,
-    "cuzk bench prove --curve bn128|bls12381 --constraints N [--public K] [--repeat R] [--shape S]\n"
-    "                 [--backend cpu|gpu|auto] [--snarkjs PATH | --no-snarkjs] [--workdir DIR] [--threads N]\n"
+    "cuzk bench prove --curve " CUZK_CURVE_CHOICES " --constraints N [--public K] [--repeat R] [--shape S]\n"
+    "                 [--backend " CUZK_BACKEND_PROVERS "] [--snarkjs PATH | --no-snarkjs] [--workdir DIR] [--threads N]\n"
     "                 [--in-memory | --device-key] [--device-memory-gib M]\n"
     "  Synthesizes a circuit, makes a development key, times each proving stage (best of R, default 3;\n"
     "  on a GPU after one warm-up proof, with the key resident) and the cuzk and snarkjs commands on\n"
     "  the same key and witness. snarkjs is looked up in $CUZK_SNARKJS, then\n"
-    "  tests/interop/node_modules/.bin/snarkjs. --shape random|bits|mixed: the circuit's witness mix\n"
+    "  tests/interop/node_modules/.bin/snarkjs. --shape " CUZK_SHAPE_CHOICES ": the circuit's witness mix\n"
     "  (circuit synth). --in-memory: no files and no commands; circuit, key (made by the backend: on\n"
     "  the GPU for gpu) and witness in memory, every proof verified. --device-key: the same, the key\n"
     "  made on the GPU staying there with no host copy (no window tables): sizes up to 2^27.\n"

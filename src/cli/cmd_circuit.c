@@ -55,8 +55,8 @@ static int run_synth(int argc, char **argv)
 
 const cli_command cli_cmd_circuit_synth = {
     "circuit synth", NULL,
-    "cuzk circuit synth --curve bn128|bls12381 --constraints N [--public K] [--seed S] [--zero-witness]\n"
-    "                   [--shape random|bits|mixed] <out.r1cs> <out.wtns>\n"
+    "cuzk circuit synth --curve " CUZK_CURVE_CHOICES " --constraints N [--public K] [--seed S] [--zero-witness]\n"
+    "                   [--shape " CUZK_SHAPE_CHOICES "] <out.r1cs> <out.wtns>\n"
     "  Writes a satisfiable circuit of N constraints and its witness, and prints the witness's mix of\n"
     "  zeros, ones, small and full-size values. K public inputs (default 1); the same seed gives the\n"
     "  same files.\n"

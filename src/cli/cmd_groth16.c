@@ -213,7 +213,7 @@ const cli_command cli_cmd_groth16_prove = {
     "  Proves the witness with the Groth16 key, checks the proof against the key's verification key,\n"
     "  and writes proof.json and public.json as snarkjs does (both or, on a failure, neither).\n"
     "  --r1cs FILE   first check that the witness satisfies every constraint of FILE\n"
-    "  --backend B   cpu, gpu or auto (default: auto, the GPU when one is usable)\n"
+    "  --backend B   one of " CUZK_BACKEND_PROVERS " (default: auto, the GPU when one is usable)\n"
     "  --timings     print the time of each stage (on a GPU: each device phase) to stderr\n"
     "  --no-verify   skip the check of the proof against the key's verification key (a few ms;\n"
     "                by default a proof that fails it is reported and not written)\n"

@@ -1,7 +1,6 @@
 /* cuzk zkey export verificationkey, and cuzk setup (development keys). */
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/cli.h"
 #include "engine/backend.h"
@@ -61,8 +60,8 @@ static int run_setup(int argc, char **argv)
         return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 2)
         return cli_usage_error(&cli_cmd_setup, "expected 2 file arguments, got %d", argc - first);
-    if (strcmp(o.backend, "cpu") && strcmp(o.backend, "gpu") && strcmp(o.backend, "auto"))
-        return cli_usage_error(&cli_cmd_setup, "--backend takes cpu, gpu or auto, not '%s'", o.backend);
+    if (!backend_is_choice(o.backend, 1))
+        return cli_usage_error(&cli_cmd_setup, "--backend takes one of " CUZK_BACKEND_PROVERS ", not '%s'", o.backend);
     fputs(setup_warning, stderr);
     cuzk_error err = {0};
     cuzk_r1cs r;
@@ -105,7 +104,7 @@ const cli_command cli_cmd_zkey_export_vk = {
 
 const cli_command cli_cmd_setup = {
     "setup", NULL,
-    "cuzk setup [--curve bn128|bls12381] [--backend cpu|gpu|auto] <circuit.r1cs> <circuit.zkey>\n"
+    "cuzk setup [--curve " CUZK_CURVE_CHOICES "] [--backend " CUZK_BACKEND_PROVERS "] <circuit.r1cs> <circuit.zkey>\n"
     "  Makes a DEVELOPMENT Groth16 key (random toxic waste, NOT for production) that snarkjs accepts.\n"
     "  --curve C     fail unless the r1cs is over curve C\n"
     "  --backend B   where the key's points are computed: gpu (the fixed-base multiplications on\n"

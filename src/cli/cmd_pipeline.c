@@ -6,7 +6,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
@@ -14,6 +13,7 @@
 #include "groth16/curve_id.h"
 #include "groth16/synth.h"
 #include "util/timer.h"
+#include "util/vclock.h"
 
 typedef struct {
     cuzk_engine_config cfg;
@@ -23,6 +23,7 @@ typedef struct {
     uint32_t jobs, partitions, constraints;
     double gpu_ms;
     int json;
+    int virtual_time; /* sim: on a virtual clock (util/vclock.h), not in real time */
     int in_memory, device_key; /* the key made by the engine, no files (device_key: on the device only) */
     const char *log_path;
 } pipeline_opts;
@@ -41,7 +42,7 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
     switch (opt) {
     case 'b':
         o->backend = arg;
-        return strcmp(arg, "sim") && strcmp(arg, "cpu") && strcmp(arg, "gpu") && strcmp(arg, "auto") ? -1 : 0;
+        return backend_is_choice(arg, 0) ? 0 : -1;
     case 'P':
         return cuzk_dispatch_policy_parse(arg, &o->cfg.policy);
     case 'j':
@@ -92,6 +93,9 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
         return parse_ms(arg, &o->cfg.poll_ms);
     case 'J':
         o->json = 1;
+        return 0;
+    case 'V':
+        o->virtual_time = 1;
         return 0;
     case 'm':
         o->in_memory = 1;
@@ -208,6 +212,87 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
         printf("| %s | %.4f | %.4f | %.4f |\n", engine_stage_name(st), p[st][0], p[st][1], p[st][2]);
 }
 
+/* The run itself, on o->cfg.clock when set (real time otherwise). */
+static int pipeline_run(pipeline_opts *o, int threads)
+{
+    cuzk_wtns w = {0};
+    char zkey[256] = "";
+    cuzk_error err = {0};
+    backend_options bo = {.cpu_threads = threads, .sim_devices = 1, .sim_gpu_ms = o->gpu_ms, .sim_clock = o->cfg.clock};
+    cuzk_backend *b = backend_create(o->backend, &bo, &err);
+    if (!b)
+        return cli_report("choosing the backend", &err);
+    const char *backend_name = b->name;
+    if (o->device_key && cli_device_key_usable(b)) {
+        b->destroy(b);
+        return CLI_USAGE;
+    }
+    int rc;
+    cuzk_r1cs circuit = {0}; /* an in-memory key's, until the engine has read it */
+    if (!b->simulated && (rc = o->in_memory ? make_memory_circuit(o, &circuit, &w)
+                                            : make_real_circuit(o, threads, zkey, sizeof zkey, &w))) {
+        b->destroy(b);
+        return rc;
+    }
+    if (o->log_path && !(o->cfg.log = cuzk_logger_open(o->log_path, CUZK_LOG_INFO))) {
+        fprintf(stderr, "cuzk: cannot open the log %s\n", o->log_path);
+        b->destroy(b);
+        cuzk_wtns_free(&w);
+        cuzk_r1cs_free(&circuit);
+        return CLI_FAIL;
+    }
+    cuzk_engine *e = cuzk_engine_create(&o->cfg, b, &err);
+    if (e && o->in_memory && !b->simulated)
+        fprintf(stderr, "pipeline: the engine makes the key on the %s backend%s (development setup)...\n",
+                backend_name, o->device_key ? ", kept on the device only" : "");
+    const double t_setup = cuzk_now_s();
+    if (!e || (b->simulated ? cuzk_engine_register_sim_circuit(e, "bench", 1u << 12, &err)
+               : o->in_memory ? cuzk_engine_register_setup(e, "bench", &circuit, o->device_key, &err)
+                              : cuzk_engine_register_circuit(e, "bench", zkey, NULL, &err))) {
+        cuzk_engine_destroy(e);
+        cuzk_logger_close(o->cfg.log);
+        cuzk_wtns_free(&w);
+        cuzk_r1cs_free(&circuit);
+        return cli_report("starting the engine", &err);
+    }
+    if (o->in_memory && !b->simulated)
+        fprintf(stderr, "pipeline: key made and registered in %.2f s\n", cuzk_now_s() - t_setup);
+    cuzk_partition_input *parts = calloc(o->partitions, sizeof *parts);
+    uint64_t *ids = calloc(o->jobs, sizeof *ids);
+    for (uint32_t i = 0; parts && i < o->partitions; i++)
+        parts[i].witness = &w;
+    double t0 = cuzk_engine_now(e);
+    rc = parts && ids ? CLI_OK : CLI_FAIL;
+    for (uint32_t i = 0; !rc && i < o->jobs; i++) {
+        cuzk_job_request req = {"bench", CUZK_PRIORITY_NORMAL, NULL, o->partitions, b->simulated ? NULL : parts};
+        if (cuzk_engine_submit(e, &req, &ids[i], &err))
+            rc = cli_report("submitting", &err);
+    }
+    for (uint32_t i = 0; !rc && i < o->jobs; i++) {
+        cuzk_job_result r;
+        cuzk_engine_wait(e, ids[i], -1, &r);
+        if (r.state != CUZK_JOB_DONE) {
+            fprintf(stderr, "cuzk: job %llu ended %s: %s\n", (unsigned long long)r.id, cuzk_job_state_name(r.state),
+                    r.error);
+            rc = CLI_FAIL;
+        }
+        cuzk_job_result_free(&r);
+    }
+    double wall = cuzk_engine_now(e) - t0;
+    if (!rc) {
+        cuzk_engine_stats s;
+        cuzk_engine_get_stats(e, &s);
+        print_report(o, backend_name, &s, wall);
+        cuzk_engine_stats_free(&s);
+    }
+    cuzk_engine_destroy(e);
+    cuzk_logger_close(o->cfg.log);
+    cuzk_wtns_free(&w);
+    free(parts);
+    free(ids);
+    return rc;
+}
+
 static int run_pipeline(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -220,8 +305,9 @@ static int run_pipeline(int argc, char **argv)
         {"budget-mib", required_argument, NULL, 'M'}, {"synth-ms", required_argument, NULL, 's'},
         {"gpu-ms", required_argument, NULL, 'G'},   {"poll-ms", required_argument, NULL, 'o'},
         {"timeline", required_argument, NULL, 'T'}, {"log", required_argument, NULL, 'l'},
-        {"json", no_argument, NULL, 'J'},           {"in-memory", no_argument, NULL, 'm'},
-        {"device-key", no_argument, NULL, 'k'},     CLI_SHAPE_OPTION, {0, 0, 0, 0}};
+        {"json", no_argument, NULL, 'J'},           {"virtual-time", no_argument, NULL, 'V'},
+        {"in-memory", no_argument, NULL, 'm'},      {"device-key", no_argument, NULL, 'k'},
+        CLI_SHAPE_OPTION,                           {0, 0, 0, 0}};
     pipeline_opts o = {.backend = "sim", .curve = CUZK_CURVE_BLS12_381, .jobs = 10, .partitions = 4,
                        .constraints = 1 << 12, .gpu_ms = 50};
     cuzk_engine_config_default(&o.cfg);
@@ -232,97 +318,32 @@ static int run_pipeline(int argc, char **argv)
         return rc > 0 ? CLI_OK : CLI_USAGE;
     if (first != argc)
         return cli_usage_error(&cli_cmd_bench_pipeline, "unexpected argument '%s'", argv[first]);
-    cuzk_wtns w = {0};
-    char zkey[256] = "";
-    cuzk_error err = {0};
-    backend_options bo = {.cpu_threads = common.threads, .sim_devices = 1, .sim_gpu_ms = o.gpu_ms};
-    cuzk_backend *b = backend_create(o.backend, &bo, &err);
-    if (!b)
-        return cli_report("choosing the backend", &err);
-    const char *backend_name = b->name;
-    if (o.device_key && cli_device_key_usable(b)) {
-        b->destroy(b);
-        return CLI_USAGE;
-    }
-    cuzk_r1cs circuit = {0}; /* an in-memory key's, until the engine has read it */
-    if (!b->simulated && (rc = o.in_memory ? make_memory_circuit(&o, &circuit, &w)
-                                           : make_real_circuit(&o, common.threads, zkey, sizeof zkey, &w))) {
-        b->destroy(b);
-        return rc;
-    }
-    if (o.log_path && !(o.cfg.log = cuzk_logger_open(o.log_path, CUZK_LOG_INFO))) {
-        fprintf(stderr, "cuzk: cannot open the log %s\n", o.log_path);
-        b->destroy(b);
-        cuzk_wtns_free(&w);
-        cuzk_r1cs_free(&circuit);
-        return CLI_FAIL;
-    }
-    cuzk_engine *e = cuzk_engine_create(&o.cfg, b, &err);
-    if (e && o.in_memory && !b->simulated)
-        fprintf(stderr, "pipeline: the engine makes the key on the %s backend%s (development setup)...\n",
-                backend_name, o.device_key ? ", kept on the device only" : "");
-    const double t_setup = cuzk_now_s();
-    if (!e || (b->simulated ? cuzk_engine_register_sim_circuit(e, "bench", 1u << 12, &err)
-               : o.in_memory ? cuzk_engine_register_setup(e, "bench", &circuit, o.device_key, &err)
-                             : cuzk_engine_register_circuit(e, "bench", zkey, NULL, &err))) {
-        cuzk_engine_destroy(e);
-        cuzk_logger_close(o.cfg.log);
-        cuzk_wtns_free(&w);
-        cuzk_r1cs_free(&circuit);
-        return cli_report("starting the engine", &err);
-    }
-    if (o.in_memory && !b->simulated)
-        fprintf(stderr, "pipeline: key made and registered in %.2f s\n", cuzk_now_s() - t_setup);
-    cuzk_partition_input *parts = calloc(o.partitions, sizeof *parts);
-    uint64_t *ids = calloc(o.jobs, sizeof *ids);
-    for (uint32_t i = 0; parts && i < o.partitions; i++)
-        parts[i].witness = &w;
-    double t0 = cuzk_now_s();
-    rc = parts && ids ? CLI_OK : CLI_FAIL;
-    for (uint32_t i = 0; !rc && i < o.jobs; i++) {
-        cuzk_job_request req = {"bench", CUZK_PRIORITY_NORMAL, NULL, o.partitions, b->simulated ? NULL : parts};
-        if (cuzk_engine_submit(e, &req, &ids[i], &err))
-            rc = cli_report("submitting", &err);
-    }
-    for (uint32_t i = 0; !rc && i < o.jobs; i++) {
-        cuzk_job_result r;
-        cuzk_engine_wait(e, ids[i], -1, &r);
-        if (r.state != CUZK_JOB_DONE) {
-            fprintf(stderr, "cuzk: job %llu ended %s: %s\n", (unsigned long long)r.id, cuzk_job_state_name(r.state),
-                    r.error);
-            rc = CLI_FAIL;
-        }
-        cuzk_job_result_free(&r);
-    }
-    double wall = cuzk_now_s() - t0;
-    if (!rc) {
-        cuzk_engine_stats s;
-        cuzk_engine_get_stats(e, &s);
-        print_report(&o, backend_name, &s, wall);
-        cuzk_engine_stats_free(&s);
-    }
-    cuzk_engine_destroy(e);
-    cuzk_logger_close(o.cfg.log);
-    cuzk_wtns_free(&w);
-    free(parts);
-    free(ids);
+    if (o.virtual_time && backend_is_choice(o.backend, 1)) /* a backend whose proofs are real */
+        return cli_usage_error(&cli_cmd_bench_pipeline, "--virtual-time is for a simulated backend, not %s",
+                               o.backend);
+    if (o.virtual_time && !(o.cfg.clock = vclock_create(0)))
+        return fprintf(stderr, "cuzk: out of memory\n"), CLI_FAIL;
+    rc = pipeline_run(&o, common.threads);
+    vclock_destroy(o.cfg.clock);
     return rc;
 }
 
 const cli_command cli_cmd_bench_pipeline = {
     "bench pipeline", NULL,
-    "cuzk bench pipeline [--backend sim|cpu|gpu|auto] [--policy semaphore|pacer|poll] [--jobs J] [--partitions P]\n"
-    "                    [--constraints N] [--curve C] [--shape random|bits|mixed] [--synthesis-workers W]\n"
-    "                    [--depth D] [--gpu-workers G]\n"
-    "                    [--finalizers F]\n"
+    "cuzk bench pipeline [--backend " CUZK_BACKEND_CHOICES "] [--policy " CUZK_DISPATCH_CHOICES "] [--jobs J]\n"
+    "                    [--partitions P] [--constraints N] [--curve C] [--shape " CUZK_SHAPE_CHOICES "]\n"
+    "                    [--synthesis-workers W] [--depth D] [--gpu-workers G] [--finalizers F]\n"
     "                    [--budget-gib B | --budget-mib M] [--synth-ms S] [--gpu-ms T] [--poll-ms Q]\n"
-    "                    [--timeline FILE] [--log FILE] [--json] [--in-memory | --device-key]\n"
+    "                    [--timeline FILE] [--log FILE] [--json] [--virtual-time] [--in-memory | --device-key]\n"
     "  Runs J jobs of P partitions through the engine and reports throughput, device busy fraction,\n"
     "  pinned pool allocations / reuses / checkins, peak pinned bytes, the budget's high-water mark and\n"
     "  per-stage latency percentiles. sim: a simulated device taking T ms per partition (default 50)\n"
     "  after S ms of synthesis (default 100); cpu, gpu: real proofs of an N-constraint synthetic\n"
     "  circuit (default 4096) of the shape's witness mix (see circuit synth; default random), each\n"
-    "  verified; auto: gpu when one is usable, else cpu. --in-memory: no files; the engine makes the\n"
-    "  development key on its backend (on the device for gpu); --device-key: and keeps its points\n"
-    "  on the device only (gpu; the way to 2^27 constraints).\n",
+    "  verified; auto: gpu when one is usable, else cpu. --virtual-time (sim only): the engine and the\n"
+    "  device on a virtual clock, whose time moves only when every thread waits: the run follows the\n"
+    "  model whatever the machine's load, and its seconds are the model's (the budget must hold what\n"
+    "  is in flight: a checkout waiting for memory would stop the clock). --in-memory: no files; the\n"
+    "  engine makes the development key on its backend (on the device for gpu); --device-key: and\n"
+    "  keeps its points on the device only (gpu; the way to 2^27 constraints).\n",
     run_pipeline};

@@ -5,70 +5,39 @@
 #include "ff/tower.h"
 #include "util/verify.h"
 
+/* Each stamp names its group and field; ec.inc undefines them after. */
 #define EC_INSTANTIATE "ec/ec.inc"
 
 #define E_(x) bn254_g1_##x
 #define F_(x) bn254_fp_##x
 #define F_T bn254_fp
-#define EC_B ((const bn254_fp *)bn254_fp_b)
+#define EC_B bn254_fp_b
 #define EC_R bn254_fr_MODULUS
 #define EC_R_BITS BN254_FR_BITS
-#define EC_GEN_X bn254_g1_gen_x
-#define EC_GEN_Y bn254_g1_gen_y
 #include EC_INSTANTIATE
-#undef E_
-#undef F_
-#undef F_T
-#undef EC_B
-#undef EC_GEN_X
-#undef EC_GEN_Y
 
 #define E_(x) bn254_g2_##x
 #define F_(x) bn254_fp2_##x
 #define F_T bn254_fp2
-#define EC_B ((const bn254_fp2 *)bn254_fp2_twist_b)
-#define EC_GEN_X bn254_g2_gen_x
-#define EC_GEN_Y bn254_g2_gen_y
+#define EC_B bn254_fp2_twist_b
+#define EC_R bn254_fr_MODULUS
+#define EC_R_BITS BN254_FR_BITS
 #include EC_INSTANTIATE
-#undef E_
-#undef F_
-#undef F_T
-#undef EC_B
-#undef EC_R
-#undef EC_R_BITS
-#undef EC_GEN_X
-#undef EC_GEN_Y
 
 #define E_(x) bls12_381_g1_##x
 #define F_(x) bls12_381_fp_##x
 #define F_T bls12_381_fp
-#define EC_B ((const bls12_381_fp *)bls12_381_fp_b)
+#define EC_B bls12_381_fp_b
 #define EC_R bls12_381_fr_MODULUS
 #define EC_R_BITS BLS12_381_FR_BITS
-#define EC_GEN_X bls12_381_g1_gen_x
-#define EC_GEN_Y bls12_381_g1_gen_y
 #include EC_INSTANTIATE
-#undef E_
-#undef F_
-#undef F_T
-#undef EC_B
-#undef EC_GEN_X
-#undef EC_GEN_Y
 
 #define E_(x) bls12_381_g2_##x
 #define F_(x) bls12_381_fp2_##x
 #define F_T bls12_381_fp2
-#define EC_B ((const bls12_381_fp2 *)bls12_381_fp2_twist_b)
-#define EC_GEN_X bls12_381_g2_gen_x
-#define EC_GEN_Y bls12_381_g2_gen_y
+#define EC_B bls12_381_fp2_twist_b
+#define EC_R bls12_381_fr_MODULUS
+#define EC_R_BITS BLS12_381_FR_BITS
 #include EC_INSTANTIATE
-#undef E_
-#undef F_
-#undef F_T
-#undef EC_B
-#undef EC_R
-#undef EC_R_BITS
-#undef EC_GEN_X
-#undef EC_GEN_Y
 
 #endif

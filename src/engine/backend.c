@@ -24,7 +24,7 @@ static cuzk_backend *make_cpu(const backend_options *o, cuzk_error *err)
 static cuzk_backend *make_sim(const backend_options *o, cuzk_error *err)
 {
     (void)err;
-    return backend_sim_create(o->sim_devices, o->sim_gpu_ms);
+    return backend_sim_create_on(o->sim_devices, o->sim_gpu_ms, o->sim_clock);
 }
 
 static cuzk_backend *make_gpu(const backend_options *o, cuzk_error *err)
@@ -32,13 +32,24 @@ static cuzk_backend *make_gpu(const backend_options *o, cuzk_error *err)
     return backend_gpu_create(o, err);
 }
 
-#define BACKEND_ROW_(name) {#name, make_##name},
+#define BACKEND_ROW_(name, proves) {#name, proves, make_##name},
 static const struct {
     const char *name;
+    int proves; /* its proofs are real (CUZK_BACKENDS) */
     /* NULL: err says why, or (err untouched) out of memory */
     cuzk_backend *(*make)(const backend_options *o, cuzk_error *err);
 } backends[] = {CUZK_BACKENDS(BACKEND_ROW_)};
 enum { N_BACKENDS = sizeof backends / sizeof backends[0] };
+
+int backend_is_choice(const char *name, int provers_only)
+{
+    if (!strcmp(name, "auto"))
+        return 1;
+    for (int i = 0; i < N_BACKENDS; i++)
+        if (!strcmp(name, backends[i].name))
+            return backends[i].proves || !provers_only;
+    return 0;
+}
 
 /* "auto, cpu, sim or gpu" */
 static void backend_list(char *out, size_t cap)
@@ -72,8 +83,8 @@ int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int t
                   uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err)
 {
     if (b->simulated)
-        return cuzk_fail(err, CUZK_ERR_ARG, "the %s backend makes placeholder proofs: prove with cpu, gpu or auto",
-                         b->name);
+        return cuzk_fail(err, CUZK_ERR_ARG,
+                         "the %s backend makes placeholder proofs: prove with one of " CUZK_BACKEND_PROVERS, b->name);
     int rc = cuzk_groth16_check_inputs(z, w, err);
     if (rc)
         return rc;

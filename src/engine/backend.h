@@ -52,10 +52,12 @@ struct cuzk_backend {
     void (*destroy)(cuzk_backend *b);
 };
 
+struct cuzk_vclock;
 typedef struct {
     int cpu_threads;   /* cpu: threads of one proof's device part */
     int sim_devices;   /* sim: how many simulated devices */
     double sim_gpu_ms; /* sim: device time per partition */
+    struct cuzk_vclock *sim_clock; /* sim: the virtual clock gpu_ms passes on (NULL: real time) */
     int gpu_devices;   /* gpu: use the first N visible GPUs (0: all) */
     int gpu_one_shot;  /* gpu: each key serves one proof (the command line):
                         * no window tables, whose build costs more than
@@ -74,7 +76,6 @@ cuzk_backend *backend_cpu_create(int threads);
 cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
 /* The same on a virtual clock (util/vclock.h; NULL: real time): gpu_ms
  * passes on that clock, the one the engine's configuration names. */
-struct cuzk_vclock;
 cuzk_backend *backend_sim_create_on(int n_devices, double gpu_ms, struct cuzk_vclock *clock);
 
 /* The CUDA prover (backend_gpu.c) on the first o->gpu_devices visible GPUs
@@ -103,13 +104,23 @@ int backend_finish_on_cpu(cuzk_backend *b, const backend_work *w, const cuzk_msm
                           cuzk_error *err);
 
 
-/* The backends a configuration may name, one row each: X(name), made by
- * backend.c's make_<name>; "auto" stands for gpu when one is usable, else
- * cpu. A backend is this row, its make_<name> and its file. */
-#define CUZK_BACKENDS(X) X(cpu) X(sim) X(gpu)
-#define CUZK_BACKEND_CHOICE_(name) "|" #name
-/* "auto|cpu|sim|gpu", a string literal */
+/* The backends a configuration may name, one row each: X(name, proves),
+ * made by backend.c's make_<name>; proves is 1 for a backend whose proofs
+ * are real, 0 for one whose proofs are placeholders (sim). "auto" stands
+ * for gpu when one is usable, else cpu. A backend is this row, its
+ * make_<name> and its file. */
+#define CUZK_BACKENDS(X) X(cpu, 1) X(sim, 0) X(gpu, 1)
+#define CUZK_BACKEND_CHOICE_(name, proves) "|" #name
+#define CUZK_BACKEND_PROVER_(name, proves) CUZK_BACKEND_IF_##proves("|" #name)
+#define CUZK_BACKEND_IF_1(text) text
+#define CUZK_BACKEND_IF_0(text)
+/* "auto|cpu|sim|gpu" and "auto|cpu|gpu" (those that make real proofs), string literals */
 #define CUZK_BACKEND_CHOICES "auto" CUZK_BACKENDS(CUZK_BACKEND_CHOICE_)
+#define CUZK_BACKEND_PROVERS "auto" CUZK_BACKENDS(CUZK_BACKEND_PROVER_)
+
+/* 1 when name is one of CUZK_BACKEND_CHOICES (with provers_only: of
+ * CUZK_BACKEND_PROVERS), else 0. */
+int backend_is_choice(const char *name, int provers_only);
 
 /* The backend a configuration names: one of CUZK_BACKEND_CHOICES. NULL,
  * with a message, for an unknown or unavailable name. */

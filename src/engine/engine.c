@@ -96,6 +96,11 @@ double engine_now(const cuzk_engine *e)
     return e->cfg.clock ? vclock_now(e->cfg.clock) : cuzk_now_s();
 }
 
+double cuzk_engine_now(const cuzk_engine *e)
+{
+    return engine_now(e);
+}
+
 /* Waits on cv (e->lock held) until woken or until `until` (< 0: no
  * deadline), in the engine's time; may return early: callers recheck. */
 void engine_wait(cuzk_engine *e, pthread_cond_t *cv, double until)

@@ -31,24 +31,26 @@
 #include "engine/pinned_pool.h"
 #include "util/log.h"
 
-/* The dispatch policies, one row each: X(name, NAME, help). A policy is
- * this row and one file, engine/dispatch_<name>.c, defining
+/* The dispatch policies, one row each: X(name, NAME, help), SEP between
+ * two rows (what a list puts between two names; nothing elsewhere). A
+ * policy is this row and one file, engine/dispatch_<name>.c, defining
  * `const dispatch_policy dispatch_<name>` (engine_internal.h); the enum,
- * the names, parsing and the daemon's config choices and help come from
- * the rows. */
-#define CUZK_DISPATCH_POLICIES(X)                                                                         \
+ * the names, parsing, the command line's usage and the daemon's config
+ * choices and help come from the rows. */
+#define CUZK_DISPATCH_ROWS(X, SEP)                                                                        \
     X(semaphore, SEMAPHORE, "max_gpu_queue_depth permits, one device completion starts one\nsynthesis") \
-    X(pacer, PACER, "PI control of the dispatch interval on the measured device\ntime")                  \
-    X(poll, POLL, "the legacy threshold poll (kept to reproduce its failure)")
+    SEP X(pacer, PACER, "PI control of the dispatch interval on the measured device\ntime")              \
+    SEP X(poll, POLL, "the legacy threshold poll (kept to reproduce its failure)")
+#define CUZK_DISPATCH_POLICIES(X) CUZK_DISPATCH_ROWS(X, )
 
 #define CUZK_DISPATCH_ENUM_(name, NAME, help) CUZK_DISPATCH_##NAME,
 typedef enum { CUZK_DISPATCH_POLICIES(CUZK_DISPATCH_ENUM_) CUZK_N_DISPATCH_POLICIES } cuzk_dispatch_policy;
 /* "semaphore|pacer|poll" and "semaphore: ...; pacer: ...; poll: ....",
- * string constants. */
-#define CUZK_DISPATCH_CHOICE_(name, NAME, help) "|" #name
-#define CUZK_DISPATCH_CHOICES (CUZK_DISPATCH_POLICIES(CUZK_DISPATCH_CHOICE_) + 1)
-#define CUZK_DISPATCH_HELP_(name, NAME, help) "; " #name ": " help
-#define CUZK_DISPATCH_HELP (CUZK_DISPATCH_POLICIES(CUZK_DISPATCH_HELP_) "." + 2)
+ * string literals. */
+#define CUZK_DISPATCH_CHOICE_(name, NAME, help) #name
+#define CUZK_DISPATCH_CHOICES CUZK_DISPATCH_ROWS(CUZK_DISPATCH_CHOICE_, "|")
+#define CUZK_DISPATCH_HELP_(name, NAME, help) #name ": " help
+#define CUZK_DISPATCH_HELP CUZK_DISPATCH_ROWS(CUZK_DISPATCH_HELP_, "; ") "."
 typedef enum { CUZK_PRIORITY_CRITICAL = 0, CUZK_PRIORITY_HIGH, CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_LOW } cuzk_priority;
 enum { CUZK_N_PRIORITIES = 4 };
 
@@ -77,9 +79,10 @@ typedef struct {
     double results_ttl_s;         /* and for how long (default 600) */
     double sim_synth_ms;          /* synthesis time of simulated circuits */
     cuzk_logger *log;             /* NULL: no log */
-    struct cuzk_vclock *clock;    /* NULL: real time; tests: a virtual clock
-                                   * (util/vclock.h) shared with the sim backend,
-                                   * the engine called from the clock's creator */
+    struct cuzk_vclock *clock;    /* NULL: real time; tests and bench pipeline
+                                   * --virtual-time: a virtual clock (util/vclock.h)
+                                   * shared with the sim backend, the engine
+                                   * called from the clock's creator */
 } cuzk_engine_config;
 
 void cuzk_engine_config_default(cuzk_engine_config *c);
@@ -235,6 +238,10 @@ typedef struct {
 
 void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s);
 void cuzk_engine_stats_free(cuzk_engine_stats *s);
+
+/* The engine's time in seconds: the monotonic clock's, or its virtual
+ * clock's (cuzk_engine_config.clock). */
+double cuzk_engine_now(const cuzk_engine *e);
 
 /* The q-quantile (0..1) of n samples (sorted in place); 0 when n = 0. */
 double cuzk_engine_percentile(double *samples, size_t n, double q);

@@ -1,6 +1,6 @@
 /* The dispatcher: the thread that moves pending partitions to synthesis
  * when the configured policy says so, and the table of policies (one row
- * each in engine.h's CUZK_DISPATCH_POLICIES, one file each:
+ * each in engine.h's CUZK_DISPATCH_ROWS, one file each:
  * dispatch_<name>.c). */
 #include "engine/engine_internal.h"
 

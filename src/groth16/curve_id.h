@@ -20,6 +20,10 @@
  * (floor((bits - 1) / 64) + 1) * 8. */
 int cuzk_curve_from_prime(const uint8_t *prime_le, uint32_t n8, int is_base_field, cuzk_curve_id *out);
 
+/* "bn128|bls12381", the names snarkjs writes (CUZK_CURVES), a string literal */
+#define CUZK_CURVE_CHOICE_(prefix, PREFIX, snarkjs) snarkjs
+#define CUZK_CURVE_CHOICES CUZK_CURVE_ROWS(CUZK_CURVE_CHOICE_, "|")
+
 /* "bn128" or "bls12381", the names snarkjs writes; "unknown" otherwise. */
 const char *cuzk_curve_snarkjs_name(cuzk_curve_id curve);
 

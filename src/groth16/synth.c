@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "groth16/curve_id.h"
 #include "groth16/r1cs_eval.h"
 #include "util/err.h"
 #include "util/random.h"
@@ -56,7 +57,8 @@ static const uint16_t shape_weights[CUZK_SHAPES][GATE_KINDS] = {
     [CUZK_SHAPE_MIXED] = {[GATE_BOOL] = 110, [GATE_AND] = 137, [GATE_XOR] = 241, [GATE_PACK] = 5, [GATE_FULL] = 507},
 };
 
-static const char *const shape_names[CUZK_SHAPES] = {"random", "bits", "mixed"};
+#define SHAPE_NAME_(name, NAME) [CUZK_SHAPE_##NAME] = #name,
+static const char *const shape_names[CUZK_SHAPES] = {CUZK_SHAPE_ROWS(SHAPE_NAME_, )};
 
 const char *cuzk_synth_shape_name(cuzk_synth_shape s)
 {
@@ -231,6 +233,8 @@ int cuzk_circuit_synth(const cuzk_synth_params *p, cuzk_r1cs *r, cuzk_wtns *w, c
                          p->n_constraints);
     if ((unsigned)p->shape >= CUZK_SHAPES)
         return cuzk_fail(err, CUZK_ERR_ARG, "unknown circuit shape %d", (int)p->shape);
+    if (!cuzk_curve_valid(p->curve))
+        return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve %d", (int)p->curve);
     synth_ctx x = {.p = p, .f = fr_any_of(p->curve), .state = p->seed ^ 0x6375706b73796e74ULL,
                    .first_input = p->zero_witness ? 1 : 0, .r = r};
     const uint64_t kind_seed = p->seed ^ 0x6b696e6473796e74ULL;

@@ -20,7 +20,15 @@
 
 #define CUZK_SYNTH_PRIVATE_INPUTS 2
 
-typedef enum { CUZK_SHAPE_RANDOM, CUZK_SHAPE_BITS, CUZK_SHAPE_MIXED, CUZK_SHAPES } cuzk_synth_shape;
+/* The shapes above, one row each: X(name, NAME), SEP between two rows
+ * (what a list puts between two names; nothing elsewhere); synth.c's
+ * shape_weights gives each its gates. */
+#define CUZK_SHAPE_ROWS(X, SEP) X(random, RANDOM) SEP X(bits, BITS) SEP X(mixed, MIXED)
+#define CUZK_SHAPE_ENUM_(name, NAME) CUZK_SHAPE_##NAME,
+typedef enum { CUZK_SHAPE_ROWS(CUZK_SHAPE_ENUM_, ) CUZK_SHAPES } cuzk_synth_shape;
+/* "random|bits|mixed", a string literal */
+#define CUZK_SHAPE_CHOICE_(name, NAME) #name
+#define CUZK_SHAPE_CHOICES CUZK_SHAPE_ROWS(CUZK_SHAPE_CHOICE_, "|")
 
 typedef struct {
     cuzk_curve_id curve;

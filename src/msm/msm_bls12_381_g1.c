@@ -7,8 +7,4 @@
 #define FQ_T bls12_381_fp
 #define FR_T bls12_381_fr
 #define FR_BITS BLS12_381_FR_BITS
-#if MONT52_HAVE
-#define FQ8_(x) bls12_381_fp_x8_##x
-#define FQ8_T bls12_381_fp_x8
-#endif
 #include "msm/msm.inc"

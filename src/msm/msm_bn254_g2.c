@@ -7,8 +7,4 @@
 #define FQ_T bn254_fp2
 #define FR_T bn254_fr
 #define FR_BITS BN254_FR_BITS
-#if MONT52_HAVE
-#define FQ8_(x) bn254_fp2_x8_##x
-#define FQ8_T bn254_fp2_x8
-#endif
 #include "msm/msm.inc"

@@ -11,13 +11,6 @@
 #define ATE_LOOP_NEGATIVE BN254_ATE_LOOP_NEGATIVE
 #define FINAL_EXP_HARD_BITLEN BN254_FINAL_EXP_HARD_BITLEN
 #include "pairing/pairing.inc"
-#undef C_
-#undef PAIRING_D_TWIST
-#undef PAIRING_BN
-#undef ATE_LOOP
-#undef ATE_LOOP_HI
-#undef ATE_LOOP_NEGATIVE
-#undef FINAL_EXP_HARD_BITLEN
 
 #define C_(x) bls12_381_##x
 #define PAIRING_D_TWIST 0

@@ -40,32 +40,10 @@ static inline size_t ntt_reverse_bits(size_t x, unsigned bits)
 
 #define FR_(x) bn254_fr_##x
 #define FR_T bn254_fr
-#define NTT_ROOT bn254_fr_root_of_unity
 #define NTT_TWO_ADICITY BN254_FR_TWO_ADICITY
-#if MONT52_HAVE
-#define FR8_(x) bn254_fr_x8_##x
-#define FR8_T bn254_fr_x8
-#endif
 #include "poly/ntt.inc"
-#undef FR_
-#undef FR_T
-#undef FR8_
-#undef FR8_T
-#undef NTT_ROOT
-#undef NTT_TWO_ADICITY
 
 #define FR_(x) bls12_381_fr_##x
 #define FR_T bls12_381_fr
-#define NTT_ROOT bls12_381_fr_root_of_unity
 #define NTT_TWO_ADICITY BLS12_381_FR_TWO_ADICITY
-#if MONT52_HAVE
-#define FR8_(x) bls12_381_fr_x8_##x
-#define FR8_T bls12_381_fr_x8
-#endif
 #include "poly/ntt.inc"
-#undef FR_
-#undef FR_T
-#undef FR8_
-#undef FR8_T
-#undef NTT_ROOT
-#undef NTT_TWO_ADICITY

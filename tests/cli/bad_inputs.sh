@@ -102,12 +102,29 @@ rc=0; "$CUZK" groth16 prove --threads zero a b c d >/dev/null 2>&1 || rc=$?; [ $
 rc=0; "$CUZK" circuit synth --curve bn128 --constraints 9 --shape sha "$d/s.r1cs" "$d/s.wtns" >/dev/null 2>&1 || rc=$?
 [ $rc -eq 2 ]
 rc=0; "$CUZK" setup --backend tpu "$d/bn.r1cs" "$d/x.zkey" >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" setup --backend sim "$d/bn.r1cs" "$d/x.zkey" >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" bench pipeline --backend tpu >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" bench pipeline --policy fifo >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
 rc=0; "$CUZK" bench prove --curve bn128 --constraints 9 --device-key --backend cpu >/dev/null 2>&1 || rc=$?
 [ $rc -eq 2 ]
 rc=0; "$CUZK" bench pipeline --constraints 9 --device-key --backend cpu >"$d/dk.txt" 2>&1 || rc=$?
 [ $rc -eq 2 ] && grep -q "needs a backend with a device" "$d/dk.txt"
-for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "circuit synth" "bench prove"; do
+for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "circuit synth" "bench prove" \
+    "bench pipeline"; do
     $CUZK $c --help | grep -q "usage\|cuzk"
+done
+# the usage lines list the backend and policy tables' names, as the
+# daemon's configuration does (from the same rows, by other code)
+$CUZK daemon --print-config >"$d/config.ini"
+choices() { grep -B1 "^$1 = " "$d/config.ini" | sed -n 's/^# One of \(.*\)\. Default: .*/\1/p'; }
+backends=$(choices backend) policies=$(choices policy)
+[ -n "$backends" ]
+[ -n "$policies" ]
+$CUZK bench pipeline --help >"$d/help.txt"
+grep -qF -- "--backend $backends] [--policy $policies]" "$d/help.txt"
+for c in setup "bench prove"; do
+    $CUZK $c --help >"$d/help.txt"
+    grep -qF -- "--backend ${backends/|sim/}]" "$d/help.txt"
 done
 "$CUZK" --version | grep -qx "cuzk [0-9][0-9.]*" || { echo "FAIL: cuzk --version"; exit 1; }
 echo "bad inputs: all handled"

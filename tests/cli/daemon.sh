@@ -35,7 +35,7 @@ probe_expect() {
 start_daemon() {
     "$CUZK" daemon --config "$2" >"$WORK/$1.out" 2>&1 &
     PID[$1]=$!
-    for _ in $(seq 100); do
+    for _ in $(seq 600); do # a generous minute: nothing here measures how long it takes
         "$CUZK" client status --connect "unix:$WORK/$1.sock" >/dev/null 2>&1 && return 0
         kill -0 "${PID[$1]}" 2>/dev/null || { cat "$WORK/$1.out"; fail "the daemon $1 died at start"; }
         sleep 0.1
@@ -155,16 +155,6 @@ for _ in 1 2 3; do
 done
 kill "$IDLE"; wait "$IDLE" 2>/dev/null || true
 
-step "cancel a job"
-# 4000 partitions take the CPU backend many seconds, the cancel a fraction of one
-"$CUZK" client submit --circuit c --priority low $(for _ in $(seq 4000); do echo "$WORK/w.wtns"; done) >"$WORK/big.json"
-big=$(jget "$WORK/big.json" 'd["job_id"]')
-"$CUZK" client cancel "$big" >/dev/null
-expect_fail "$CUZK" client await "$big"
-[ "$(jget "$WORK/out.txt" 'd["state"]')" = cancelled ] || fail "not cancelled"
-expect_fail "$CUZK" client cancel 999999
-expect_output "unknown job 999999"
-
 step "keys: evict, preload; an unknown circuit is a 404"
 "$CUZK" client evict --drop c2 | grep -q '"tier": "cold"'
 "$CUZK" client preload c2 | grep -q '"tier": "hot"'
@@ -198,7 +188,7 @@ for line in text.splitlines():
     samples[name + (m.group(2) or "")] = value
 jobs = status["jobs"]
 assert samples['cuzk_proofs_total{outcome="done"}'] == jobs["done"] == 6, jobs
-assert samples['cuzk_proofs_total{outcome="cancelled"}'] == jobs["cancelled"] == 1
+assert samples['cuzk_proofs_total{outcome="cancelled"}'] == jobs["cancelled"] == 0
 assert samples["cuzk_partitions_proved_total"] == status["partitions"]["proved"]
 assert samples['cuzk_budget_used_bytes{category="keys"}'] == status["budget"]["by_category"]["keys"] > 0
 assert samples["cuzk_pinned_pool_reuses_total"] == status["pinned_pool"]["reuses"] > 0
@@ -214,7 +204,7 @@ PY
 step "SIGHUP reopens the log"
 mv "$WORK/d.log" "$WORK/d.log.1"
 kill -HUP "${PID[d]}"
-for _ in $(seq 50); do grep -q "log reopened" "$WORK/d.log" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q "log reopened" "$WORK/d.log" 2>/dev/null && break; sleep 0.1; done
 grep -q "log reopened" "$WORK/d.log" || fail "no new log"
 
 step "diag: the pool's reuse ratio, the timeline and its picture"
@@ -226,20 +216,37 @@ checkins=$(sed -n 's/^checkins: //p' "$WORK/pool.txt")
 grep -q '^GPU 0: busy' "$WORK/tl.txt"
 head -c 5 "$WORK/timeline.svg" | grep -q '<svg'
 
-step "SIGTERM mid-job: new jobs refused, the running one finishes, exit 0"
+step "a second daemon, on the simulated device: cancel a job while it runs"
 sed -e "s|backend = cpu|backend = sim\nsim_gpu_ms = 150|" -e "s|/d\.|/s.|g" -e "/^listen = tcp/d" \
     -e "/^token_file/d" -e "/^timeline/d" "$WORK/d.ini" >"$WORK/s.ini"
 start_daemon s "$WORK/s.ini"
 export CUZK_CONNECT=unix:$WORK/s.sock
+# 1000 partitions of 150 ms of simulated device time: the job cannot end
+# within 150 s on any machine (the device sleeps, and no load makes a sleep
+# shorter), and the cancel comes right after the submit
+"$CUZK" client submit --circuit c --priority low $(for _ in $(seq 1000); do echo "$WORK/w.wtns"; done) >"$WORK/big.json"
+big=$(jget "$WORK/big.json" 'd["job_id"]')
+"$CUZK" client cancel "$big" >/dev/null
+expect_fail "$CUZK" client await "$big"
+[ "$(jget "$WORK/out.txt" 'd["state"]')" = cancelled ] || fail "not cancelled"
+expect_fail "$CUZK" client cancel 999999
+expect_output "unknown job 999999"
+"$CUZK" client status >"$WORK/s-status.json"
+[ "$(jget "$WORK/s-status.json" 'd["jobs"]["cancelled"]')" = 1 ] || fail "the cancel is not counted"
+"$CUZK" client metrics >"$WORK/s-metrics.txt"
+grep -qx 'cuzk_proofs_total{outcome="cancelled"} 1' "$WORK/s-metrics.txt" || fail "the cancel is not in the metrics"
+
+step "SIGTERM mid-job: new jobs refused, the running one finishes, exit 0"
 "$CUZK" client submit --circuit c $(for _ in $(seq 10); do echo "$WORK/w.wtns"; done) >"$WORK/drain.json"
 job=$(jget "$WORK/drain.json" 'd["job_id"]')
-# a job that keeps the daemon draining until it is cancelled below (1000 x
-# 150 ms), so the refusals are checked inside the drain on any machine
+# a job that keeps the daemon draining until it is cancelled below (as the
+# one above, at least 150 s), so the refusals are checked inside the drain
+# on any machine
 "$CUZK" client submit --circuit c --priority low $(for _ in $(seq 1000); do echo "$WORK/w.wtns"; done) >"$WORK/hold.json"
 hold=$(jget "$WORK/hold.json" 'd["job_id"]')
 kill -TERM "${PID[s]}"
 refused=0
-for _ in $(seq 200); do
+for _ in $(seq 600); do # until the signal is seen: a generous deadline, well inside the 150 s
     if ! "$CUZK" client submit --circuit c "$WORK/w.wtns" >/dev/null 2>"$WORK/refused.txt"; then
         grep -q "HTTP 503.*shutting down" "$WORK/refused.txt" && refused=1 && break
         cat "$WORK/refused.txt"; fail "the submit failed otherwise"

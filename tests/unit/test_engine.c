@@ -383,14 +383,21 @@ static void test_policy_table(void **state)
 }
 
 /* Every name of CUZK_BACKEND_CHOICES makes a backend (gpu: or says why
- * not); another name is refused with the list. */
+ * not), whose proofs are real exactly when CUZK_BACKEND_PROVERS names it;
+ * another name is refused with the list. */
 static void test_backend_table(void **state)
 {
     (void)state;
     char choices[] = CUZK_BACKEND_CHOICES;
+    const char *provers = "|" CUZK_BACKEND_PROVERS "|";
     backend_options o = {.cpu_threads = 1, .sim_devices = 1};
     int n = 0;
     for (char *save = NULL, *name = strtok_r(choices, "|", &save); name; name = strtok_r(NULL, "|", &save), n++) {
+        char bars[16];
+        snprintf(bars, sizeof bars, "|%s|", name);
+        int proves = strstr(provers, bars) != NULL;
+        assert_true(backend_is_choice(name, 0));
+        assert_int_equal(backend_is_choice(name, 1), proves);
         cuzk_error err = {0};
         cuzk_backend *b = backend_create(name, &o, &err);
         if (!b) {
@@ -398,9 +405,13 @@ static void test_backend_table(void **state)
             assert_int_not_equal(err.code, 0);
             continue;
         }
+        assert_int_equal(b->simulated, !proves);
         b->destroy(b);
     }
     assert_int_equal(n, 4);
+    assert_string_equal(CUZK_BACKEND_PROVERS, "auto|cpu|gpu");
+    assert_false(backend_is_choice("nope", 0));
+    assert_false(backend_is_choice("", 0));
     cuzk_error err = {0};
     assert_null(backend_create("nope", &o, &err));
     assert_int_equal(err.code, CUZK_ERR_ARG);

@@ -245,6 +245,7 @@ static void test_curve_id(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_int_not_equal(cuzk_curve_from_name(bad[i], &c), CUZK_OK);
     assert_string_equal(cuzk_curve_snarkjs_name(CUZK_CURVE_BN254), "bn128");
     assert_string_equal(cuzk_curve_snarkjs_name(CUZK_CURVE_BLS12_381), "bls12381");
+    assert_string_equal(CUZK_CURVE_CHOICES, "bn128|bls12381"); /* the usage lines' list, from the same rows */
 }
 
 /* ---------------- fixtures: the witness ---------------- */
@@ -411,17 +412,19 @@ static void test_r1cs_fixture(void **state)
 /* Montgomery coordinate (as in the zkey) -> canonical, qw words. */
 static void from_mont_q(uint64_t *out, const uint64_t *in, cuzk_curve_id curve)
 {
-    if (curve == CUZK_CURVE_BN254) {
-        bn254_fp t;
-        memcpy(t.l, in, sizeof t.l);
-        bn254_fp_from_mont(&t, &t);
-        memcpy(out, t.l, sizeof t.l);
-    } else {
-        bls12_381_fp t;
-        memcpy(t.l, in, sizeof t.l);
-        bls12_381_fp_from_mont(&t, &t);
-        memcpy(out, t.l, sizeof t.l);
+    switch (curve) {
+#define FROM_MONT_Q_(prefix, PREFIX, snarkjs)                                                                \
+    case CUZK_CURVE_##PREFIX: {                                                                             \
+        prefix##_fp t;                                                                                      \
+        memcpy(t.l, in, sizeof t.l);                                                                        \
+        prefix##_fp_from_mont(&t, &t);                                                                      \
+        memcpy(out, t.l, sizeof t.l);                                                                       \
+        return;                                                                                             \
     }
+        CUZK_CURVES(FROM_MONT_Q_)
+#undef FROM_MONT_Q_
+    }
+    fail_msg("unknown curve %d", (int)curve);
 }
 
 static int all_zero(const uint64_t *v, size_t n)

@@ -166,7 +166,7 @@ static void coef_r2(const fr_any *f, uint64_t out[4], int64_t coef)
 static void test_synthesize_matches_reference(void **state)
 {
     (void)state;
-    for (int curve = 0; curve < 2; curve++) {
+    for (int curve = 0; curve < CUZK_N_CURVES; curve++) {
         key_and_witness kw;
         make_key((cuzk_curve_id)curve, 300, 3, 11 + (uint64_t)curve, &kw);
         cuzk_pce p;
@@ -257,7 +257,7 @@ static void test_killed_save_leaves_nothing(void **state)
 static void test_save_load(void **state)
 {
     (void)state;
-    for (int curve = 0; curve < 2; curve++) {
+    for (int curve = 0; curve < CUZK_N_CURVES; curve++) {
         key_and_witness kw;
         make_key((cuzk_curve_id)curve, 200, 2, 21 + (uint64_t)curve, &kw);
         cuzk_pce p, q;
@@ -321,7 +321,7 @@ static void test_cache(void **state)
     (void)state;
     char dir[300];
     snprintf(dir, sizeof dir, "%s/cache", tmp_dir); /* created by cuzk_pce_get */
-    for (int curve = 0; curve < 2; curve++) {
+    for (int curve = 0; curve < CUZK_N_CURVES; curve++) {
         key_and_witness k1, k2;
         make_key((cuzk_curve_id)curve, 150, 1, 31 + (uint64_t)curve, &k1);
         make_key((cuzk_curve_id)curve, 150, 1, 41 + (uint64_t)curve, &k2);
@@ -424,7 +424,7 @@ static void test_cache(void **state)
 static void test_hand_built(void **state)
 {
     (void)state;
-    for (int curve = 0; curve < 2; curve++) {
+    for (int curve = 0; curve < CUZK_N_CURVES; curve++) {
         fr_any f = fr_any_of((cuzk_curve_id)curve);
         struct {
             uint32_t matrix, row, wire;
@@ -587,7 +587,7 @@ static double cpu_s(void)
 
 static void bench(int log_m)
 {
-    for (int curve = 0; curve < 2; curve++) {
+    for (int curve = 0; curve < CUZK_N_CURVES; curve++) {
         cuzk_synth_params sp = {.curve = (cuzk_curve_id)curve, .n_constraints = 1u << log_m, .n_public = 2, .seed = 7};
         cuzk_r1cs r;
         cuzk_wtns w;

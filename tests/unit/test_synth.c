@@ -7,7 +7,8 @@
  *   - the witness-mix counter on values at each class boundary
  *   - setups from the same toxic waste are the same key, byte for byte,
  *     on 1 and 3 threads; a proof with that key verifies; bad toxic waste
- *     and shape names are refused. */
+ *     and shape names are refused
+ *   - bad parameters (curve, shape, size) are refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -31,7 +32,7 @@ static cuzk_synth_params params(cuzk_curve_id curve, cuzk_synth_shape shape, uin
 static void test_shapes_satisfied(void **state)
 {
     (void)state;
-    for (int curve = 0; curve < 2; curve++)
+    for (int curve = 0; curve < CUZK_N_CURVES; curve++)
         for (int shape = 0; shape < CUZK_SHAPES; shape++)
             for (int zero = 0; zero < 2; zero++) {
                 cuzk_error err = {0};
@@ -51,6 +52,22 @@ static void test_shapes_satisfied(void **state)
                 cuzk_r1cs_free(&r);
                 cuzk_wtns_free(&w);
             }
+}
+
+/* Parameters out of range are refused with a message, nothing made. */
+static void test_bad_params_refused(void **state)
+{
+    (void)state;
+    cuzk_synth_params bad[] = {params((cuzk_curve_id)CUZK_N_CURVES, CUZK_SHAPE_RANDOM, 10),
+                               params(CUZK_CURVE_BN254, CUZK_SHAPES, 10), params(CUZK_CURVE_BN254, CUZK_SHAPE_RANDOM, 0)};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cuzk_error err = {0};
+        cuzk_r1cs r;
+        cuzk_wtns w;
+        assert_int_equal(cuzk_circuit_synth(&bad[i], &r, &w, &err), CUZK_ERR_ARG);
+        assert_true(err.msg[0] != 0);
+        assert_null(w.values);
+    }
 }
 
 static void test_same_seed_same_circuit(void **state)
@@ -131,12 +148,19 @@ static void test_mix_boundaries(void **state)
     assert_int_equal(cuzk_synth_shape_from_name("bits", &s), 0);
     assert_int_equal(s, CUZK_SHAPE_BITS);
     assert_int_equal(cuzk_synth_shape_from_name("sha", &s), -1);
+    for (int i = 0; i < CUZK_SHAPES; i++) { /* the names, the choices and the ids are one list */
+        const char *name = cuzk_synth_shape_name((cuzk_synth_shape)i);
+        assert_int_equal(cuzk_synth_shape_from_name(name, &s), 0);
+        assert_int_equal(s, i);
+        assert_non_null(strstr(CUZK_SHAPE_CHOICES, name));
+    }
+    assert_string_equal(CUZK_SHAPE_CHOICES, "random|bits|mixed");
 }
 
 static void test_setup_same_key_any_threads(void **state)
 {
     (void)state;
-    for (int curve = 0; curve < 2; curve++) {
+    for (int curve = 0; curve < CUZK_N_CURVES; curve++) {
         cuzk_error err = {0};
         cuzk_synth_params sp = params((cuzk_curve_id)curve, CUZK_SHAPE_BITS, 3000);
         cuzk_r1cs r;
@@ -185,6 +209,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shapes_satisfied),
+        cmocka_unit_test(test_bad_params_refused),
         cmocka_unit_test(test_same_seed_same_circuit),
         cmocka_unit_test(test_bit_heavy_mix),
         cmocka_unit_test(test_mix_boundaries),
