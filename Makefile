@@ -1,6 +1,7 @@
 # cuzk build. `make` builds libcuzk and the cuzk command; `make test` and
 # `make demo` first install what is missing (Debian packages, npm peers).
 # Sanitizer build: build/debug (address + undefined behaviour, -DCUZK_VERIFY).
+# Fuzzing: `make fuzz` (libFuzzer, clang; mk/fuzz.mk, tests/fuzz).
 
 CC      ?= cc
 NVCC    ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -83,6 +84,7 @@ endef
 # request.
 $(eval $(call build_tree,build,$(REL_CFLAGS),build/cuzk build/libcuzk.a))
 $(eval $(call build_tree,build/debug,$(DBG_CFLAGS),))
+include mk/fuzz.mk
 
 .PHONY: all deps test demo clean constants bench install
 .DEFAULT_GOAL := all
