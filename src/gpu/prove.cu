@@ -246,22 +246,21 @@ static int mark(cuzk_gpu *g, int i, cuzk_error *err)
     return 0;
 }
 
-/* r += p on the host, for the curve and group of the key array */
-static void add_partial(cuzk_curve_id curve, bool g2, void *r, const void *p)
+/* r += p on the host, for the curve and group of the key array; fails on
+ * an unknown curve */
+static int add_partial(cuzk_curve_id curve, bool g2, void *r, const void *p, cuzk_error *err)
 {
 #define ADD(G) G##_jac_add(static_cast<G##_jac *>(r), static_cast<const G##_jac *>(r), static_cast<const G##_jac *>(p))
-    if (curve == CUZK_CURVE_BN254) {
-        if (g2)
-            ADD(bn254_g2);
-        else
-            ADD(bn254_g1);
-    } else {
-        if (g2)
-            ADD(bls12_381_g2);
-        else
-            ADD(bls12_381_g1);
+    switch (curve) {
+    case CUZK_CURVE_BN254:
+        g2 ? ADD(bn254_g2) : ADD(bn254_g1);
+        return 0;
+    case CUZK_CURVE_BLS12_381:
+        g2 ? ADD(bls12_381_g2) : ADD(bls12_381_g1);
+        return 0;
     }
 #undef ADD
+    return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", (int)curve);
 }
 
 /* One MSM of a streamed key: slice j's points are copied on the copy
@@ -300,7 +299,7 @@ static int streamed_msm(cuzk_gpu *g, const cuzk_gpu_key *k, int which, const fr_
         uint64_t partial[sizeof(cuzk_msm_results::b2) / 8];
         GPU_TRY(msm_group_of(k->curve, g2)->call(g, partial, buf[j % 2].get(), scalars + j * slice, len(j), true,
                                                  err));
-        add_partial(k->curve, g2, result, partial);
+        GPU_TRY(add_partial(k->curve, g2, result, partial, err));
     }
     return 0;
 }
@@ -467,7 +466,7 @@ static int c_plus_h_sliced(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w
             GPU_TRY(msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars.get() + at), len, grp->plan(g, len),
                                 d, err));
             GPU_TRY(grp->sorted(g, partial, static_cast<const uint8_t *>(k->pts[KEY_C]) + at * pb, d, err));
-            add_partial(k->curve, false, result, partial);
+            GPU_TRY(add_partial(k->curve, false, result, partial, err));
             at += len;
         }
     return 0;

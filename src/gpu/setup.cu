@@ -32,10 +32,16 @@ template <class Fr> __global__ void from_mont_kernel(Fr *x, size_t n)
 
 static int scalars_to_normal(cuzk_gpu *g, cuzk_curve_id curve, void *x, size_t n, cuzk_error *err)
 {
-    if (curve == CUZK_CURVE_BN254)
+    switch (curve) {
+    case CUZK_CURVE_BN254:
         from_mont_kernel<<<grid_for(n, 256), 256, 0, g->stream>>>(static_cast<bn254_fr_t *>(x), n);
-    else
+        break;
+    case CUZK_CURVE_BLS12_381:
         from_mont_kernel<<<grid_for(n, 256), 256, 0, g->stream>>>(static_cast<bls12_381_fr_t *>(x), n);
+        break;
+    default:
+        return cuzk_fail(err, CUZK_ERR_ARG, "setup: unknown curve id %d", (int)curve);
+    }
     GPU_LAUNCHED();
     return 0;
 }
