@@ -723,6 +723,7 @@ static void test_made_key(void **state)
     assert_int_equal(cuzk_engine_circuit_info(e, "made", &info), CUZK_OK);
     assert_int_equal(info.key.tier, KEY_HOT);
 
+    cuzk_wtns_free(&w);
     assert_int_equal(cuzk_circuit_synth(&sp, &r, &w, &err), CUZK_OK);
     assert_int_equal(cuzk_engine_register_setup(e, "device", &r, 1, &err), CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "needs a backend with one"));
