@@ -33,11 +33,6 @@ static void setup_stage(void *ctx, const char *stage)
     progress(p->who, "%s (%.2f s into the setup)", stage, cuzk_now_s() - p->t0);
 }
 
-static void free_r1cs(void *r)
-{
-    cuzk_r1cs_free(r);
-}
-
 int cli_setup_key(const char *who, cuzk_backend *b, cuzk_r1cs *r, int threads, int no_host_points,
                   cuzk_zkey *z, cuzk_error *err)
 {
@@ -45,7 +40,7 @@ int cli_setup_key(const char *who, cuzk_backend *b, cuzk_r1cs *r, int threads, i
     progress(who, "development setup on the %s backend (not for production)...", b->name);
     const cuzk_setup_options o = {.nthreads = threads, .no_host_points = no_host_points,
                                   .progress = who ? setup_stage : NULL, .progress_ctx = &p,
-                                  .r1cs_read = free_r1cs, .r1cs_read_ctx = r};
+                                  .r1cs_read = cuzk_r1cs_free_ctx, .r1cs_read_ctx = r};
     int rc = backend_setup(b, r, &o, z, err);
     cuzk_r1cs_free(r); /* when the setup failed before reading it all */
     if (!rc)

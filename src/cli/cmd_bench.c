@@ -224,7 +224,7 @@ static int run_in_memory(const bench_opts *o, int threads)
     const int gpu = b->setup && !cuzk_gpu_memory(0, &used, &total, NULL);
     if (gpu)
         fprintf(stderr, "bench: device memory (GiB of %.1f): key points %.1f, in use after the setup %.1f\n",
-                total / 1073741824.0, cuzk_gpu_key_bytes(&z) / 1073741824.0, used / 1073741824.0);
+                total / 1073741824.0, cuzk_zkey_point_bytes(&z) / 1073741824.0, used / 1073741824.0);
     cuzk_prove_timings best = {0};
     rc = time_proofs(b, o, threads, &z, &w, &best);
     if (!rc && gpu && !cuzk_gpu_memory(0, &used, &total, NULL))

@@ -125,7 +125,7 @@ static int upload_with_eviction(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, 
     return cuzk_fail(err, CUZK_ERR_NOMEM,
                      "the proving key (%zu MiB) does not fit in GPU %d's free memory, even with its points "
                      "streamed from host memory",
-                     cuzk_gpu_key_bytes(z) >> 20, d->index);
+                     cuzk_zkey_point_bytes(z) >> 20, d->index);
 }
 
 /* *out <- the resident copy of z on d, uploaded on first use; holds a

@@ -199,11 +199,6 @@ static void log_setup_stage(void *ctx, const char *stage)
              cuzk_now_s() - l->t0);
 }
 
-static void free_r1cs(void *r)
-{
-    cuzk_r1cs_free(r);
-}
-
 typedef struct {
     cuzk_zkey *z;
     const char *label;
@@ -233,7 +228,7 @@ int cuzk_engine_register_setup(cuzk_engine *e, const char *id, cuzk_r1cs *r, int
     setup_log l = {e, id, cuzk_now_s()};
     const cuzk_setup_options o = {.nthreads = cuzk_cpu_count(), .no_host_points = device_only,
                                   .progress = log_setup_stage, .progress_ctx = &l,
-                                  .r1cs_read = free_r1cs, .r1cs_read_ctx = r};
+                                  .r1cs_read = cuzk_r1cs_free_ctx, .r1cs_read_ctx = r};
     cuzk_zkey z;
     int rc = backend_setup(e->backend, r, &o, &z, err);
     cuzk_r1cs_free(r); /* when the setup failed before reading it all */

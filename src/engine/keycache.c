@@ -111,6 +111,25 @@ void keycache_destroy(keycache *kc)
     free(kc);
 }
 
+/* A new entry named `path` (NULL when out of memory). */
+static key_entry *entry_new(const char *path)
+{
+    key_entry *k = calloc(1, sizeof *k);
+    if (k && !(k->path = strdup(path))) {
+        free(k);
+        k = NULL;
+    }
+    return k;
+}
+
+static void entry_link(keycache *kc, key_entry *k)
+{
+    pthread_mutex_lock(&kc->lock);
+    k->next = kc->entries;
+    kc->entries = k;
+    pthread_mutex_unlock(&kc->lock);
+}
+
 key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err)
 {
     struct stat st;
@@ -119,18 +138,13 @@ key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err)
     if (fd < 0)
         return cuzk_fail(err, why.code, "cannot read the proving key: %s", why.msg), NULL;
     close(fd);
-    key_entry *k = calloc(1, sizeof *k);
-    if (!k || !(k->path = strdup(path))) {
-        free(k);
+    key_entry *k = entry_new(path);
+    if (!k)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
-    }
     k->bytes = (uint64_t)st.st_size;
     k->map_len = (size_t)st.st_size;
     cuzk_file_id_of(&st, &k->id);
-    pthread_mutex_lock(&kc->lock);
-    k->next = kc->entries;
-    kc->entries = k;
-    pthread_mutex_unlock(&kc->lock);
+    entry_link(kc, k);
     return k;
 }
 
@@ -138,20 +152,14 @@ key_entry *keycache_add(keycache *kc, const char *path, cuzk_error *err)
  * them (a key made on a device may keep them there only). */
 static uint64_t zkey_host_bytes(const cuzk_zkey *z)
 {
-    uint64_t bytes = (uint64_t)z->n_coefs * sizeof *z->coefs;
-    if (z->a) {
-        const uint64_t g1 = 2 * (uint64_t)z->n8q, g2 = 2 * g1, n_c = (uint64_t)z->n_vars - z->n_public - 1;
-        bytes += (uint64_t)z->n_vars * (2 * g1 + g2) + (n_c + z->domain_size) * g1;
-    }
-    return bytes;
+    return (uint64_t)z->n_coefs * sizeof *z->coefs + (z->a ? cuzk_zkey_point_bytes(z) : 0);
 }
 
 key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, const atomic_int *cancel,
                           cuzk_error *err)
 {
-    key_entry *k = calloc(1, sizeof *k);
-    if (!k || !(k->path = strdup(label))) {
-        free(k);
+    key_entry *k = entry_new(label);
+    if (!k) {
         cuzk_zkey_free(z);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
     }
@@ -173,10 +181,7 @@ key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, const a
     k->tier = KEY_HOT;
     k->loads = 1;
     k->last_used = cuzk_now_s();
-    pthread_mutex_lock(&kc->lock);
-    k->next = kc->entries;
-    kc->entries = k;
-    pthread_mutex_unlock(&kc->lock);
+    entry_link(kc, k);
     return k;
 }
 

@@ -162,9 +162,6 @@ typedef struct {
     uint32_t n_values;
 } cuzk_gpu_rows;
 
-/* Device bytes the resident points of z take. */
-size_t cuzk_gpu_key_bytes(const cuzk_zkey *z);
-
 /* *out <- z's points uploaded to g's device; they stay there, usable from
  * any context of that device, until cuzk_gpu_key_free. With window tables
  * (see above) when g allows them and they fit next to a proof's scratch,

@@ -149,12 +149,6 @@ int cuzk_gpu_set_key_tables(cuzk_gpu *g, int on, cuzk_error *err)
     return no_cuda(err);
 }
 
-size_t cuzk_gpu_key_bytes(const cuzk_zkey *z)
-{
-    (void)z;
-    return 0;
-}
-
 int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err)
 {
     (void)g, (void)z;

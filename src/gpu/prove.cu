@@ -631,15 +631,6 @@ static int make_key(cuzk_gpu *g, const cuzk_zkey *z, bool streamed, size_t slice
 
 } /* namespace gpu */
 
-extern "C" size_t cuzk_gpu_key_bytes(const cuzk_zkey *z)
-{
-    if (!z)
-        return 0;
-    const size_t g1 = 2 * (size_t)z->n8q, g2 = 4 * (size_t)z->n8q;
-    const size_t n_c = (size_t)z->n_vars - z->n_public - 1;
-    return z->n_vars * (2 * g1 + g2) + (n_c + z->domain_size) * g1;
-}
-
 extern "C" int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err)
 {
     return gpu::make_key(g, z, false, 0, out, err);

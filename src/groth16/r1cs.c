@@ -267,3 +267,8 @@ void cuzk_r1cs_free(cuzk_r1cs *c)
     free(c->wire_to_label);
     memset(c, 0, sizeof *c);
 }
+
+void cuzk_r1cs_free_ctx(void *c)
+{
+    cuzk_r1cs_free(c);
+}

@@ -47,5 +47,7 @@ int cuzk_r1cs_read(cuzk_r1cs *c, const char *path, cuzk_error *err);
 int cuzk_r1cs_write(const cuzk_r1cs *c, const char *path, cuzk_error *err);
 
 void cuzk_r1cs_free(cuzk_r1cs *c);
+/* cuzk_r1cs_free for a callback's void * context (cuzk_setup_options.r1cs_read) */
+void cuzk_r1cs_free_ctx(void *c);
 
 #endif

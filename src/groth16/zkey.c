@@ -215,6 +215,12 @@ int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err) { return zke
 
 int cuzk_zkey_read_header(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read(z, path, 1, err); }
 
+size_t cuzk_zkey_point_bytes(const cuzk_zkey *z)
+{
+    const size_t g1 = 2 * (size_t)z->n8q, g2 = 2 * g1, n_c = (size_t)z->n_vars - z->n_public - 1;
+    return (size_t)z->n_vars * (2 * g1 + g2) + (n_c + z->domain_size) * g1;
+}
+
 void cuzk_zkey_free(cuzk_zkey *z)
 {
     free(z->ic);

@@ -87,4 +87,8 @@ int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err);
 
 void cuzk_zkey_free(cuzk_zkey *z);
 
+/* Bytes of z's point arrays A, B1, B2, C, H (affine, as in the file), from
+ * its sizes alone: what a host or device copy of them takes. */
+size_t cuzk_zkey_point_bytes(const cuzk_zkey *z);
+
 #endif
