@@ -102,7 +102,7 @@ int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int t
         cuzk_groth16_synthesize_abc(z, w, abc, threads);
         t->abc = cuzk_now_s() - start;
     }
-    backend_work work = {z, w, abc, z->domain_size};
+    backend_work work = {z, w, abc, z->domain_size, NULL};
     cuzk_msm_results m;
     rc = b->prove_start(b, 0, &work, &m, t, err);
     if (abc)

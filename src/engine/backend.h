@@ -12,6 +12,7 @@
 #ifndef CUZK_ENGINE_BACKEND_H
 #define CUZK_ENGINE_BACKEND_H
 
+#include "engine/pce.h"
 #include "engine/pinned_pool.h"
 #include "groth16/groth16.h"
 
@@ -24,6 +25,8 @@ typedef struct {
     void *abc;                /* pinned, 3 x domain_size scalars; consumed.
                                * NULL: the backend builds them (builds_abc) */
     uint32_t domain_size;
+    const cuzk_pce *pce;        /* the key's matrices compiled (the engine's), for a
+                                 * backend that builds a, b, c; NULL: it compiles them */
 } backend_work;
 
 struct cuzk_backend {
@@ -49,6 +52,10 @@ struct cuzk_backend {
     /* Device memory of `device` in use now and its size, as this backend
      * sees the card (a memory limit shrinks both); NULL: no device memory. */
     int (*device_memory)(cuzk_backend *b, int device, size_t *used, size_t *total);
+    /* Frees what the backend keeps of a key its setup made (by the key's
+     * serial) when no proof holds it: a device-only key whose registration
+     * failed. NULL: setups leave nothing behind. */
+    void (*key_forget)(cuzk_backend *b, uint64_t serial);
     void (*destroy)(cuzk_backend *b);
 };
 
@@ -93,10 +100,12 @@ cuzk_backend *backend_sim_create_on(int n_devices, double gpu_ms, struct cuzk_vc
 cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err);
 
 /* Gives the GPU key k (made from z, on g's device) z's A and B matrices,
- * compiled by the PCE: what cuzk_gpu_prove without a, b, c needs. */
+ * compiled by the PCE (pce, or compiled here from z when pce is NULL): what
+ * cuzk_gpu_prove without a, b, c needs. */
 struct cuzk_gpu;
 struct cuzk_gpu_key;
-int backend_gpu_key_rows(struct cuzk_gpu *g, struct cuzk_gpu_key *k, const cuzk_zkey *z, cuzk_error *err);
+int backend_gpu_key_rows(struct cuzk_gpu *g, struct cuzk_gpu_key *k, const cuzk_zkey *z, const cuzk_pce *pce,
+                         cuzk_error *err);
 
 /* prove_finish of the backends whose device part ends in cuzk_msm_results:
  * cuzk_groth16_finish (blinding with fresh r, s) on the CPU. */

@@ -14,6 +14,11 @@
  *              dropped when its last proof in flight ends. Its A and B
  *              matrices follow on the first proof that brings no a, b, c
  *              (the engine's proofs bring them from its CPU workers).
+ *   admission  how many proofs run at once (device_admission.h): a key's
+ *              first proof runs alone and its peak use of the device pool
+ *              is kept with the key; later ones run next to others while
+ *              their peaks fit, and a proof that runs out of device
+ *              memory next to others is tried again alone.
  * Keys are told apart by cuzk_zkey.serial, so a key reloaded at the same
  * address is not mistaken for the old one. */
 #include <pthread.h>
@@ -21,6 +26,7 @@
 #include <string.h>
 
 #include "engine/backend.h"
+#include "engine/device_admission.h"
 #include "engine/pce.h"
 #include "gpu/gpu.h"
 #include "util/err.h"
@@ -33,6 +39,7 @@ typedef struct device_key {
     cuzk_gpu_key *key; /* NULL while uploading */
     int rows_loading;  /* a worker is giving it its matrices */
     int only_copy;     /* made on the device by a setup, no host points: never evicted */
+    size_t proof_peak; /* device pool bytes its proof took alone; 0: not known yet */
     int refs;
     double last_used;
     struct device_key *next;
@@ -47,6 +54,7 @@ typedef struct {
     cuzk_gpu *idle[GPU_MAX_CONTEXTS];
     int n_idle, n_open;
     device_key *keys;
+    device_admission admission;
 } gpu_device;
 
 typedef struct {
@@ -183,26 +191,32 @@ _Static_assert((int)CUZK_GPU_COEF_ONE == (int)CUZK_PCE_COEF_ONE &&
                    (int)CUZK_GPU_COEF_VALUES == (int)CUZK_PCE_COEF_VALUES,
                "the device reads the PCE's coefficient codes");
 
-int backend_gpu_key_rows(cuzk_gpu *g, cuzk_gpu_key *k, const cuzk_zkey *z, cuzk_error *err)
+int backend_gpu_key_rows(cuzk_gpu *g, cuzk_gpu_key *k, const cuzk_zkey *z, const cuzk_pce *given, cuzk_error *err)
 {
-    cuzk_pce pce;
-    int rc = cuzk_pce_compile(z, &pce, err);
-    if (rc)
-        return rc;
-    const cuzk_gpu_rows rows = {.n_rows = pce.n_rows,
-                                .row_start = {pce.row_start[0], pce.row_start[1]},
-                                .wire = {pce.wire[0], pce.wire[1]},
-                                .coef = {pce.coef[0], pce.coef[1]},
-                                .values = pce.values,
-                                .n_values = pce.n_values};
-    rc = cuzk_gpu_key_set_rows(g, k, &rows, err);
-    cuzk_pce_free(&pce);
+    cuzk_pce compiled;
+    const cuzk_pce *pce = given;
+    if (!pce) {
+        int rc = cuzk_pce_compile(z, &compiled, err);
+        if (rc)
+            return rc;
+        pce = &compiled;
+    }
+    const cuzk_gpu_rows rows = {.n_rows = pce->n_rows,
+                                .row_start = {pce->row_start[0], pce->row_start[1]},
+                                .wire = {pce->wire[0], pce->wire[1]},
+                                .coef = {pce->coef[0], pce->coef[1]},
+                                .values = pce->values,
+                                .n_values = pce->n_values};
+    int rc = cuzk_gpu_key_set_rows(g, k, &rows, err);
+    if (!given)
+        cuzk_pce_free(&compiled);
     return rc;
 }
 
 /* Gives k its matrices unless it has them; one worker does it, the others
  * wait. */
-static int key_rows_ensure(gpu_device *d, cuzk_gpu *g, device_key *k, const cuzk_zkey *z, cuzk_error *err)
+static int key_rows_ensure(gpu_device *d, cuzk_gpu *g, device_key *k, const cuzk_zkey *z, const cuzk_pce *pce,
+                           cuzk_error *err)
 {
     pthread_mutex_lock(&d->lock);
     while (k->rows_loading)
@@ -213,7 +227,7 @@ static int key_rows_ensure(gpu_device *d, cuzk_gpu *g, device_key *k, const cuzk
     }
     k->rows_loading = 1;
     pthread_mutex_unlock(&d->lock);
-    int rc = backend_gpu_key_rows(g, k->key, z, err);
+    int rc = backend_gpu_key_rows(g, k->key, z, pce, err);
     pthread_mutex_lock(&d->lock);
     k->rows_loading = 0;
     pthread_cond_broadcast(&d->key_ready);
@@ -236,6 +250,49 @@ static void key_give_back(gpu_device *d, device_key *k, int keep_streamed)
     }
 }
 
+static size_t scratch_capacity(void *device)
+{
+    size_t bytes = 0;
+    cuzk_gpu_scratch_capacity(((gpu_device *)device)->index, &bytes, NULL); /* 0 on failure: wait */
+    return bytes;
+}
+
+/* A key's proof needs its peak and a margin for witnesses whose digits
+ * compact less than the one measured. */
+static size_t proof_need(const device_key *k)
+{
+    return k->proof_peak ? k->proof_peak + k->proof_peak / 8 : 0;
+}
+
+/* cuzk_gpu_prove once admitted to d's memory; a key's first proof (need
+ * unknown) runs alone and leaves its peak with the key. A proof out of
+ * device memory next to others is tried again alone (another's peak, a
+ * second context's twiddles or a key uploaded meanwhile took its room). */
+static int prove_admitted(gpu_device *d, cuzk_gpu *g, device_key *k, const backend_work *w, cuzk_msm_results *m,
+                          cuzk_prove_timings *times, cuzk_error *err)
+{
+    size_t need;
+    pthread_mutex_lock(&d->lock);
+    need = proof_need(k);
+    pthread_mutex_unlock(&d->lock);
+    for (;;) {
+        admission_enter(&d->admission, need, scratch_capacity, d);
+        size_t used0 = 0, high = 0;
+        const int measure = need == 0 && cuzk_gpu_pool_usage(g, 1, &used0, &high, NULL) == CUZK_OK;
+        int rc = cuzk_gpu_prove(g, k->key, w->abc, w->witness->values, m, times, err);
+        if (rc == CUZK_OK && measure && cuzk_gpu_pool_usage(g, 0, &used0, &high, NULL) == CUZK_OK) {
+            pthread_mutex_lock(&d->lock);
+            if (high - used0 > k->proof_peak)
+                k->proof_peak = high - used0;
+            pthread_mutex_unlock(&d->lock);
+        }
+        admission_leave(&d->admission, need);
+        if (rc != CUZK_ERR_NOMEM || need == 0)
+            return rc;
+        need = 0;
+    }
+}
+
 static int gpu_prove_start(cuzk_backend *b, int device, const backend_work *w, cuzk_msm_results *m,
                            cuzk_prove_timings *times, cuzk_error *err)
 {
@@ -252,9 +309,9 @@ static int gpu_prove_start(cuzk_backend *b, int device, const backend_work *w, c
         return rc;
     if ((rc = key_take(d, g, w->key, &k, err)) == CUZK_OK) {
         if (!w->abc)
-            rc = key_rows_ensure(d, g, k, w->key, err);
+            rc = key_rows_ensure(d, g, k, w->key, w->pce, err);
         if (!rc)
-            rc = cuzk_gpu_prove(g, k->key, w->abc, w->witness->values, m, times, err);
+            rc = prove_admitted(d, g, k, w, m, times, err);
         key_give_back(d, k, gb->keep_streamed);
     }
     context_give_back(d, g);
@@ -290,6 +347,22 @@ static int gpu_setup(cuzk_backend *b, const cuzk_r1cs *r, const cuzk_setup_optio
     return CUZK_OK;
 }
 
+static void gpu_key_forget(cuzk_backend *b, uint64_t serial)
+{
+    gpu_device *d = &((gpu_backend *)b)->dev[0]; /* where gpu_setup puts its keys */
+    pthread_mutex_lock(&d->lock);
+    device_key *k = d->keys;
+    while (k && !(k->serial == serial && k->only_copy && k->refs == 0))
+        k = k->next;
+    if (k)
+        unlink_key(d, k);
+    pthread_mutex_unlock(&d->lock);
+    if (k) {
+        cuzk_gpu_key_free(k->key);
+        free(k);
+    }
+}
+
 /* With a limit, the ballast (the card's size less the limit) is not ours. */
 static int gpu_device_memory(cuzk_backend *b, int device, size_t *used, size_t *total)
 {
@@ -320,6 +393,7 @@ static void gpu_destroy(cuzk_backend *b)
         cuzk_gpu_ballast_free(d->index, d->ballast);
         pthread_cond_destroy(&d->key_ready);
         pthread_mutex_destroy(&d->lock);
+        admission_destroy(&d->admission);
     }
     free(gb);
 }
@@ -369,12 +443,14 @@ cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err)
                               .prove_finish = backend_finish_on_cpu,
                               .setup = gpu_setup,
                               .device_memory = gpu_device_memory,
+                              .key_forget = gpu_key_forget,
                               .destroy = gpu_destroy};
     int rc = CUZK_OK;
     for (int i = 0; i < count; i++) {
         gb->dev[i].index = i;
         gb->dev[i].key_tables = key_tables;
         pthread_mutex_init(&gb->dev[i].lock, NULL);
+        admission_init(&gb->dev[i].admission);
         pthread_cond_init(&gb->dev[i].key_ready, NULL);
         if (memory_limit && !rc)
             rc = cuzk_gpu_ballast(i, memory_limit, &gb->dev[i].ballast, err);

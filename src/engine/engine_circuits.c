@@ -238,9 +238,12 @@ int cuzk_engine_register_setup(cuzk_engine *e, const char *id, cuzk_r1cs *r, int
         char label[256];
         snprintf(label, sizeof label, "(made in memory: circuit %s)", id);
         made_circuit m = {&z, label, 0};
+        const uint64_t serial = z.serial;
         rc = with_waiter(e, c, prepare_made_circuit, &m, err);
         if (!m.taken)
             cuzk_zkey_free(&z); /* the engine refused it before the key cache saw it */
+        if (rc && e->backend->key_forget)
+            e->backend->key_forget(e->backend, serial); /* its device copy, which nothing else frees */
     }
     if (!rc)
         rc = add_circuit(e, c, err);

@@ -78,12 +78,10 @@ static int open_on(cuzk_gpu *g, int device, cuzk_error *err)
         return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "CUDA device %d has no stream-ordered memory pools", device);
     GPU_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
     GPU_CHECK(cudaStreamCreateWithFlags(&g->copy_stream, cudaStreamNonBlocking));
-    cudaMemPoolProps props;
-    memset(&props, 0, sizeof props);
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    GPU_CHECK(cudaMemPoolCreate(&g->pool, &props));
+    /* the device's own pool, shared by its contexts: memory one proof gives
+     * back serves the next on any context, and free + held is what proofs
+     * have (cuzk_gpu_scratch_capacity) */
+    GPU_CHECK(cudaDeviceGetDefaultMemPool(&g->pool, device));
     uint64_t keep = UINT64_MAX; /* hold freed memory for the next call */
     GPU_CHECK(cudaMemPoolSetAttribute(g->pool, cudaMemPoolAttrReleaseThreshold, &keep));
     return 0;
@@ -127,6 +125,31 @@ extern "C" int cuzk_gpu_memory(int device, size_t *used, size_t *total, cuzk_err
     GPU_CHECK(cudaSetDevice(device));
     GPU_CHECK(cudaMemGetInfo(&free_bytes, total));
     *used = *total - free_bytes;
+    return 0;
+}
+
+extern "C" int cuzk_gpu_scratch_capacity(int device, size_t *bytes, cuzk_error *err)
+{
+    size_t free_bytes = 0, total = 0, reserved = 0;
+    cudaMemPool_t pool;
+    GPU_CHECK(cudaSetDevice(device));
+    GPU_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    GPU_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    GPU_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+    *bytes = free_bytes + reserved;
+    return 0;
+}
+
+extern "C" int cuzk_gpu_pool_usage(cuzk_gpu *g, int reset, size_t *used, size_t *high, cuzk_error *err)
+{
+    if (!g)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_pool_usage: no context");
+    GPU_CHECK(cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrUsedMemCurrent, used));
+    if (reset) {
+        uint64_t zero = 0; /* resets the mark to the current use */
+        GPU_CHECK(cudaMemPoolSetAttribute(g->pool, cudaMemPoolAttrUsedMemHigh, &zero));
+    }
+    GPU_CHECK(cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrUsedMemHigh, high));
     return 0;
 }
 
@@ -198,8 +221,8 @@ extern "C" void cuzk_gpu_close(cuzk_gpu *g)
     for (cudaStream_t s : {g->stream, g->copy_stream})
         if (s)
             cudaStreamDestroy(s);
-    if (g->pool)
-        cudaMemPoolDestroy(g->pool);
+    if (g->pool) /* what this context left unused in the device's pool goes back to the device */
+        cudaMemPoolTrimTo(g->pool, 0);
     cudaGetLastError();
     free(g);
 }

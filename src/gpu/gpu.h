@@ -55,6 +55,18 @@ int cuzk_gpu_device_count(void);
  * reserve included) and in all, in bytes. */
 int cuzk_gpu_memory(int device, size_t *used, size_t *total, cuzk_error *err);
 
+/* *bytes <- the device memory proofs' scratch may take on GPU `device`:
+ * what is free and what the device's memory pool holds (the pool every
+ * context of the device takes its transient buffers from; memory moving
+ * between the two leaves the sum alone). */
+int cuzk_gpu_scratch_capacity(int device, size_t *bytes, cuzk_error *err);
+
+/* *used <- the bytes of g's device pool in use now, *high <- its high-water
+ * mark; with reset the mark starts again from what is in use now. The pool
+ * is shared by the device's contexts: the mark is one call's peak only
+ * while that call runs alone. */
+int cuzk_gpu_pool_usage(cuzk_gpu *g, int reset, size_t *used, size_t *high, cuzk_error *err);
+
 /* Makes GPU `device` look like a card of `limit` bytes to everything else
  * in this process: *ballast <- an allocation of what is free beyond that
  * (NULL when nothing is), to give back with cuzk_gpu_ballast_free. For
@@ -66,7 +78,8 @@ void cuzk_gpu_ballast_free(int device, void *ballast);
 /* *out <- a context on device `device` (0-based). */
 int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err);
 
-/* Frees the context and everything it cached; NULL is a no-op. */
+/* Frees the context and everything it cached, and gives what the device's
+ * pool holds unused back to the device; NULL is a no-op. */
 void cuzk_gpu_close(cuzk_gpu *g);
 
 /* data[0..n) <- its NTT (inverse: iNTT, scaled by 1/n), natural order in and

@@ -22,8 +22,9 @@ extern "C" {
 
 #define GPU_PROF_MARKS 16
 
-/* Transient buffers come from the context's own memory pool (stream
- * ordered, kept between calls: no cudaMalloc on the hot path); twiddle
+/* Transient buffers come from the device's memory pool, shared by its
+ * contexts (stream ordered, kept between calls: no cudaMalloc on the hot
+ * path; given back when a key's upload needs it); twiddle
  * tables and cuzk_gpu_alloc memory are plain cudaMalloc. */
 struct cuzk_gpu {
     int device;

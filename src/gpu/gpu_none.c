@@ -19,6 +19,20 @@ int cuzk_gpu_memory(int device, size_t *used, size_t *total, cuzk_error *err)
     return no_cuda(err);
 }
 
+int cuzk_gpu_scratch_capacity(int device, size_t *bytes, cuzk_error *err)
+{
+    (void)device;
+    *bytes = 0;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_pool_usage(cuzk_gpu *g, int reset, size_t *used, size_t *high, cuzk_error *err)
+{
+    (void)g, (void)reset;
+    *used = *high = 0;
+    return no_cuda(err);
+}
+
 int cuzk_gpu_ballast(int device, size_t limit, void **ballast, cuzk_error *err)
 {
     (void)device, (void)limit;

@@ -605,6 +605,18 @@ int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[KEY_ARRAYS], cuzk_gpu_k
 
 /* A key of either kind: the shared description, then the points resident
  * or streamed (slice points at a time). */
+/* Gives the memory g's pool holds unused back to the device (a key's
+ * cudaMalloc cannot take it otherwise); true when there was some. */
+static bool pool_trim(cuzk_gpu *g)
+{
+    size_t before = 0, after = 0;
+    bool ok = cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrReservedMemCurrent, &before) == cudaSuccess &&
+              cudaMemPoolTrimTo(g->pool, 0) == cudaSuccess &&
+              cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrReservedMemCurrent, &after) == cudaSuccess;
+    cudaGetLastError();
+    return ok && after < before;
+}
+
 static int make_key(cuzk_gpu *g, const cuzk_zkey *z, bool streamed, size_t slice, cuzk_gpu_key **out,
                     cuzk_error *err)
 {
@@ -618,7 +630,10 @@ static int make_key(cuzk_gpu *g, const cuzk_zkey *z, bool streamed, size_t slice
         k->streamed = true;
         k->slice = slice ? slice : STREAM_SLICE_DEFAULT;
         lock_host_arrays(k);
-    } else {
+    } else if ((rc = upload_points(g, k, err)) == CUZK_ERR_NOMEM && pool_trim(g)) {
+        cuzk_gpu_key_free(k); /* again, with what the pool held */
+        k = nullptr;
+        GPU_TRY(new_key(g, z, &k, err));
         rc = upload_points(g, k, err);
     }
     if (rc) {

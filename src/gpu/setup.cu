@@ -18,6 +18,7 @@ struct setup_run {
     cuzk_gpu *g;
     const cuzk_zkey *z;               /* the key being made (its sizes) */
     bool keep;                        /* the arrays stay on the device for a key */
+    size_t round;                     /* points per round when not kept (cuzk_setup_options.device_round) */
     void *dev[CUZK_SETUP_ARRAYS];     /* kept arrays (cudaMalloc); C's holds H's points after its own */
 };
 
@@ -70,7 +71,7 @@ static int array_target(setup_run *s, cuzk_setup_array which, size_t n, size_t p
 
 /* Points made per round when the arrays go back to the host only: device
  * memory stays bounded (2^24 G2 points: 3 GiB) at any key size. */
-static constexpr size_t SETUP_ROUND = (size_t)1 << 24;
+static constexpr size_t SETUP_ROUND_DEFAULT = (size_t)1 << 24;
 
 /* One round: len scalars up to d_scalars, their points to dst, and back
  * to out (host) unless it is NULL; waits for it, so the next round may
@@ -89,7 +90,7 @@ static int setup_round(cuzk_gpu *g, const msm_group *grp, cuzk_curve_id curve, c
 }
 
 /* cuzk_setup_mul's mul: the table and scalars up, the points made, back to
- * out when asked (in rounds of SETUP_ROUND when nothing is kept); the
+ * out when asked (in rounds of s->round points when nothing is kept); the
  * scalars (they reveal the toxic waste) are wiped from device memory
  * before it is freed. */
 static int setup_mul(void *ctx, cuzk_curve_id curve, cuzk_setup_array which, void *out, const void *table,
@@ -101,7 +102,7 @@ static int setup_mul(void *ctx, cuzk_curve_id curve, cuzk_setup_array which, voi
     if (!grp)
         return cuzk_fail(err, CUZK_ERR_ARG, "setup: unknown curve %d", (int)curve);
     const size_t pb = grp->point_bytes, table_bytes = (size_t)CUZK_SETUP_WINDOWS * CUZK_SETUP_DIGITS * pb;
-    const size_t round = s->keep || n < SETUP_ROUND ? n : SETUP_ROUND;
+    const size_t round = s->keep || n < s->round ? n : s->round;
     dev_buf<uint8_t> d_table, d_scalars, scratch;
     uint8_t *to = nullptr;
     GPU_TRY(array_target(s, which, round, pb, scratch, &to, err));
@@ -143,7 +144,7 @@ extern "C" int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_
     if (key)
         *key = NULL;
     GPU_CHECK(cudaSetDevice(g->device));
-    gpu::setup_run s = {g, z, key != NULL, {}};
+    gpu::setup_run s = {g, z, key != NULL, o->device_round ? o->device_round : gpu::SETUP_ROUND_DEFAULT, {}};
     const cuzk_setup_mul mul = {&s, gpu::setup_mul};
     cuzk_setup_options opts = *o;
     opts.mul = &mul;

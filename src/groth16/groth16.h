@@ -103,6 +103,10 @@ typedef struct {
      * large circuit and the key's points are never in memory together */
     void (*r1cs_read)(void *ctx);
     void *r1cs_read_ctx;
+    /* a device's mul: points made per round when they go back to the host
+     * only (0: the device's own choice, 2^24); tests make it small to take
+     * several rounds */
+    size_t device_round;
 } cuzk_setup_options;
 
 /* cuzk_groth16_setup with options: the same key, byte for byte, for the

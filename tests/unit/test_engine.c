@@ -733,6 +733,65 @@ static void test_made_key(void **state)
     cuzk_wtns_free(&w);
 }
 
+/* A backend whose setup keeps something of each key it makes (a device
+ * copy, as the gpu backend's does): the CPU setup, the serial noted. */
+static uint64_t made_serial, forgotten_serial;
+static int forget_calls;
+static int keeping_setup(cuzk_backend *b, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z,
+                         cuzk_error *err)
+{
+    (void)b;
+    cuzk_setup_options on_cpu = *o;
+    on_cpu.no_host_points = 0;
+    int rc = cuzk_groth16_setup_with(r, &on_cpu, z, err);
+    made_serial = rc ? 0 : z->serial;
+    return rc;
+}
+
+static void keeping_forget(cuzk_backend *b, uint64_t serial)
+{
+    (void)b;
+    forgotten_serial = serial;
+    forget_calls++;
+}
+
+/* A made key whose registration fails (its host part is over the budget)
+ * is forgotten by the backend that keeps a copy; one that registers is not. */
+static void test_failed_made_key_forgotten(void **state)
+{
+    (void)state;
+    cuzk_error err = {0};
+    const cuzk_synth_params sp = {.curve = CUZK_CURVE_BN254, .n_constraints = 3000, .n_public = 1, .seed = 4};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 1;
+    for (int fits = 0; fits < 2; fits++) {
+        cfg.budget_bytes = fits ? 64ULL << 20 : 64ULL << 10; /* the key is ~1.3 MiB */
+        cuzk_backend *b = backend_cpu_create(1);
+        b->setup = keeping_setup;
+        b->key_forget = keeping_forget;
+        cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
+        assert_non_null(e);
+        assert_int_equal(cuzk_circuit_synth(&sp, &r, &w, &err), CUZK_OK);
+        made_serial = forgotten_serial = 0;
+        forget_calls = 0;
+        const int rc = cuzk_engine_register_setup(e, "made", &r, 0, &err);
+        assert_true(made_serial != 0);
+        if (fits) {
+            assert_int_equal(rc, CUZK_OK);
+            assert_int_equal(forget_calls, 0);
+        } else {
+            assert_int_equal(rc, CUZK_ERR_NOMEM);
+            assert_int_equal(forget_calls, 1);
+            assert_true(forgotten_serial == made_serial);
+        }
+        cuzk_engine_destroy(e);
+        cuzk_wtns_free(&w);
+    }
+}
+
 /* Device memory as a backend reports it, one value per call: the stats
  * keep the last and the most (sampled at registration and after each
  * proof, four calls here). */
@@ -1165,6 +1224,7 @@ int main(void)
         cmocka_unit_test(test_cpu_backend_end_to_end), cmocka_unit_test(test_drain_and_cancel_all),
         cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),
         cmocka_unit_test(test_submit_checks_witness), cmocka_unit_test(test_made_key),
+        cmocka_unit_test(test_failed_made_key_forgotten),
         cmocka_unit_test(test_device_memory_stats),
         cmocka_unit_test(test_replaced_key_refused),
         cmocka_unit_test(test_budget_that_cannot_fit_refused),

@@ -1,13 +1,15 @@
 /* Development setups on the GPU (cuzk_gpu_setup, the gpu backend's setup)
  * against the CPU's, on both curves and on random and bit-heavy circuits:
  *   - from the same toxic waste the GPU's key is the CPU's, byte for byte
- *     (points at infinity from zero scalars included)
+ *     (points at infinity from zero scalars included), in one round of
+ *     multiplications per array or in several
  *   - a key made on the device with no host copy (no_host_points) proves:
  *     the proof verifies, a changed public signal is rejected
  *   - without a kept key, no_host_points is refused
  *   - a backend with a memory limit leaves only that much of the card free
  *     while it lives
- *   - the engine makes a device-only key itself and its jobs verify.
+ *   - the engine makes a device-only key itself and its jobs verify; one
+ *     whose registration fails leaves no device memory behind.
  * Skips (exit 77) without a usable GPU and under AddressSanitizer. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +34,7 @@ typedef struct {
     cuzk_curve_id curve;
     cuzk_synth_shape shape;
     uint32_t constraints;
+    size_t device_round; /* cuzk_setup_options.device_round (0: the default) */
 } setup_case;
 
 static void synth(const setup_case *c, cuzk_r1cs *r, cuzk_wtns *w)
@@ -50,7 +53,7 @@ static void test_same_key_as_cpu(void **state)
     cuzk_wtns w;
     cuzk_zkey cpu, dev;
     synth(c, &r, &w);
-    const cuzk_setup_options o = {.nthreads = 4, .toxic = test_toxic};
+    const cuzk_setup_options o = {.nthreads = 4, .toxic = test_toxic, .device_round = c->device_round};
     assert_int_equal(cuzk_groth16_setup_with(&r, &o, &cpu, &err), CUZK_OK);
     int rc = cuzk_gpu_setup(gpu, &r, &o, &dev, NULL, &err);
     if (rc)
@@ -104,6 +107,21 @@ static void test_device_only_key_proves(void **state)
     cuzk_wtns_free(&w);
 }
 
+/* An engine on GPU 0 with a memory budget of `budget` bytes. */
+static cuzk_engine *gpu_engine(uint64_t budget)
+{
+    cuzk_error err = {0};
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 2;
+    cfg.budget_bytes = budget;
+    cuzk_backend *b = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err);
+    assert_non_null(b);
+    cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
+    assert_non_null(e);
+    return e;
+}
+
 /* The engine makes a key on the device with no host copy and no file
  * (cuzk_engine_register_setup); its jobs' proofs verify. */
 static void test_engine_device_key(void **state)
@@ -113,14 +131,7 @@ static void test_engine_device_key(void **state)
     cuzk_r1cs r;
     cuzk_wtns w;
     synth(c, &r, &w);
-    cuzk_engine_config cfg;
-    cuzk_engine_config_default(&cfg);
-    cfg.synthesis_workers = 2;
-    cfg.budget_bytes = 256ULL << 20;
-    cuzk_backend *b = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err);
-    assert_non_null(b);
-    cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
-    assert_non_null(e);
+    cuzk_engine *e = gpu_engine(256ULL << 20);
     int rc = cuzk_engine_register_setup(e, "made", &r, 1, &err);
     if (rc)
         printf("registering: %s\n", err.msg);
@@ -139,6 +150,28 @@ static void test_engine_device_key(void **state)
     cuzk_circuit_info info;
     assert_int_equal(cuzk_engine_circuit_info(e, "made", &info), CUZK_OK);
     assert_true(info.key.made);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+}
+
+/* A device-only key whose registration fails (a budget too small for its
+ * host part) leaves no device memory behind: the capacity for proofs'
+ * scratch (free memory and what the pool holds, which the setup's own
+ * buffers only move between) is what it was before. */
+static void test_failed_registration_frees_device_key(void **state)
+{
+    const setup_case *c = *state;
+    cuzk_error err = {0};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    synth(c, &r, &w);
+    cuzk_engine *e = gpu_engine(1ULL << 20); /* less than the key's host part */
+    size_t before = 0, after = 0;
+    assert_int_equal(cuzk_gpu_scratch_capacity(0, &before, &err), CUZK_OK);
+    assert_int_not_equal(cuzk_engine_register_setup(e, "made", &r, 1, &err), CUZK_OK);
+    assert_int_equal(cuzk_gpu_scratch_capacity(0, &after, &err), CUZK_OK);
+    printf("capacity %zu -> %zu bytes: %s\n", before, after, err.msg);
+    assert_true(after + (8u << 20) >= before); /* a key of this size is ~50 MiB */
     cuzk_engine_destroy(e);
     cuzk_wtns_free(&w);
 }
@@ -173,9 +206,14 @@ int main(void)
         return 1;
     }
     static const setup_case cases[] = {
-        {CUZK_CURVE_BN254, CUZK_SHAPE_RANDOM, 3000},     {CUZK_CURVE_BLS12_381, CUZK_SHAPE_RANDOM, 3000},
-        {CUZK_CURVE_BN254, CUZK_SHAPE_BITS, 5000},       {CUZK_CURVE_BLS12_381, CUZK_SHAPE_BITS, 5000},
-        {CUZK_CURVE_BLS12_381, CUZK_SHAPE_MIXED, 70000},
+        {.curve = CUZK_CURVE_BN254, .shape = CUZK_SHAPE_RANDOM, .constraints = 3000},
+        {.curve = CUZK_CURVE_BLS12_381, .shape = CUZK_SHAPE_RANDOM, .constraints = 3000},
+        {.curve = CUZK_CURVE_BN254, .shape = CUZK_SHAPE_BITS, .constraints = 5000},
+        {.curve = CUZK_CURVE_BLS12_381, .shape = CUZK_SHAPE_BITS, .constraints = 5000},
+        {.curve = CUZK_CURVE_BLS12_381, .shape = CUZK_SHAPE_MIXED, .constraints = 70000},
+        /* rounds of 1000 points (the last one short) instead of one */
+        {.curve = CUZK_CURVE_BN254, .shape = CUZK_SHAPE_MIXED, .constraints = 4500, .device_round = 1000},
+        {.curve = CUZK_CURVE_BLS12_381, .shape = CUZK_SHAPE_RANDOM, .constraints = 1u << 17},
     };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[0]),
@@ -183,10 +221,12 @@ int main(void)
         cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[2]),
         cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[3]),
         cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[4]),
+        cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[5]),
         cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[1]),
         cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[2]),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test_prestate(test_engine_device_key, (void *)&cases[3]),
+        cmocka_unit_test_prestate(test_failed_registration_frees_device_key, (void *)&cases[6]),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     cuzk_gpu_close(gpu);
