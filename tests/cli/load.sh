@@ -10,8 +10,11 @@
 # with its job's end, every done proof verified by the daemon (100 of them
 # by `cuzk groth16 verify`, 3 by snarkjs when installed), status and
 # metrics equal to the counts, the daemon's RSS flat, SIGTERM exits 0.
-# CUZK_LOAD_JOBS sizes the load; CUZK_LOAD_SEED repeats a run.
+# CUZK_LOAD_JOBS sizes the load; CUZK_LOAD_SEED repeats a run;
+# CUZK_LOAD_DAEMON=build/debug/cuzk runs the daemon of the sanitizer build
+# (its leak check at exit included).
 source "$(dirname "$0")/../interop/lib.sh"
+DAEMON_BIN=${CUZK_LOAD_DAEMON:-$CUZK}
 have_snarkjs=0
 command -v node >/dev/null && [ -x "$SNARKJS" ] && have_snarkjs=1
 fail() { echo "FAIL: $*"; exit 1; }
@@ -37,7 +40,7 @@ DAEMON_ARGS=(--listen "$SOCK" --listen "tcp:127.0.0.1:$PORT" --token-file "$WORK
     --set synthesis.workers=2 --set pipeline.results_max=10000 --set "keys.circuit=c, $WORK/c.zkey, $WORK/c.r1cs")
 
 step "start the daemon"
-"$CUZK" daemon "${DAEMON_ARGS[@]}" >"$WORK/d.out" 2>&1 &
+"$DAEMON_BIN" daemon "${DAEMON_ARGS[@]}" >"$WORK/d.out" 2>&1 &
 DAEMON=$!
 for _ in $(seq 600); do # a generous minute: nothing here measures how long it takes
     "$CUZK" client status --connect "$SOCK" >/dev/null 2>&1 && break
@@ -49,7 +52,8 @@ done
 step "warm-up, then ${CUZK_LOAD_JOBS:-1000} jobs under idle connections and a cancel storm"
 start=$SECONDS
 python3 "$ROOT/tests/cli/load_driver.py" --unix "$SOCK" --tcp "tcp:127.0.0.1:$PORT" --token-file "$WORK/token" \
-    --pid "$DAEMON" --witness "$WORK/w.wtns" --jobs "${CUZK_LOAD_JOBS:-1000}" --out "$WORK/proofs" ||
+    --pid "$DAEMON" --witness "$WORK/w.wtns" --jobs "${CUZK_LOAD_JOBS:-1000}" --out "$WORK/proofs" \
+    $([ "$DAEMON_BIN" = "$CUZK" ] || echo --no-rss-bound) ||
     { grep -v "idle connection without a token" "$WORK/d.log" | tail -n 20; fail "the load"; }
 echo "  the driver took $((SECONDS - start)) s"
 kill -0 "$DAEMON" || fail "the daemon died under the load"

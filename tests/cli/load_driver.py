@@ -281,9 +281,11 @@ class Load:
                 if r["state"] in TERMINAL:
                     break
                 # a job that waits while the daemon has nothing queued or
-                # running, twice 5 s apart, is lost (a state, not a time)
+                # running, three times 5 s apart, is lost (a state, not a
+                # time: the deadline above is the backstop; three, as a
+                # partition being finalized is in none of those queues)
                 idle_seen = idle_seen + 1 if self.pipeline_empty(api) else 0
-                check(idle_seen < 2, f"job {jid} is {r['state']} but the daemon has nothing queued or running: lost")
+                check(idle_seen < 3, f"job {jid} is {r['state']} but the daemon has nothing queued or running: lost")
             with self.lock:
                 self.results[jid] = r
             k += n_slots
@@ -480,6 +482,7 @@ def main():
     ap.add_argument("--idle", type=int, default=40)
     ap.add_argument("--rss-slack-mib", type=float, default=4)
     ap.add_argument("--rss-per-job-kib", type=float, default=4)
+    ap.add_argument("--no-rss-bound", action="store_true", help="a sanitizer build: its quarantine grows")
     ap.add_argument("--seed", type=int, default=int(os.environ.get("CUZK_LOAD_SEED", "17")))
     a = ap.parse_args()
     a.token = open(a.token_file).read().strip()
@@ -525,8 +528,8 @@ def main():
         bound = rss[1] + a.rss_slack_mib * 1024 + a.rss_per_job_kib * a.jobs
         print(f"RSS: at start {rss[0]} KiB, after the warm-up {rss[1]} KiB, after the load {rss[2]} KiB: "
               f"+{(rss[2] - rss[1]) / a.jobs:.2f} KiB a job (bound {bound:.0f} KiB: +{a.rss_slack_mib:g} MiB "
-              f"+ {a.rss_per_job_kib:g} KiB for each job's result kept)")
-        check(rss[2] <= bound, f"the daemon's RSS grew from {rss[1]} to {rss[2]} KiB over the load")
+              f"+ {a.rss_per_job_kib:g} KiB for each job's result kept{'; not applied' if a.no_rss_bound else ''})")
+        check(a.no_rss_bound or rss[2] <= bound, f"the daemon's RSS grew from {rss[1]} to {rss[2]} KiB over the load")
     except Fail as e:
         print(f"FAIL: {e}")
         sys.exit(1)
