@@ -17,10 +17,14 @@ int lib_prover_make(cuzk_prover **out, const char *backend, int threads, int one
     if (!backend) return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_prover_create: backend is NULL");
     if (threads < 0 || threads > LIB_MAX_THREADS)
         return cuzk_fail(err, CUZK_ERR_ARG, "threads must be 0 (all CPUs) to %d, not %d", LIB_MAX_THREADS, threads);
-    /* a sim backend's placeholders are no proofs: refused by name here, as
-     * the command's --backend refuses it */
+    /* a backend whose proofs are placeholders (sim) is refused here, before
+     * a key is copied anywhere, as backend_prove would refuse it */
     if (!backend_is_choice(backend, 1))
-        return cuzk_fail(err, CUZK_ERR_ARG, "unknown backend '%s' (one of " CUZK_BACKEND_PROVERS ")", backend);
+        return cuzk_fail(err, CUZK_ERR_ARG,
+                         backend_is_choice(backend, 0)
+                             ? "the %s backend makes placeholder proofs: prove with one of " CUZK_BACKEND_PROVERS
+                             : "unknown backend '%s' (one of " CUZK_BACKEND_PROVERS ")",
+                         backend);
     cuzk_prover *p = calloc(1, sizeof *p);
     if (!p) return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for a prover");
     p->threads = threads ? threads : cuzk_cpu_count();

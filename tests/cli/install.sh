@@ -70,9 +70,10 @@ ldd "$dest/use" | grep -q "libcuzk.so.0 => $p/lib/libcuzk.so.0" || { echo "FAIL:
 cc -std=gnu11 -Wall -Werror -I"$(pc --variable=rapidsnark_includedir)" "$dest/rs.c" -L"$p/lib" -lrapidsnark \
     -Wl,-rpath,"$p/lib" -o "$dest/rs"
 "$dest/rs" "$fx/mul.zkey" | grep -qx '[0-9]*' || { echo "FAIL: a rapidsnark program does not run"; exit 1; }
-# the static library, through the same pkg-config file
-cc -std=gnu11 "$dest/use.c" $(pc --cflags) "$p/lib/libcuzk.a" $(pc --static --libs | sed 's/-lcuzk//') \
-    -o "$dest/use-static"
+# the static library with its link list (pkg-config --static lists the
+# same and, recursively, their own dependencies, which need static
+# libraries that Debian's -dev packages do not all bring)
+cc -std=gnu11 "$dest/use.c" $(pc --cflags) "$p/lib/libcuzk.a" $(cat "$p/lib/libcuzk.libs") -o "$dest/use-static"
 "$dest/use-static" "$fx/mul.zkey" "$fx/mul.wtns" >/dev/null ||
     { echo "FAIL: a program linked with libcuzk.a cannot prove and verify"; exit 1; }
 echo "install: all in place; programs built against it prove and verify"

@@ -20,7 +20,7 @@ nm -g --defined-only "$LIB" | awk 'NF == 3 && $2 != "u" {print $3}' >"$WORK/expo
 MAP=$ROOT/src/api/libcuzk.map
 sed -n 's/^ *\([a-z0-9_]*\);$/\1/p' "$MAP" | sort >"$WORK/map.txt"
 {
-    grep -ho 'CUZK_API [^(]*(' "$ROOT"/include/cuzk/*.h | sed 's/($//; s/.*[ *]//'
+    grep -ho '^CUZK_API [^(]*(' "$ROOT"/include/cuzk/*.h | sed 's/($//; s/.*[ *]//'
     grep -hoE '^(int|void) +groth16_[a-z0-9_]+\(' "$ROOT/include/cuzk/rapidsnark/prover.h" | sed 's/($//; s/.* //'
 } | sort >"$WORK/declared.txt"
 diff "$WORK/declared.txt" "$WORK/map.txt" ||
