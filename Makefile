@@ -19,7 +19,11 @@ CUDA_ON :=
 endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-function
-CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc -pthread -MMD -MP
+# Every object can go into libcuzk.so: position-independent, and hidden
+# unless marked CUZK_API (include/cuzk/cuzk.h), so that calls and data
+# inside the library stay direct (no GOT or PLT, nothing interposable) and
+# the code is what the executables' default PIE makes.
+CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc -pthread -MMD -MP -fPIC -fvisibility=hidden
 REL_CFLAGS := $(CFLAGS_COMMON) -O3 -g -DNDEBUG
 DBG_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer -DCUZK_VERIFY
@@ -33,6 +37,12 @@ CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_SUPPORT := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
 
+# The release (include/cuzk/cuzk.h's CUZK_VERSION) and the shared
+# library's ABI version, which changes when a public function's contract
+# does (src/api/libcuzk.map names the same version).
+VERSION   := $(shell sed -n 's/^\#define CUZK_VERSION "\(.*\)"/\1/p' include/cuzk/cuzk.h)
+SOVERSION := 0
+
 include mk/cuda.mk
 LIB_SRC := $(filter-out $(GPU_C_SRC_EXCLUDE),$(LIB_SRC))
 LDLIBS  += $(GPU_LDLIBS)
@@ -42,11 +52,17 @@ $(CONFIG_STAMP):
 	@mkdir -p build && rm -f build/config-*.stamp && touch $@
 
 define build_tree
-$(1)/obj/%.o: %.c
+# The flags a tree's objects were compiled with: rewritten only when they
+# change, which rebuilds every object (-fPIC, say, where the old objects
+# could not go into libcuzk.so).
+$(1)/cflags.stamp: FORCE
+	@mkdir -p $(1) && echo '$(2)' | cmp -s - $$@ || echo '$(2)' >$$@
+
+$(1)/obj/%.o: %.c $(1)/cflags.stamp
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) -c $$< -o $$@
 
-$(1)/obj/%.o: %.S
+$(1)/obj/%.o: %.S $(1)/cflags.stamp
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) -c $$< -o $$@
 
@@ -61,12 +77,23 @@ $(1)/libcuzk-internal.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIB_SRC)) $$(patsubst %
 # only the API's names (cuzk_*) stay global, so the module names inside
 # (pool_create, http_call, ...) cannot clash with a program's. Programs
 # link it with the libraries listed in libcuzk.libs.
+# rapidsnark's C API (groth16_*) is global too.
 $(1)/libcuzk.a: $(1)/libcuzk-internal.a
 	@rm -f $$@
 	ld -r --whole-archive $$< -o $(1)/obj/libcuzk-all.o
-	objcopy -w --keep-global-symbol='cuzk_*' $(1)/obj/libcuzk-all.o $(1)/obj/libcuzk-api.o
+	objcopy -w --keep-global-symbol='cuzk_*' --keep-global-symbol='groth16_*' $(1)/obj/libcuzk-all.o $(1)/obj/libcuzk-api.o
 	ar rcs $$@ $(1)/obj/libcuzk-api.o
 	@echo '$$(LDLIBS)' >$(1)/libcuzk.libs
+
+# The shared library: the same objects, exporting only what
+# src/api/libcuzk.map lists (the public headers' functions), under the
+# SONAME libcuzk.so.$(SOVERSION); libcuzk.so and libcuzk.so.$(SOVERSION) are
+# links to the file.
+$(1)/libcuzk.so: $(1)/libcuzk-internal.a src/api/libcuzk.map
+	$$(CC) $(2) -shared -Wl,-soname,libcuzk.so.$(SOVERSION) -Wl,--version-script=src/api/libcuzk.map \
+	    -Wl,-z,defs -Wl,--whole-archive $$< -Wl,--no-whole-archive -o $(1)/libcuzk.so.$(VERSION) $$(LDLIBS)
+	ln -sf libcuzk.so.$(VERSION) $(1)/libcuzk.so.$(SOVERSION)
+	ln -sf libcuzk.so.$(SOVERSION) $$@
 
 $(1)/cuzk: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI_SRC)) $(1)/libcuzk-internal.a
 	$$(CC) $(2) $$^ -o $$@ $$(LDLIBS)
@@ -82,14 +109,14 @@ endef
 # The tests run the command and the library of the release build only; the
 # sanitizer build's (build/debug/cuzk, build/debug/libcuzk.a) are made on
 # request.
-$(eval $(call build_tree,build,$(REL_CFLAGS),build/cuzk build/libcuzk.a))
+$(eval $(call build_tree,build,$(REL_CFLAGS),build/cuzk build/libcuzk.a build/libcuzk.so))
 $(eval $(call build_tree,build/debug,$(DBG_CFLAGS),))
 include mk/fuzz.mk
 
-.PHONY: all deps test demo clean constants bench install
+.PHONY: all deps test demo clean constants bench install FORCE
 .DEFAULT_GOAL := all
 
-all: build/cuzk build/libcuzk.a
+all: build/cuzk build/libcuzk.a build/libcuzk.so
 
 deps:
 	@scripts/install-deps
@@ -119,13 +146,24 @@ constants:
 clean:
 	rm -rf build
 
-# `make install [PREFIX=/usr/local] [DESTDIR=]`: the command, the library
-# with the list of libraries to link it with, and the public headers.
+# `make install [PREFIX=/usr/local] [DESTDIR=]`: the command; the static
+# library with its link list, and the shared one with its links, and
+# librapidsnark.so pointing at it (programs built for rapidsnark link with
+# -lrapidsnark unchanged); cuzk.pc for pkg-config; the public headers, with
+# rapidsnark's prover.h in include/cuzk/rapidsnark.
 PREFIX ?= /usr/local
-install: build/cuzk build/libcuzk.a
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/cuzk
+LIBDIR := $(DESTDIR)$(PREFIX)/lib
+install: build/cuzk build/libcuzk.a build/libcuzk.so
+	install -d $(DESTDIR)$(PREFIX)/bin $(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/cuzk/rapidsnark
 	install -m 755 build/cuzk $(DESTDIR)$(PREFIX)/bin/cuzk
-	install -m 644 build/libcuzk.a build/libcuzk.libs $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 build/libcuzk.a build/libcuzk.libs $(LIBDIR)/
+	install -m 755 build/libcuzk.so.$(VERSION) $(LIBDIR)/
+	ln -sf libcuzk.so.$(VERSION) $(LIBDIR)/libcuzk.so.$(SOVERSION)
+	ln -sf libcuzk.so.$(SOVERSION) $(LIBDIR)/libcuzk.so
+	ln -sf libcuzk.so $(LIBDIR)/librapidsnark.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(strip -lpthread -lm $(GPU_LDLIBS))|' \
+	    mk/cuzk.pc.in >$(LIBDIR)/pkgconfig/cuzk.pc
 	install -m 644 include/cuzk/*.h $(DESTDIR)$(PREFIX)/include/cuzk/
+	install -m 644 include/cuzk/rapidsnark/prover.h $(DESTDIR)$(PREFIX)/include/cuzk/rapidsnark/
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -9,6 +9,15 @@
 extern "C" {
 #endif
 
+/* What libcuzk.so exports: the functions of the public headers carry it
+ * (the library is compiled with -fvisibility=hidden, so nothing else is
+ * seen from outside; src/api/libcuzk.map lists the same names). */
+#if defined(__GNUC__)
+#define CUZK_API __attribute__((visibility("default")))
+#else
+#define CUZK_API
+#endif
+
 /* The library's and the command's version (cuzk --version). */
 #define CUZK_VERSION "0.9.0"
 
@@ -30,7 +39,10 @@ typedef struct cuzk_error {
     char msg[512];
 } cuzk_error;
 
-const char *cuzk_status_name(int code);
+/* A few words for a status code ("i/o error", "invalid proof"), or
+ * "unknown error" for a code not listed above. Thread-safe; the string is
+ * static. */
+CUZK_API const char *cuzk_status_name(int code);
 
 /* The curves, one row each: X(prefix, PREFIX, snarkjs name), SEP between
  * two rows (what a list puts between two names; nothing elsewhere). The

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/lib.h"
 #include "cli/cli.h"
-#include "engine/backend.h"
 #include "groth16/groth16.h"
 #include "util/err.h"
 #include "util/file.h"
@@ -60,44 +60,6 @@ static void print_timings(const char *backend, const cuzk_prove_timings *t)
             t->total);
 }
 
-/* The proof itself, on the chosen backend. */
-static int prove_on(const char *backend_name, int threads, const cuzk_zkey *z, const cuzk_wtns *w,
-                    cuzk_proof *proof, uint64_t (*pub)[4], int timings, cuzk_error *err)
-{
-    cuzk_backend *b =
-        backend_create(backend_name, &(backend_options){.cpu_threads = threads, .gpu_one_shot = 1}, err);
-    if (!b)
-        return err->code ? err->code : CUZK_ERR_NOMEM;
-    cuzk_prove_timings t;
-    int rc = backend_prove(b, z, w, threads, proof, pub, &t, err);
-    if (!rc && timings)
-        print_timings(b->name, &t);
-    b->destroy(b);
-    return rc;
-}
-
-/* The proof checked against the key's own verification key, as the engine
- * checks each of its proofs: a key with a corrupt point makes proofs that
- * fail (a flipped byte in its C points, say), and such a proof must not be
- * handed out as if it were good. */
-static int verify_own_proof(const cuzk_zkey *z, const cuzk_proof *proof, const uint64_t (*pub)[4],
-                            cuzk_error *err)
-{
-    cuzk_vk vk;
-    cuzk_error why = {0};
-    int rc = cuzk_groth16_export_vk(z, &vk, &why);
-    if (rc)
-        return cuzk_fail(err, rc, "the key's verification key: %.440s", why.msg);
-    rc = cuzk_groth16_verify(&vk, pub, z->n_public, proof, &why);
-    cuzk_vk_free(&vk);
-    if (rc)
-        return cuzk_fail(err, rc,
-                         "the proof does not verify against the key's own verification key (%.300s): the "
-                         "proving key is corrupt; nothing was written",
-                         why.msg);
-    return CUZK_OK;
-}
-
 /* proof.json and public.json: both, or (a write failed) neither, and what
  * stood at either path is untouched unless both are written whole. */
 static int write_proof_files(const cuzk_proof *proof, const uint64_t (*pub)[4], uint32_t n_public,
@@ -141,7 +103,8 @@ static int run_prove(int argc, char **argv)
     const char *proof_path = argv[first + 2], *public_path = argv[first + 3];
 
     cuzk_error err = {0};
-    cuzk_zkey z;
+    cuzk_key *key = NULL;
+    cuzk_prover *prover = NULL;
     cuzk_wtns w;
     if (cuzk_wtns_read(&w, wtns_path, &err))
         return cli_report("reading the witness", &err);
@@ -149,24 +112,27 @@ static int run_prove(int argc, char **argv)
         cuzk_wtns_free(&w);
         return rc;
     }
-    if (cuzk_zkey_read(&z, zkey_path, &err)) {
+    if (cuzk_key_load_file(&key, zkey_path, &err)) {
         cuzk_wtns_free(&w);
         return cli_report("reading the proving key", &err);
     }
     cuzk_proof proof;
-    uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
-    rc = pub ? prove_on(o.backend, common.threads, &z, &w, &proof, pub, o.timings, &err)
-             : cuzk_fail(&err, CUZK_ERR_NOMEM, "out of memory for %u public signals", z.n_public);
-    if (!rc && !o.no_verify)
-        rc = verify_own_proof(&z, &proof, (const uint64_t(*)[4])pub, &err);
+    cuzk_prove_timings t;
+    uint32_t n_public = key->z.n_public;
+    uint64_t(*pub)[4] = calloc((size_t)n_public + 1, sizeof *pub);
+    rc = !pub ? cuzk_fail(&err, CUZK_ERR_NOMEM, "out of memory for %u public signals", n_public)
+              : lib_prover_make(&prover, o.backend, common.threads, 1, &err);
+    if (!rc) rc = lib_prove(prover, key, &w, o.no_verify ? CUZK_PROVE_NO_VERIFY : 0, &proof, pub, &t, &err);
+    if (!rc && o.timings) print_timings(cuzk_prover_backend(prover), &t);
     if (rc) {
         fprintf(stderr, "cuzk: proving %s with %s failed: %s\n", wtns_path, zkey_path, err.msg);
         rc = CLI_FAIL;
-    } else if (write_proof_files(&proof, (const uint64_t(*)[4])pub, z.n_public, proof_path, public_path, &err)) {
+    } else if (write_proof_files(&proof, (const uint64_t(*)[4])pub, n_public, proof_path, public_path, &err)) {
         rc = cli_report("writing the proof", &err);
     }
     free(pub);
-    cuzk_zkey_free(&z);
+    cuzk_prover_destroy(prover);
+    cuzk_key_free(key);
     cuzk_wtns_free(&w);
     return rc;
 }
@@ -180,30 +146,15 @@ static int run_verify(int argc, char **argv)
     if (argc - first != 3)
         return cli_usage_error(&cli_cmd_groth16_verify, "expected 3 file arguments, got %d", argc - first);
     cuzk_error err = {0};
-    cuzk_vk vk;
-    cuzk_proof proof;
-    uint64_t(*pub)[4] = NULL;
-    uint32_t n_pub = 0;
-    if (cuzk_vk_read_json(&vk, argv[first], &err))
-        return cli_report("reading the verification key", &err);
-    const char *failed = NULL;
-    if (cuzk_public_read_json(&pub, &n_pub, vk.curve, argv[first + 1], &err))
-        failed = "reading the public signals";
-    else if (cuzk_proof_read_json(&proof, argv[first + 2], &err))
-        failed = "reading the proof";
-    if (failed) {
-        cuzk_vk_free(&vk);
-        free(pub);
-        return cli_report(failed, &err);
-    }
-    rc = cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, n_pub, &proof, &err);
-    cuzk_vk_free(&vk);
-    free(pub);
+    rc = cuzk_verify_files(argv[first], argv[first + 1], argv[first + 2], &err);
     if (rc == CUZK_OK) {
         printf("OK!\n");
         return CLI_OK;
     }
-    fprintf(stderr, "cuzk: INVALID proof: %s\n", err.msg);
+    if (rc == CUZK_ERR_INVALID_PROOF || rc == CUZK_ERR_MISMATCH)
+        fprintf(stderr, "cuzk: INVALID proof: %s\n", err.msg);
+    else
+        cli_report("verifying", &err);
     return CLI_FAIL;
 }
 

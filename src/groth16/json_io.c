@@ -434,13 +434,17 @@ static int j_protocol_curve(jctx *c, const json_t *root, int curve_optional)
     return CUZK_OK;
 }
 
-/* Loads path as JSON; CUZK_ERR_IO when it cannot be read, CUZK_ERR_FORMAT
- * when it is not JSON of the expected type. */
-static int j_load(const char *path, json_type type, json_t **root, cuzk_error *err)
+/* Where JSON comes from: the file path names, or (in_memory) the
+ * NUL-terminated text, name standing for it in messages. */
+typedef struct {
+    const char *name;
+    const char *text;
+    int in_memory;
+} jsrc;
+
+static int j_load_file(const char *path, json_t **root, cuzk_error *err)
 {
     json_error_t jerr;
-    *root = NULL;
-    if (!path) return cuzk_fail(err, CUZK_ERR_ARG, "no file name given");
     FILE *f = cuzk_fopen_regular(path, NULL, err);
     if (!f) return err ? err->code : CUZK_ERR_IO;
     *root = json_loadf(f, 0, &jerr);
@@ -454,22 +458,41 @@ static int j_load(const char *path, json_type type, json_t **root, cuzk_error *e
     if (!*root)
         return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not valid JSON: %s (line %d, column %d)", path,
                          json_error_quoting_nothing(&jerr), jerr.line, jerr.column);
+    return CUZK_OK;
+}
+
+/* Loads src as JSON; CUZK_ERR_IO when the file cannot be read, CUZK_ERR_FORMAT
+ * when it is not JSON of the expected type, CUZK_ERR_ARG without a name or
+ * text. */
+static int j_load(jsrc src, json_type type, json_t **root, cuzk_error *err)
+{
+    json_error_t jerr;
+    *root = NULL;
+    if (!src.name) return cuzk_fail(err, CUZK_ERR_ARG, src.in_memory ? "no name given for JSON text" : "no file name given");
+    if (src.in_memory && !src.text) return cuzk_fail(err, CUZK_ERR_ARG, "%s: no JSON text given", src.name);
+    if (!src.in_memory) {
+        int rc = j_load_file(src.name, root, err);
+        if (rc) return rc;
+    } else if (!(*root = json_loads(src.text, 0, &jerr))) {
+        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not valid JSON: %s (line %d, column %d)", src.name,
+                         json_error_quoting_nothing(&jerr), jerr.line, jerr.column);
+    }
     if (json_typeof(*root) != type) {
         json_decref(*root);
         *root = NULL;
-        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: expected a JSON %s at the top level", path,
+        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: expected a JSON %s at the top level", src.name,
                          type == JSON_OBJECT ? "object" : "array");
     }
     return CUZK_OK;
 }
 
-int cuzk_proof_read_json(cuzk_proof *p, const char *path, cuzk_error *err)
+static int proof_read(cuzk_proof *p, jsrc src, cuzk_error *err)
 {
     json_t *root;
     memset(p, 0, sizeof *p);
-    int rc = j_load(path, JSON_OBJECT, &root, err);
+    int rc = j_load(src, JSON_OBJECT, &root, err);
     if (rc) return rc;
-    jctx c = {path, CUZK_CURVE_BN254, err};
+    jctx c = {src.name, CUZK_CURVE_BN254, err};
     rc = j_protocol_curve(&c, root, 1);
     if (!rc) rc = j_g1(&c, json_object_get(root, "pi_a"), "pi_a", &p->a);
     if (!rc) rc = j_g2(&c, json_object_get(root, "pi_b"), "pi_b", &p->b);
@@ -480,14 +503,14 @@ int cuzk_proof_read_json(cuzk_proof *p, const char *path, cuzk_error *err)
     return rc;
 }
 
-int cuzk_public_read_json(uint64_t (**signals)[4], uint32_t *n, cuzk_curve_id curve, const char *path,
-                          cuzk_error *err)
+static int public_read(uint64_t (**signals)[4], uint32_t *n, cuzk_curve_id curve, jsrc src, cuzk_error *err)
 {
+    const char *path = src.name;
     json_t *root;
     *signals = NULL;
     *n = 0;
     if (!cuzk_curve_valid(curve)) return cuzk_fail(err, CUZK_ERR_ARG, "%s: unknown curve (%d)", path, (int)curve);
-    int rc = j_load(path, JSON_ARRAY, &root, err);
+    int rc = j_load(src, JSON_ARRAY, &root, err);
     if (rc) return rc;
     size_t count = json_array_size(root);
     uint64_t (*out)[4] = NULL;
@@ -509,6 +532,28 @@ int cuzk_public_read_json(uint64_t (**signals)[4], uint32_t *n, cuzk_curve_id cu
     *signals = out;
     *n = (uint32_t)count;
     return CUZK_OK;
+}
+
+int cuzk_proof_read_json(cuzk_proof *p, const char *path, cuzk_error *err)
+{
+    return proof_read(p, (jsrc){path, NULL, 0}, err);
+}
+
+int cuzk_proof_read_json_text(cuzk_proof *p, const char *text, const char *name, cuzk_error *err)
+{
+    return proof_read(p, (jsrc){name, text, 1}, err);
+}
+
+int cuzk_public_read_json(uint64_t (**signals)[4], uint32_t *n, cuzk_curve_id curve, const char *path,
+                          cuzk_error *err)
+{
+    return public_read(signals, n, curve, (jsrc){path, NULL, 0}, err);
+}
+
+int cuzk_public_read_json_text(uint64_t (**signals)[4], uint32_t *n, cuzk_curve_id curve, const char *text,
+                               const char *name, cuzk_error *err)
+{
+    return public_read(signals, n, curve, (jsrc){name, text, 1}, err);
 }
 
 static int j_alphabeta(jctx *c, const json_t *v, uint64_t ab[2][3][2][6])
@@ -568,17 +613,24 @@ static int j_vk(jctx *c, const json_t *root, cuzk_vk *vk)
     return CUZK_OK;
 }
 
-int cuzk_vk_read_json(cuzk_vk *vk, const char *path, cuzk_error *err)
+static int vk_read(cuzk_vk *vk, jsrc src, cuzk_error *err)
 {
     json_t *root;
     memset(vk, 0, sizeof *vk);
-    int rc = j_load(path, JSON_OBJECT, &root, err);
+    int rc = j_load(src, JSON_OBJECT, &root, err);
     if (rc) return rc;
-    jctx c = {path, CUZK_CURVE_BN254, err};
+    jctx c = {src.name, CUZK_CURVE_BN254, err};
     rc = j_vk(&c, root, vk);
     json_decref(root);
     if (rc) cuzk_vk_free(vk);
     return rc;
+}
+
+int cuzk_vk_read_json(cuzk_vk *vk, const char *path, cuzk_error *err) { return vk_read(vk, (jsrc){path, NULL, 0}, err); }
+
+int cuzk_vk_read_json_text(cuzk_vk *vk, const char *text, const char *name, cuzk_error *err)
+{
+    return vk_read(vk, (jsrc){name, text, 1}, err);
 }
 
 void cuzk_vk_free(cuzk_vk *vk)

@@ -15,7 +15,9 @@
  * file and the offending key, e.g. "proof.json: pi_b[1][0]: ... is not below
  * q of bn128".
  *
- * Writers exist for a path, a FILE* (stdout) and a malloc'd string (free()).
+ * Writers exist for a path, a FILE* (stdout) and a malloc'd string (free());
+ * readers for a path and for NUL-terminated text in memory (the _text
+ * variants, whose name stands for the text in messages).
  */
 #ifndef CUZK_GROTH16_JSON_IO_H
 #define CUZK_GROTH16_JSON_IO_H
@@ -65,6 +67,7 @@ char *cuzk_proof_to_json(const cuzk_proof *p, cuzk_error *err);
 /* Reads a proof. A missing "curve" key (rapidsnark omits it; snarkjs ignores
  * it) means bn128. Returns CUZK_OK, CUZK_ERR_IO or CUZK_ERR_FORMAT. */
 int cuzk_proof_read_json(cuzk_proof *p, const char *path, cuzk_error *err);
+int cuzk_proof_read_json_text(cuzk_proof *p, const char *text, const char *name, cuzk_error *err);
 
 /* public.json: an array of n decimal strings. */
 int cuzk_public_write_json(const uint64_t (*signals)[4], uint32_t n, const char *path, cuzk_error *err);
@@ -76,6 +79,8 @@ char *cuzk_public_to_json(const uint64_t (*signals)[4], uint32_t n, cuzk_error *
  * *signals is NULL and *n is 0. */
 int cuzk_public_read_json(uint64_t (**signals)[4], uint32_t *n, cuzk_curve_id curve, const char *path,
                           cuzk_error *err);
+int cuzk_public_read_json_text(uint64_t (**signals)[4], uint32_t *n, cuzk_curve_id curve, const char *text,
+                               const char *name, cuzk_error *err);
 
 /* verification_key.json: protocol, curve, nPublic, vk_alpha_1, vk_beta_2,
  * vk_gamma_2, vk_delta_2, vk_alphabeta_12, IC (n_public + 1 points). */
@@ -87,6 +92,7 @@ char *cuzk_vk_to_json(const cuzk_vk *vk, cuzk_error *err);
  * vk_alphabeta_12 is optional (has_alphabeta says whether it was there);
  * IC must hold nPublic + 1 points. */
 int cuzk_vk_read_json(cuzk_vk *vk, const char *path, cuzk_error *err);
+int cuzk_vk_read_json_text(cuzk_vk *vk, const char *text, const char *name, cuzk_error *err);
 void cuzk_vk_free(cuzk_vk *vk);
 
 /* Writes any JSON text to f laid out as snarkjs lays out its files (a

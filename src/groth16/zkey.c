@@ -169,33 +169,30 @@ static int read_coefs(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
     return rc ? rc : cuzk_bin_end(&r, err);
 }
 
-static int zkey_read(cuzk_zkey *z, const char *path, int header_only, cuzk_error *err)
+/* A key from bf, opened by the caller (a file or memory), which it closes. */
+static int zkey_read(cuzk_zkey *z, cuzk_binfile *bf, int header_only, cuzk_error *err)
 {
-    cuzk_binfile bf;
     char count[64];
-    memset(z, 0, sizeof *z);
-    int rc = cuzk_bin_open(&bf, path, "zkey", ZKEY_VERSION, err);
-    if (rc) return rc;
-    rc = read_protocol(&bf, err);
-    if (!rc) rc = read_header(z, &bf, err);
+    int rc = read_protocol(bf, err);
+    if (!rc) rc = read_header(z, bf, err);
     if (!rc) {
         snprintf(count, sizeof count, "nPublic + 1 = %llu", (unsigned long long)z->n_public + 1);
-        rc = read_points(z, &bf, SEC_IC, "IC points", (uint64_t)z->n_public + 1, 2, count, &z->ic, err);
+        rc = read_points(z, bf, SEC_IC, "IC points", (uint64_t)z->n_public + 1, 2, count, &z->ic, err);
     }
     if (!header_only) {
-        if (!rc) rc = read_coefs(z, &bf, err);
+        if (!rc) rc = read_coefs(z, bf, err);
         snprintf(count, sizeof count, "nVars %u", z->n_vars);
-        if (!rc) rc = read_points(z, &bf, SEC_A, "A points", z->n_vars, 2, count, &z->a, err);
-        if (!rc) rc = read_points(z, &bf, SEC_B1, "B1 points", z->n_vars, 2, count, &z->b1, err);
-        if (!rc) rc = read_points(z, &bf, SEC_B2, "B2 points", z->n_vars, 4, count, &z->b2, err);
+        if (!rc) rc = read_points(z, bf, SEC_A, "A points", z->n_vars, 2, count, &z->a, err);
+        if (!rc) rc = read_points(z, bf, SEC_B1, "B1 points", z->n_vars, 2, count, &z->b1, err);
+        if (!rc) rc = read_points(z, bf, SEC_B2, "B2 points", z->n_vars, 4, count, &z->b2, err);
         uint64_t n_c = (uint64_t)z->n_vars - z->n_public - 1;
         snprintf(count, sizeof count, "nVars - nPublic - 1 = %llu", (unsigned long long)n_c);
-        if (!rc) rc = read_points(z, &bf, SEC_C, "C points", n_c, 2, count, &z->c, err);
+        if (!rc) rc = read_points(z, bf, SEC_C, "C points", n_c, 2, count, &z->c, err);
         snprintf(count, sizeof count, "domainSize %u", z->domain_size);
-        if (!rc) rc = read_points(z, &bf, SEC_H, "H points", z->domain_size, 2, count, &z->h, err);
+        if (!rc) rc = read_points(z, bf, SEC_H, "H points", z->domain_size, 2, count, &z->h, err);
     }
-    cuzk_file_id source = bf.id;
-    cuzk_bin_close(&bf);
+    cuzk_file_id source = bf->id;
+    cuzk_bin_close(bf);
     if (rc) {
         cuzk_zkey_free(z);
     } else {
@@ -211,9 +208,39 @@ uint64_t cuzk_zkey_new_serial(void)
     return next++;
 }
 
-int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read(z, path, 0, err); }
+static int zkey_read_file(cuzk_zkey *z, const char *path, int header_only, cuzk_error *err)
+{
+    cuzk_binfile bf;
+    memset(z, 0, sizeof *z);
+    int rc = cuzk_bin_open(&bf, path, "zkey", ZKEY_VERSION, err);
+    return rc ? rc : zkey_read(z, &bf, header_only, err);
+}
 
-int cuzk_zkey_read_header(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read(z, path, 1, err); }
+static int zkey_read_memory(cuzk_zkey *z, const void *data, size_t len, const char *name, int header_only,
+                            cuzk_error *err)
+{
+    cuzk_binfile bf;
+    memset(z, 0, sizeof *z);
+    int rc = cuzk_bin_open_memory(&bf, data, len, name, "zkey", ZKEY_VERSION, err);
+    return rc ? rc : zkey_read(z, &bf, header_only, err);
+}
+
+int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read_file(z, path, 0, err); }
+
+int cuzk_zkey_read_header(cuzk_zkey *z, const char *path, cuzk_error *err)
+{
+    return zkey_read_file(z, path, 1, err);
+}
+
+int cuzk_zkey_read_memory(cuzk_zkey *z, const void *data, size_t len, const char *name, cuzk_error *err)
+{
+    return zkey_read_memory(z, data, len, name, 0, err);
+}
+
+int cuzk_zkey_read_header_memory(cuzk_zkey *z, const void *data, size_t len, const char *name, cuzk_error *err)
+{
+    return zkey_read_memory(z, data, len, name, 1, err);
+}
 
 size_t cuzk_zkey_point_bytes(const cuzk_zkey *z)
 {

@@ -78,6 +78,12 @@ int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err);
  * a, b1, b2, c, h are NULL and n_coefs is 0. Same checks on what it reads. */
 int cuzk_zkey_read_header(cuzk_zkey *z, const char *path, cuzk_error *err);
 
+/* The two above over len bytes of a .zkey in memory (read, not kept: z
+ * owns copies, so data may go once they return); name stands for the file
+ * in messages. z->source stays zero. */
+int cuzk_zkey_read_memory(cuzk_zkey *z, const void *data, size_t len, const char *name, cuzk_error *err);
+int cuzk_zkey_read_header_memory(cuzk_zkey *z, const void *data, size_t len, const char *name, cuzk_error *err);
+
 /* Writes a fresh-key layout: sections 1, 2, 4, 3, 9, 8, 5, 6, 7, 10 (the
  * order of snarkjs groth16 setup), section 10 being an empty contribution
  * list (a 64-byte zero csHash and a u32 count 0). Refuses (CUZK_ERR_ARG)

@@ -88,6 +88,44 @@ int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id cu
     return rc;
 }
 
+const char *fixture_path(const char *curve_dir, const char *name)
+{
+    static char buf[4][512];
+    static int slot;
+    const char *base = getenv("CUZK_FIXTURES");
+    char *p = buf[slot++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s/%s", base ? base : "tests/fixtures", curve_dir, name);
+    return p;
+}
+
+char *read_whole_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *b = NULL;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)n + 1)) && fread(b, 1, (size_t)n, f) == (size_t)n) {
+        b[n] = '\0';
+        *len = (size_t)n;
+    } else {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    return b;
+}
+
+file_bytes fixture_bytes(const char *curve_dir, const char *name)
+{
+    const char *path = fixture_path(curve_dir, name);
+    file_bytes b = {NULL, 0};
+    if (!(b.data = read_whole_file(path, &b.len))) {
+        fprintf(stderr, "cannot read %s (run from the repository root or set CUZK_FIXTURES)\n", path);
+        exit(1);
+    }
+    return b;
+}
+
 int remove_tree(const char *dir)
 {
     char cmd[4096];

@@ -31,6 +31,23 @@ int count_lines_with(const char *path, const char *needle1, const char *needle2)
  * state reached, never on the time taken. */
 int budget_waiters_reach(cuzk_budget *b, uint32_t n);
 
+/* tests/fixtures/<curve_dir>/<name>, under $CUZK_FIXTURES instead when
+ * set (to run from outside the repository root): one of four static
+ * buffers, used in turn. */
+const char *fixture_path(const char *curve_dir, const char *name);
+
+/* The whole file at path, malloc'd with a NUL after its *len bytes (so
+ * JSON reads as text); NULL when it cannot be read. */
+char *read_whole_file(const char *path, size_t *len);
+
+/* A fixture's bytes (read_whole_file of fixture_path; free data); a test
+ * without its fixtures cannot run: exits 1 saying which is missing. */
+typedef struct {
+    char *data;
+    size_t len;
+} file_bytes;
+file_bytes fixture_bytes(const char *curve_dir, const char *name);
+
 /* Removes dir and everything below it (rm -rf); 0 on success. */
 int remove_tree(const char *dir);
 

@@ -34,21 +34,12 @@
 #include "groth16/wtns.h"
 #include "groth16/zkey.h"
 #include "util/random.h"
+#include "support.h"
 
 static char tmp_dir[256];
 static const char *const curve_dirs[2] = {"bn128", "bls12381"};
 
 /* ---------------- helpers ---------------- */
-
-static const char *fixture(const char *curve_dir, const char *name)
-{
-    static char buf[4][512];
-    static int slot;
-    const char *base = getenv("CUZK_FIXTURES");
-    char *p = buf[slot++ % 4];
-    snprintf(p, sizeof buf[0], "%s/%s/%s", base ? base : "tests/fixtures", curve_dir, name);
-    return p;
-}
 
 static const char *tmp_path(const char *name)
 {
@@ -61,17 +52,8 @@ static const char *tmp_path(const char *name)
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s (run from the repository root or set CUZK_FIXTURES)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    b[n] = 0;
-    *len = (size_t)n;
+    uint8_t *b = (uint8_t *)read_whole_file(path, len);
+    if (!b) fail_msg("cannot read %s (run from the repository root or set CUZK_FIXTURES)", path);
     return b;
 }
 
@@ -259,7 +241,7 @@ static void test_wtns_fixture(void **state)
     for (int cv = 0; cv < 2; cv++) {
         cuzk_wtns w;
         cuzk_error e = {0};
-        const char *path = fixture(curve_dirs[cv], "mul.wtns");
+        const char *path = fixture_path(curve_dirs[cv], "mul.wtns");
         assert_int_equal(cuzk_wtns_read(&w, path, &e), CUZK_OK);
         assert_int_equal(w.curve, cv ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254);
         assert_int_equal(w.n_witness, 5);
@@ -365,7 +347,7 @@ static void test_r1cs_fixture(void **state)
     for (int cv = 0; cv < 2; cv++) {
         cuzk_r1cs c, c2;
         cuzk_error e = {0};
-        assert_int_equal(cuzk_r1cs_read(&c, fixture(curve_dirs[cv], "mul.r1cs"), &e), CUZK_OK);
+        assert_int_equal(cuzk_r1cs_read(&c, fixture_path(curve_dirs[cv], "mul.r1cs"), &e), CUZK_OK);
         assert_int_equal(c.curve, cv ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254);
         assert_int_equal(c.n_wires, 5);
         assert_int_equal(c.n_pub_out, 1);
@@ -385,7 +367,7 @@ static void test_r1cs_fixture(void **state)
 
         /* the fixture witness satisfies it */
         cuzk_wtns w;
-        assert_int_equal(cuzk_wtns_read(&w, fixture(curve_dirs[cv], "mul.wtns"), &e), CUZK_OK);
+        assert_int_equal(cuzk_wtns_read(&w, fixture_path(curve_dirs[cv], "mul.wtns"), &e), CUZK_OK);
         assert_true(cv ? satisfied_bls12_381_fr(&c, w.values) : satisfied_bn254_fr(&c, w.values));
         w.values[4 * 4] += 1; /* t = 34 */
         assert_false(cv ? satisfied_bls12_381_fr(&c, w.values) : satisfied_bn254_fr(&c, w.values));
@@ -499,7 +481,7 @@ static void test_zkey_fixture(void **state)
         cuzk_zkey z, z2, zh;
         cuzk_vk vk;
         cuzk_error e = {0};
-        const char *path = fixture(curve_dirs[cv], "mul.zkey");
+        const char *path = fixture_path(curve_dirs[cv], "mul.zkey");
         assert_int_equal(cuzk_zkey_read(&z, path, &e), CUZK_OK);
         cuzk_curve_id curve = cv ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254;
         assert_int_equal(z.curve, curve);
@@ -522,7 +504,7 @@ static void test_zkey_fixture(void **state)
         }
         /* the header points agree with snarkjs' verification key (which
          * also pins down the beta2-before-delta1 order) */
-        assert_int_equal(cuzk_vk_read_json(&vk, fixture(curve_dirs[cv], "verification_key.json"), &e), CUZK_OK);
+        assert_int_equal(cuzk_vk_read_json(&vk, fixture_path(curve_dirs[cv], "verification_key.json"), &e), CUZK_OK);
         assert_int_equal(vk.curve, curve);
         assert_int_equal(vk.n_public, 2);
         assert_true(vk.has_alphabeta);
@@ -607,9 +589,9 @@ static void test_json_fixture(void **state)
     for (int cv = 0; cv < 2; cv++) {
         cuzk_error e = {0};
         cuzk_curve_id curve = cv ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254;
-        const char *proof_in = fixture(curve_dirs[cv], "proof.json");
-        const char *pub_in = fixture(curve_dirs[cv], "public.json");
-        const char *vk_in = fixture(curve_dirs[cv], "verification_key.json");
+        const char *proof_in = fixture_path(curve_dirs[cv], "proof.json");
+        const char *pub_in = fixture_path(curve_dirs[cv], "public.json");
+        const char *vk_in = fixture_path(curve_dirs[cv], "verification_key.json");
 
         cuzk_proof p, p2;
         assert_int_equal(cuzk_proof_read_json(&p, proof_in, &e), CUZK_OK);
@@ -748,16 +730,16 @@ static void test_truncated(void **state)
 {
     (void)state;
     for (int cv = 0; cv < 2; cv++) {
-        check_prefixes(fixture(curve_dirs[cv], "mul.zkey"), rd_zkey);
-        check_prefixes(fixture(curve_dirs[cv], "mul.wtns"), rd_wtns);
-        check_prefixes(fixture(curve_dirs[cv], "mul.wtns"), rd_wtns_memory);
-        check_prefixes(fixture(curve_dirs[cv], "mul.wtns"), rd_wtns_header);
-        check_prefixes(fixture(curve_dirs[cv], "mul.r1cs"), rd_r1cs);
-        check_prefixes(fixture(curve_dirs[cv], "proof.json"), rd_proof);
-        check_prefixes(fixture(curve_dirs[cv], "verification_key.json"), rd_vk);
+        check_prefixes(fixture_path(curve_dirs[cv], "mul.zkey"), rd_zkey);
+        check_prefixes(fixture_path(curve_dirs[cv], "mul.wtns"), rd_wtns);
+        check_prefixes(fixture_path(curve_dirs[cv], "mul.wtns"), rd_wtns_memory);
+        check_prefixes(fixture_path(curve_dirs[cv], "mul.wtns"), rd_wtns_header);
+        check_prefixes(fixture_path(curve_dirs[cv], "mul.r1cs"), rd_r1cs);
+        check_prefixes(fixture_path(curve_dirs[cv], "proof.json"), rd_proof);
+        check_prefixes(fixture_path(curve_dirs[cv], "verification_key.json"), rd_vk);
     }
-    check_prefixes(fixture("bn128", "mul.zkey"), rd_zkey_header);
-    check_prefixes(fixture("bn128", "public.json"), rd_public_bn);
+    check_prefixes(fixture_path("bn128", "mul.zkey"), rd_zkey_header);
+    check_prefixes(fixture_path("bn128", "public.json"), rd_public_bn);
 }
 
 /* ---------------- targeted corruption of the binary files ---------------- */
@@ -816,7 +798,7 @@ static void mut_no_sec9(uint8_t *b, size_t n) { cuzk_put_le32(b + sec_entry(b, n
 static void test_bad_zkey(void **state)
 {
     (void)state;
-    const char *z = fixture("bn128", "mul.zkey");
+    const char *z = fixture_path("bn128", "mul.zkey");
     expect_bad(z, mut_magic, rd_zkey, CUZK_ERR_FORMAT, "magic", "zkey");
     expect_bad(z, mut_version, rd_zkey, CUZK_ERR_FORMAT, "version 2", NULL);
     expect_bad(z, mut_nsections, rd_zkey, CUZK_ERR_FORMAT, "sections", NULL);
@@ -851,7 +833,7 @@ static void test_bad_zkey(void **state)
     assert_int_equal(rd_zkey(tmp_path("no-such-file.zkey"), &e), CUZK_ERR_IO);
     assert_msg_has(&e, "no-such-file.zkey");
     assert_int_equal(rd_zkey(tmp_dir, &e), CUZK_ERR_IO); /* a directory */
-    expect_bad(fixture("bn128", "mul.wtns"), mut_version, rd_zkey, CUZK_ERR_FORMAT, "not a .zkey file", NULL);
+    expect_bad(fixture_path("bn128", "mul.wtns"), mut_version, rd_zkey, CUZK_ERR_FORMAT, "not a .zkey file", NULL);
 }
 
 /* A file that is not what was asked for is refused saying so, without
@@ -896,7 +878,7 @@ static void mut_wtns_v1(uint8_t *b, size_t n) { (void)n, cuzk_put_le32(b + 4, 1)
 static void test_bad_wtns(void **state)
 {
     (void)state;
-    const char *w = fixture("bn128", "mul.wtns");
+    const char *w = fixture_path("bn128", "mul.wtns");
     expect_bad(w, mut_magic, rd_wtns, CUZK_ERR_FORMAT, "magic", NULL);
     expect_bad(w, mut_wtns_v1, rd_wtns, CUZK_ERR_FORMAT, "version 1", "expected 2");
     expect_bad(w, mut_wtns_prime, rd_wtns, CUZK_ERR_FORMAT, "section 1", "not the scalar field prime r");
@@ -906,7 +888,7 @@ static void test_bad_wtns(void **state)
     expect_bad(w, mut_wtns_value_r, rd_wtns, CUZK_ERR_FORMAT, "section 2", "witness value 3");
     expect_bad(w, mut_wtns_count, rd_wtns, CUZK_ERR_FORMAT, "section 2 (witness values) holds 160 bytes, expected 192",
                NULL);
-    expect_bad(fixture("bls12381", "mul.wtns"), mut_wtns_value_r, rd_wtns, CUZK_ERR_FORMAT, "section 2", NULL);
+    expect_bad(fixture_path("bls12381", "mul.wtns"), mut_wtns_value_r, rd_wtns, CUZK_ERR_FORMAT, "section 2", NULL);
 }
 
 /* constraint 0 of mul.r1cs: A = {wire 2: -1}; the first term sits after
@@ -923,7 +905,7 @@ static void mut_r1cs_nolabels(uint8_t *b, size_t n) { cuzk_put_le32(b + sec_entr
 static void test_bad_r1cs(void **state)
 {
     (void)state;
-    const char *r = fixture("bn128", "mul.r1cs");
+    const char *r = fixture_path("bn128", "mul.r1cs");
     expect_bad(r, mut_magic, rd_r1cs, CUZK_ERR_FORMAT, "magic", NULL);
     expect_bad(r, mut_r1cs_wire, rd_r1cs, CUZK_ERR_FORMAT, "section 2", "wire 5 >= nWires 5");
     expect_bad(r, mut_r1cs_coef, rd_r1cs, CUZK_ERR_FORMAT, "section 2", "coefficient");
@@ -1034,7 +1016,7 @@ static void jm_vk_to_array(json_t *r) { json_object_clear(r); }
 static void test_bad_json(void **state)
 {
     (void)state;
-    const char *p = fixture("bn128", "proof.json");
+    const char *p = fixture_path("bn128", "proof.json");
     expect_bad_json(p, jm_bad_digit, rd_proof, CUZK_ERR_FORMAT, "pi_a[0]");
     expect_bad_json(p, jm_negative, rd_proof, CUZK_ERR_FORMAT, "pi_a[1]");
     expect_bad_json(p, jm_empty, rd_proof, CUZK_ERR_FORMAT, "pi_c[0]");
@@ -1054,7 +1036,7 @@ static void test_bad_json(void **state)
     expect_bad_json(p, jm_no_curve, rd_proof, CUZK_OK, NULL);
     expect_bad_json(p, jm_short_g2, rd_proof, CUZK_ERR_FORMAT, "pi_b[0]");
     /* a bls12-381 proof read as bn128 (no curve key) has coordinates >= q */
-    expect_bad_json(fixture("bls12381", "proof.json"), jm_no_curve, rd_proof, CUZK_ERR_FORMAT, "q of bn128");
+    expect_bad_json(fixture_path("bls12381", "proof.json"), jm_no_curve, rd_proof, CUZK_ERR_FORMAT, "q of bn128");
 
     /* the infinity point decodes as such */
     cuzk_proof pr;
@@ -1066,14 +1048,14 @@ static void test_bad_json(void **state)
     assert_true(all_zero(pr.a.x, 6) && all_zero(pr.a.y, 6));
     assert_false(pr.c.infinity);
 
-    const char *pub = fixture("bn128", "public.json");
+    const char *pub = fixture_path("bn128", "public.json");
     expect_bad_json(pub, jm_pub_r, rd_public_bn, CUZK_ERR_FORMAT, "signal 0");
     expect_bad_json(pub, jm_pub_r_minus_1, rd_public_bn, CUZK_OK, NULL);
     expect_bad_json(pub, jm_pub_junk, rd_public_bn, CUZK_ERR_FORMAT, "signal 1");
     expect_bad_json(pub, jm_pub_nested, rd_public_bn, CUZK_ERR_FORMAT, "signal 1");
-    expect_bad_json(fixture("bn128", "proof.json"), jm_hex, rd_public_bn, CUZK_ERR_FORMAT, "array");
+    expect_bad_json(fixture_path("bn128", "proof.json"), jm_hex, rd_public_bn, CUZK_ERR_FORMAT, "array");
 
-    const char *vk = fixture("bn128", "verification_key.json");
+    const char *vk = fixture_path("bn128", "verification_key.json");
     expect_bad_json(vk, jm_vk_ic_short, rd_vk, CUZK_ERR_FORMAT, "IC");
     expect_bad_json(vk, jm_vk_npublic, rd_vk, CUZK_ERR_FORMAT, "nPublic");
     expect_bad_json(vk, jm_vk_npublic_neg, rd_vk, CUZK_ERR_FORMAT, "nPublic");
