@@ -261,11 +261,13 @@ static int set_signal(cuzk_circom *c, const witness_input_signal *s, uint32_t *c
     snprintf(doing, sizeof doing, "looking up input '%.64s'", s->name);
     int trap = c->api.input_size(c->inst, hi, lo, &size);
     if (trap) return call_failed(c, trap, doing, err);
-    if (size < 0)
+    /* circom 2.2 answers 0 for a name it does not know (no input has no
+     * values), earlier versions a negative size */
+    if (size <= 0)
         return cuzk_fail(err, CUZK_ERR_ARG, "%s: the circuit has no input signal '%.64s'", c->path, s->name);
     if ((uint32_t)size != s->n_values)
-        return cuzk_fail(err, CUZK_ERR_ARG, "%s: input signal '%.64s' takes %d value%s; the input gives %s %u",
-                         c->path, s->name, size, size == 1 ? "" : "s", s->n_values < (uint32_t)size ? "only" : "",
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: input signal '%.64s' takes %d value%s; the input gives %s%u",
+                         c->path, s->name, size, size == 1 ? "" : "s", s->n_values < (uint32_t)size ? "only " : "",
                          s->n_values);
     for (uint32_t i = 0; i < s->n_values; i++) {
         uint32_t words[N32];
