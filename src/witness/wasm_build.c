@@ -35,7 +35,11 @@ static const char *const cc_flags[] = {"-O2", "-shared", "-fPIC", "-fvisibility=
                                        "-DWASM_RT_MAX_CALL_STACK_DEPTH=20000"};
 enum { N_CC_FLAGS = sizeof cc_flags / sizeof cc_flags[0] };
 
-#define PATH_CAP 4096
+/* Sizes that keep every path made from the cache folder's name whole: the
+ * folder, its build folder (".build-XXXXXX"), the files in either. */
+#define FOLDER_CAP 3800
+#define TMP_CAP (FOLDER_CAP + 16)
+#define PATH_CAP (TMP_CAP + 120)
 enum { WASM_HASH_HEX = 64, RECIPE_HEX = 16 };
 
 static void hex_of(const uint8_t *b, size_t n, char *out)
@@ -60,17 +64,17 @@ static int make_folders(const char *path, cuzk_error *err)
     }
 }
 
-static int cache_folder(const char *given, char *out, cuzk_error *err)
+static int cache_folder(const char *given, char out[FOLDER_CAP], cuzk_error *err)
 {
     const char *env = getenv("CUZK_WASM_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     int n;
-    if (given && *given) n = snprintf(out, PATH_CAP, "%s", given);
-    else if (env && *env) n = snprintf(out, PATH_CAP, "%s", env);
-    else if (xdg && *xdg == '/') n = snprintf(out, PATH_CAP, "%s/cuzk/wasm", xdg);
-    else if (home && *home) n = snprintf(out, PATH_CAP, "%s/.cache/cuzk/wasm", home);
+    if (given && *given) n = snprintf(out, FOLDER_CAP, "%s", given);
+    else if (env && *env) n = snprintf(out, FOLDER_CAP, "%s", env);
+    else if (xdg && *xdg == '/') n = snprintf(out, FOLDER_CAP, "%s/cuzk/wasm", xdg);
+    else if (home && *home) n = snprintf(out, FOLDER_CAP, "%s/.cache/cuzk/wasm", home);
     else
         return cuzk_fail(err, CUZK_ERR_IO, "no folder for the wasm cache: set CUZK_WASM_CACHE (or HOME)");
-    if (n >= PATH_CAP) return cuzk_fail(err, CUZK_ERR_IO, "the wasm cache folder's name is too long");
+    if (n >= FOLDER_CAP) return cuzk_fail(err, CUZK_ERR_IO, "the wasm cache folder's name is too long");
     return make_folders(out, err);
 }
 
@@ -177,10 +181,47 @@ static void progress(const wasm_build_options *o, const char *fmt, ...)
     o->progress(o->ctx, line);
 }
 
+/* circom's Montgomery product, the bulk of a witness's time, rerouted to
+ * the glue's native one (wasm_glue.c says why the bits are the same): the
+ * translation's definition, as wabt 1.0.32 writes it, gets a new name and
+ * the old name a body that calls the glue. Another translation, where the
+ * definition is not found, is compiled as it is. */
+static const char mont_mul_def[] =
+    "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {";
+static const char mont_mul_native[] =
+    "void cuzk_glue_mont_mul(Z_circuit_instance_t*, u32, u32, u32);\n"
+    "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {\n"
+    "  cuzk_glue_mont_mul(instance, w2c_x, w2c_y, w2c_r);\n"
+    "}\n"
+    "static void w2c_Fr_F1m_mul_wasm(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {";
+
+/* Rewrites c_src with the product rerouted; *done says whether it was. */
+static int reroute_mont_mul(const char *c_src, int *done, cuzk_error *err)
+{
+    uint8_t *text;
+    size_t len;
+    *done = 0;
+    int rc = cuzk_file_read_all(c_src, (size_t)1 << 34, &text, &len, err);
+    if (rc) return rc;
+    char *at = strstr((char *)text, mont_mul_def);
+    if (at && !strstr(at + 1, mont_mul_def)) {
+        size_t head = (size_t)(at - (char *)text), def = sizeof mont_mul_def - 1;
+        FILE *f = fopen(c_src, "wb");
+        int ok = f && fwrite(text, 1, head, f) == head &&
+                 fwrite(mont_mul_native, 1, sizeof mont_mul_native - 1, f) == sizeof mont_mul_native - 1 &&
+                 fwrite(at + def, 1, len - head - def, f) == len - head - def;
+        if (f && fclose(f)) ok = 0;
+        if (!ok) rc = cuzk_fail(err, CUZK_ERR_IO, "cannot rewrite %s: %s", c_src, strerror(errno));
+        *done = ok;
+    }
+    free(text);
+    return rc;
+}
+
 /* The files a build leaves in its temporary folder, removed with it. */
 static const char *const build_files[] = {"circuit.wasm", "circuit.c", "circuit.h", "glue.c", "circuit.so", "log"};
 
-static void remove_build(const char *tmp)
+static void remove_build(const char tmp[TMP_CAP])
 {
     char path[PATH_CAP];
     for (size_t i = 0; i < sizeof build_files / sizeof build_files[0]; i++) {
@@ -197,7 +238,7 @@ static long long file_size(const char *path)
 }
 
 /* wasm2c, then cc, in tmp; the object renamed to so_path. */
-static int build_in(const char *tmp, const uint8_t *bytes, size_t len, const char *rt_dir, const char *so_path,
+static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, const char *rt_dir, const char *so_path,
                     const wasm_build_options *o, cuzk_error *err)
 {
     char wasm[PATH_CAP], c_src[PATH_CAP], glue[PATH_CAP], so[PATH_CAP], log[PATH_CAP], inc_tmp[PATH_CAP],
@@ -217,9 +258,11 @@ static int build_in(const char *tmp, const uint8_t *bytes, size_t len, const cha
     double t0 = cuzk_now_s();
     char *wasm2c[] = {"wasm2c", wasm, "--module-name=circuit", "-o", c_src, NULL};
     if (!rc) rc = run_tool(wasm2c, log, "translating the wasm to C", err);
+    int native = 0;
+    if (!rc) rc = reroute_mont_mul(c_src, &native, err);
     if (rc) return rc;
-    progress(o, "wasm2c: %.1f MiB of C in %.1f s; compiling it with cc -O2", (double)file_size(c_src) / 1048576.0,
-             cuzk_now_s() - t0);
+    progress(o, "wasm2c: %.1f MiB of C in %.1f s (field products %s); compiling it with cc -O2",
+             (double)file_size(c_src) / 1048576.0, cuzk_now_s() - t0, native ? "native" : "left in wasm");
     char *cc[N_CC_FLAGS + 10];
     int n = 0;
     cc[n++] = "cc";
@@ -235,10 +278,10 @@ static int build_in(const char *tmp, const uint8_t *bytes, size_t len, const cha
     return CUZK_OK;
 }
 
-static int build(const char *folder, const uint8_t *bytes, size_t len, const char *name, const char *rt_dir,
-                 const char *so_path, const wasm_build_options *o, cuzk_error *err)
+static int build(const char folder[FOLDER_CAP], const uint8_t *bytes, size_t len, const char *name,
+                 const char *rt_dir, const char *so_path, const wasm_build_options *o, cuzk_error *err)
 {
-    char tmp[PATH_CAP];
+    char tmp[TMP_CAP];
     snprintf(tmp, sizeof tmp, "%s/.build-XXXXXX", folder);
     if (!mkdtemp(tmp))
         return cuzk_fail(err, CUZK_ERR_IO, "cannot make a build folder in %s: %s", folder, strerror(errno));
@@ -259,7 +302,7 @@ int wasm_build_open(const uint8_t *bytes, size_t len, const char *name, const wa
         return cuzk_fail(err, CUZK_ERR_IO,
                          "wabt's wasm2c runtime (wasm-rt-impl.c) is not installed: install Debian's wabt "
                          "(scripts/install-deps does)");
-    char folder[PATH_CAP], recipe[RECIPE_HEX + 1], hex[WASM_HASH_HEX + 1], so_path[PATH_CAP];
+    char folder[FOLDER_CAP], recipe[RECIPE_HEX + 1], hex[WASM_HASH_HEX + 1], so_path[PATH_CAP];
     uint8_t md[32];
     int rc = cache_folder(o ? o->cache_dir : NULL, folder, err);
     if (!rc) rc = recipe_hex(rt_dir, recipe, err);

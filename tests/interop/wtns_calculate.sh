@@ -37,6 +37,7 @@ for curve in bn128 bls12381; do
     echo "$INPUT" >"$d/input.json"
     same_witness "$wasm" "$d/input.json" "checks_$curve"
     grep -q "compiling the circuit" "$WORK/checks_$curve.err"
+    grep -q "field products native" "$WORK/checks_$curve.err"
     grep -qx "a is 3" "$WORK/checks_$curve.out"
 
     step "$curve: a second run compiles nothing"
