@@ -27,6 +27,11 @@
  *             values first .. first + count - 1, n words each
  *   const char *cuzk_glue_trap_name(int code)          the runtime's words for a trap
  *
+ * Inside the object the glue also gives circom's Montgomery product
+ * natively (cuzk_glue_mont_mul, hidden), which wasm_build.c routes the
+ * translation's Fr_F1m_mul to; the instance keeps the circuit's prime for
+ * it, read at its start.
+ *
  * wabt 1.0.32's runtime keeps its trap target and call depth in globals
  * (one set per shared object): calls into one object must not overlap
  * (circom.c holds a lock around them). */
