@@ -53,6 +53,21 @@ enum { CLI_OPT_SHAPE = 0x100 };
 #define CLI_SHAPE_OPTION {"shape", required_argument, NULL, CLI_OPT_SHAPE}
 int cli_synth_opt(cli_synth_opts *o, int opt, const char *arg);
 
+/* --wasm-cache DIR (wtns calculate, groth16 fullprove): where compiled
+ * circuits are kept. cli_wtns_opt: 0 when taken, 1 when opt is not it. */
+enum { CLI_OPT_WASM_CACHE = 0x101 };
+#define CLI_WASM_CACHE_OPTION {"wasm-cache", required_argument, NULL, CLI_OPT_WASM_CACHE}
+#define CLI_WASM_CACHE_HELP                                                                                    \
+    "--wasm-cache DIR  where compiled circuits are kept (default: $CUZK_WASM_CACHE, else\n"                    \
+    "                    $XDG_CACHE_HOME/cuzk/wasm, else ~/.cache/cuzk/wasm)"
+int cli_wtns_opt(int opt, const char *arg, const char **cache_dir);
+
+/* The witness of the circom circuit wasm_path for input_path's inputs
+ * (src/witness/circom.h) into w: the one-time compile's progress goes to
+ * stderr, the circuit's log() lines to stdout. CLI_OK, or CLI_FAIL after
+ * reporting (w then holds nothing). */
+int cli_calculate_witness(const char *wasm_path, const char *input_path, const char *cache_dir, cuzk_wtns *w);
+
 /* Prints "<who>: witness mix: ..." (the shares of zeros, ones, small and
  * full-size values) to stderr. */
 void cli_print_witness_mix(const char *who, const cuzk_wtns *w);
@@ -86,6 +101,7 @@ int cli_device_key_usable(const struct cuzk_backend *b);
 /* Parses a whole positive number within [lo, hi]; -1 on junk. */
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
 
+extern const cli_command cli_cmd_wtns_calculate, cli_cmd_groth16_fullprove;
 extern const cli_command cli_cmd_groth16_prove, cli_cmd_groth16_verify, cli_cmd_zkey_export_vk, cli_cmd_setup,
     cli_cmd_circuit_synth, cli_cmd_bench_prove, cli_cmd_bench_pipeline;
 extern const cli_command cli_cmd_daemon, cli_cmd_client_register, cli_cmd_client_submit, cli_cmd_client_await,

@@ -15,7 +15,13 @@ typedef struct {
     const char *backend;
     int timings;
     int no_verify;
+    const char *wasm_cache; /* fullprove's --wasm-cache */
 } prove_opts;
+
+/* The options of groth16 prove, which fullprove takes too (prove_opt). */
+#define PROVE_OPTIONS                                                                                          \
+    {"r1cs", required_argument, NULL, 'r'}, {"timings", no_argument, NULL, 'T'},                               \
+        {"backend", required_argument, NULL, 'b'}, {"no-verify", no_argument, NULL, 'N'}
 
 static int prove_opt(int opt, const char *arg, void *ctx)
 {
@@ -85,47 +91,35 @@ static int write_proof_files(const cuzk_proof *proof, const uint64_t (*pub)[4], 
     return rc;
 }
 
-static int run_prove(int argc, char **argv)
+/* Proves w (which it frees) with the key at zkey_path and writes the proof
+ * files; wtns_name stands for the witness in messages. */
+static int prove_witness(const prove_opts *o, int threads, const char *zkey_path, const char *wtns_name,
+                         cuzk_wtns *w, const char *proof_path, const char *public_path)
 {
-    static const struct option opts[] = {{"r1cs", required_argument, NULL, 'r'},
-                                         {"timings", no_argument, NULL, 'T'},
-                                         {"backend", required_argument, NULL, 'b'},
-                                         {"no-verify", no_argument, NULL, 'N'},
-                                         {0, 0, 0, 0}};
-    prove_opts o = {.backend = "auto"};
-    cli_common common;
-    int first, rc = cli_parse(argc, argv, &cli_cmd_groth16_prove, opts, prove_opt, &o, &common, &first);
-    if (rc)
-        return rc > 0 ? CLI_OK : CLI_USAGE;
-    if (argc - first != 4)
-        return cli_usage_error(&cli_cmd_groth16_prove, "expected 4 file arguments, got %d", argc - first);
-    const char *zkey_path = argv[first], *wtns_path = argv[first + 1];
-    const char *proof_path = argv[first + 2], *public_path = argv[first + 3];
-
     cuzk_error err = {0};
     cuzk_key *key = NULL;
     cuzk_prover *prover = NULL;
-    cuzk_wtns w;
-    if (cuzk_wtns_read(&w, wtns_path, &err))
-        return cli_report("reading the witness", &err);
-    if (o.r1cs_path && (rc = check_against_r1cs(o.r1cs_path, wtns_path, &w))) {
-        cuzk_wtns_free(&w);
+    int rc;
+    if (o->r1cs_path && (rc = check_against_r1cs(o->r1cs_path, wtns_name, w))) {
+        cuzk_wtns_free(w);
         return rc;
     }
     if (cuzk_key_load_file(&key, zkey_path, &err)) {
-        cuzk_wtns_free(&w);
+        cuzk_wtns_free(w);
         return cli_report("reading the proving key", &err);
     }
     cuzk_proof proof;
     cuzk_prove_timings t;
-    uint32_t n_public = key->z.n_public;
+    const uint32_t n_public = key->z.n_public;
     uint64_t(*pub)[4] = calloc((size_t)n_public + 1, sizeof *pub);
     rc = !pub ? cuzk_fail(&err, CUZK_ERR_NOMEM, "out of memory for %u public signals", n_public)
-              : lib_prover_make(&prover, o.backend, common.threads, 1, &err);
-    if (!rc) rc = lib_prove(prover, key, &w, o.no_verify ? CUZK_PROVE_NO_VERIFY : 0, &proof, pub, &t, &err);
-    if (!rc && o.timings) print_timings(cuzk_prover_backend(prover), &t);
+              : lib_prover_make(&prover, o->backend, threads, 1, &err);
+    if (!rc)
+        rc = lib_prove(prover, key, w, o->no_verify ? CUZK_PROVE_NO_VERIFY : 0, &proof, pub, &t, &err);
+    if (!rc && o->timings)
+        print_timings(cuzk_prover_backend(prover), &t);
     if (rc) {
-        fprintf(stderr, "cuzk: proving %s with %s failed: %s\n", wtns_path, zkey_path, err.msg);
+        fprintf(stderr, "cuzk: proving %s with %s failed: %s\n", wtns_name, zkey_path, err.msg);
         rc = CLI_FAIL;
     } else if (write_proof_files(&proof, (const uint64_t(*)[4])pub, n_public, proof_path, public_path, &err)) {
         rc = cli_report("writing the proof", &err);
@@ -133,8 +127,69 @@ static int run_prove(int argc, char **argv)
     free(pub);
     cuzk_prover_destroy(prover);
     cuzk_key_free(key);
-    cuzk_wtns_free(&w);
+    cuzk_wtns_free(w);
     return rc;
+}
+
+/* 1 when the file's first character other than a space is '{': input JSON
+ * given where a witness belongs. */
+static int looks_like_json(const char *path)
+{
+    cuzk_error ignored;
+    FILE *f = cuzk_fopen_regular(path, NULL, &ignored);
+    int ch = ' ';
+    while (f && (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r')) ch = fgetc(f);
+    if (f) fclose(f);
+    return ch == '{';
+}
+
+static int run_prove(int argc, char **argv)
+{
+    static const struct option opts[] = {PROVE_OPTIONS, {0, 0, 0, 0}};
+    prove_opts o = {.backend = "auto"};
+    cli_common common;
+    int first, rc = cli_parse(argc, argv, &cli_cmd_groth16_prove, opts, prove_opt, &o, &common, &first);
+    if (rc)
+        return rc > 0 ? CLI_OK : CLI_USAGE;
+    if (argc - first != 4)
+        return cli_usage_error(&cli_cmd_groth16_prove, "expected 4 file arguments, got %d", argc - first);
+    const char *wtns_path = argv[first + 1];
+    cuzk_error err = {0};
+    cuzk_wtns w;
+    if (cuzk_wtns_read(&w, wtns_path, &err)) {
+        rc = cli_report("reading the witness", &err);
+        if (err.code == CUZK_ERR_FORMAT && looks_like_json(wtns_path))
+            fprintf(stderr, "cuzk: %s looks like circom input JSON: make the witness with 'cuzk wtns calculate "
+                            "circuit.wasm %s witness.wtns', or prove from the input in one step with 'cuzk groth16 "
+                            "fullprove %s circuit.wasm circuit.zkey proof.json public.json'\n",
+                    wtns_path, wtns_path, wtns_path);
+        return rc;
+    }
+    return prove_witness(&o, common.threads, argv[first], wtns_path, &w, argv[first + 2], argv[first + 3]);
+}
+
+static int fullprove_opt(int opt, const char *arg, void *ctx)
+{
+    prove_opts *o = ctx;
+    int rc = cli_wtns_opt(opt, arg, &o->wasm_cache);
+    return rc > 0 ? prove_opt(opt, arg, ctx) : rc;
+}
+
+static int run_fullprove(int argc, char **argv)
+{
+    static const struct option opts[] = {PROVE_OPTIONS, CLI_WASM_CACHE_OPTION, {0, 0, 0, 0}};
+    prove_opts o = {.backend = "auto"};
+    cli_common common;
+    int first, rc = cli_parse(argc, argv, &cli_cmd_groth16_fullprove, opts, fullprove_opt, &o, &common, &first);
+    if (rc)
+        return rc > 0 ? CLI_OK : CLI_USAGE;
+    if (argc - first != 5)
+        return cli_usage_error(&cli_cmd_groth16_fullprove, "expected 5 file arguments, got %d", argc - first);
+    const char *input_path = argv[first], *wasm_path = argv[first + 1];
+    cuzk_wtns w;
+    if ((rc = cli_calculate_witness(wasm_path, input_path, o.wasm_cache, &w)))
+        return rc;
+    return prove_witness(&o, common.threads, argv[first + 2], input_path, &w, argv[first + 3], argv[first + 4]);
 }
 
 static int run_verify(int argc, char **argv)
@@ -170,6 +225,19 @@ const cli_command cli_cmd_groth16_prove = {
     "                by default a proof that fails it is reported and not written)\n"
     "  --threads N   worker threads (default: all CPUs)\n",
     run_prove};
+
+const cli_command cli_cmd_groth16_fullprove = {
+    "groth16 fullprove", "g16f",
+    "cuzk groth16 fullprove [options] <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>\n"
+    "  The witness of the inputs (as cuzk wtns calculate makes it, natively), then groth16 prove of it:\n"
+    "  snarkjs groth16 fullprove's arguments and files.\n"
+    "  --r1cs FILE   first check that the witness satisfies every constraint of FILE\n"
+    "  --backend B   one of " CUZK_BACKEND_PROVERS " (default: auto, the GPU when one is usable)\n"
+    "  --timings     print the time of each proving stage to stderr\n"
+    "  --no-verify   skip the check of the proof against the key's verification key\n"
+    "  " CLI_WASM_CACHE_HELP "\n"
+    "  --threads N   worker threads (default: all CPUs)\n",
+    run_fullprove};
 
 const cli_command cli_cmd_groth16_verify = {
     "groth16 verify", "g16v",

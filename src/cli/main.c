@@ -7,7 +7,8 @@
 #include "cli/cli.h"
 
 static const cli_command *const commands[] = {
-    &cli_cmd_groth16_prove, &cli_cmd_groth16_verify, &cli_cmd_zkey_export_vk,
+    &cli_cmd_groth16_prove, &cli_cmd_groth16_verify, &cli_cmd_groth16_fullprove, &cli_cmd_wtns_calculate,
+    &cli_cmd_zkey_export_vk,
     &cli_cmd_setup,         &cli_cmd_circuit_synth,  &cli_cmd_bench_prove,    &cli_cmd_bench_pipeline,
     &cli_cmd_daemon,        &cli_cmd_client_register, &cli_cmd_client_submit, &cli_cmd_client_await,
     &cli_cmd_client_prove,  &cli_cmd_client_status,  &cli_cmd_client_cancel,  &cli_cmd_client_metrics,

@@ -88,9 +88,7 @@ static int g2_bad(const cuzk_g2_plain *p, const uint64_t *q, uint32_t qw)
     return !p->infinity && (any_not_below(&p->x[0][0], 6, 2, q, qw) || any_not_below(&p->y[0][0], 6, 2, q, qw));
 }
 
-/* jansson's message without the text it quotes from the input ("... near
- * 'root:x:0:0'"): what was wrong, not what the file holds. */
-static const char *json_error_quoting_nothing(json_error_t *je)
+const char *cuzk_json_error_quoting_nothing(struct json_error_t *je)
 {
     char *near = strstr(je->text, " near ");
     if (near)
@@ -279,7 +277,7 @@ int cuzk_json_dump_like_snarkjs(const char *text, FILE *f, cuzk_error *err)
 {
     json_error_t je;
     json_t *root = json_loads(text, 0, &je);
-    if (!root) return cuzk_fail(err, CUZK_ERR_FORMAT, "not JSON: %s", json_error_quoting_nothing(&je));
+    if (!root) return cuzk_fail(err, CUZK_ERR_FORMAT, "not JSON: %s", cuzk_json_error_quoting_nothing(&je));
     return emit(root, "JSON", (sink){NULL, f, NULL}, err);
 }
 
@@ -457,7 +455,7 @@ static int j_load_file(const char *path, json_t **root, cuzk_error *err)
     }
     if (!*root)
         return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not valid JSON: %s (line %d, column %d)", path,
-                         json_error_quoting_nothing(&jerr), jerr.line, jerr.column);
+                         cuzk_json_error_quoting_nothing(&jerr), jerr.line, jerr.column);
     return CUZK_OK;
 }
 
@@ -475,7 +473,7 @@ static int j_load(jsrc src, json_type type, json_t **root, cuzk_error *err)
         if (rc) return rc;
     } else if (!(*root = json_loads(src.text, 0, &jerr))) {
         return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: not valid JSON: %s (line %d, column %d)", src.name,
-                         json_error_quoting_nothing(&jerr), jerr.line, jerr.column);
+                         cuzk_json_error_quoting_nothing(&jerr), jerr.line, jerr.column);
     }
     if (json_typeof(*root) != type) {
         json_decref(*root);

@@ -27,6 +27,13 @@
 
 #include "cuzk/cuzk.h"
 
+/* jansson's message (its json_error_t's text, cut in place) without the
+ * text it quotes from the input ("... near 'root:x:0:0'"): what was wrong,
+ * not what the file holds, for messages that may go back to a daemon's
+ * clients about files they name. */
+struct json_error_t;
+const char *cuzk_json_error_quoting_nothing(struct json_error_t *je);
+
 /* Coordinates: as many words as the curve's q (4 or 6), the rest zero.
  * When infinity is set the coordinates are ignored on write and zero on
  * read. */

@@ -67,6 +67,39 @@ FILE *cuzk_fopen_regular(const char *path, struct stat *st, cuzk_error *err)
     return f;
 }
 
+int cuzk_file_read_all(const char *path, size_t max, uint8_t **data, size_t *len, cuzk_error *err)
+{
+    struct stat st;
+    *data = NULL;
+    *len = 0;
+    int fd = cuzk_open_regular(path, &st, err);
+    if (fd < 0) return err ? err->code : CUZK_ERR_IO;
+    int rc = CUZK_OK;
+    size_t size = (size_t)st.st_size, got = 0;
+    uint8_t *buf = NULL;
+    if ((uint64_t)st.st_size > max)
+        rc = cuzk_fail(err, CUZK_ERR_IO, "%s: %llu bytes is more than the %zu this reader takes", path,
+                       (unsigned long long)st.st_size, max);
+    else if (!(buf = malloc(size + 1)))
+        rc = cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for its %zu bytes", path, size);
+    while (!rc && got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n > 0) got += (size_t)n;
+        else if (n == 0 || errno != EINTR)
+            rc = cuzk_fail(err, CUZK_ERR_IO, "%s: read failed after %zu of %zu bytes: %s", path, got, size,
+                           n ? strerror(errno) : "the file got shorter");
+    }
+    close(fd);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    buf[size] = 0;
+    *data = buf;
+    *len = size;
+    return CUZK_OK;
+}
+
 /* ---- outputs ---- */
 
 /* The folder of path (a fresh string), "." for a bare name. */

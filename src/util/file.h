@@ -42,6 +42,12 @@ int cuzk_open_regular(const char *path, struct stat *st, cuzk_error *err);
 /* The same as a stdio stream ("rb"); NULL on failure. */
 FILE *cuzk_fopen_regular(const char *path, struct stat *st, cuzk_error *err);
 
+/* A regular file's whole contents, at most max bytes: *data (malloc'd, one
+ * NUL byte after the *len bytes, so text can be read as a string) and *len.
+ * CUZK_OK, or CUZK_ERR_IO (cannot open or read, or larger than max) /
+ * CUZK_ERR_NOMEM with err filled and *data NULL. */
+int cuzk_file_read_all(const char *path, size_t max, uint8_t **data, size_t *len, cuzk_error *err);
+
 typedef struct {
     FILE *f;          /* write here between open and close */
     const char *path; /* the caller's string; must outlive the handle */

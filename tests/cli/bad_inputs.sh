@@ -109,8 +109,8 @@ rc=0; "$CUZK" bench prove --curve bn128 --constraints 9 --device-key --backend c
 [ $rc -eq 2 ]
 rc=0; "$CUZK" bench pipeline --constraints 9 --device-key --backend cpu >"$d/dk.txt" 2>&1 || rc=$?
 [ $rc -eq 2 ] && grep -q "needs a backend with a device" "$d/dk.txt"
-for c in "groth16 prove" "groth16 verify" "zkey export verificationkey" setup "circuit synth" "bench prove" \
-    "bench pipeline"; do
+for c in "groth16 prove" "groth16 verify" "groth16 fullprove" "wtns calculate" "zkey export verificationkey" setup \
+    "circuit synth" "bench prove" "bench pipeline"; do
     $CUZK $c --help | grep -q "usage\|cuzk"
 done
 # the usage lines list the backend and policy tables' names, as the
@@ -126,5 +126,7 @@ for c in setup "bench prove"; do
     $CUZK $c --help >"$d/help.txt"
     grep -qF -- "--backend ${backends/|sim/}]" "$d/help.txt"
 done
+rc=0; "$CUZK" wtns calculate a.wasm in.json >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
+rc=0; "$CUZK" groth16 fullprove in.json a.wasm c.zkey p.json >/dev/null 2>&1 || rc=$?; [ $rc -eq 2 ]
 "$CUZK" --version | grep -qx "cuzk [0-9][0-9.]*" || { echo "FAIL: cuzk --version"; exit 1; }
 echo "bad inputs: all handled"

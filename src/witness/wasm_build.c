@@ -1,0 +1,325 @@
+#define _GNU_SOURCE /* mkdtemp, environ */
+#include "witness/wasm_build.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/err.h"
+#include "util/file.h"
+#include "util/timer.h"
+#include "witness/wasm_glue.h"
+
+extern char **environ;
+
+/* Where Debian's wabt puts the runtime's source (wasm-rt-impl.c and .h;
+ * wasm-rt.h is in /usr/include, and in /usr/src/wasm2c too). */
+static const char *const runtime_dirs[] = {"/usr/share/wabt/wasm2c", "/usr/src/wasm2c"};
+
+/* Bounds-checked memory: the runtime's faster guard-page mode needs a
+ * SIGSEGV handler of its own in the process, which a library must not take
+ * over. Stack depth: circom's code keeps its own data in linear memory, so a
+ * native frame is small and 20,000 of them fit in an 8 MiB stack; deeper
+ * recursion traps ("call stack exhausted") instead of crashing. */
+static const char *const cc_flags[] = {"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-w",
+                                       "-DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0",
+                                       "-DWASM_RT_MAX_CALL_STACK_DEPTH=20000"};
+enum { N_CC_FLAGS = sizeof cc_flags / sizeof cc_flags[0] };
+
+/* Sizes that keep every path made from the cache folder's name whole: the
+ * folder, its build folder (".build-XXXXXX"), the files in either. */
+#define FOLDER_CAP 3800
+#define TMP_CAP (FOLDER_CAP + 16)
+#define PATH_CAP (TMP_CAP + 120)
+enum { WASM_HASH_HEX = 64, RECIPE_HEX = 16 };
+
+static void hex_of(const uint8_t *b, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; i++) snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+/* mkdir -p, mode 0755 less the umask. */
+static int make_folders(const char *path, cuzk_error *err)
+{
+    char buf[PATH_CAP];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return cuzk_fail(err, CUZK_ERR_IO, "the cache folder's name is too long");
+    for (char *p = buf + 1;; p++) {
+        if (*p && *p != '/') continue;
+        char was = *p;
+        *p = 0;
+        if (mkdir(buf, 0755) && errno != EEXIST)
+            return cuzk_fail(err, CUZK_ERR_IO, "cannot make the wasm cache folder %s: %s", buf, strerror(errno));
+        if (!was) return CUZK_OK;
+        *p = was;
+    }
+}
+
+static int cache_folder(const char *given, char out[FOLDER_CAP], cuzk_error *err)
+{
+    const char *env = getenv("CUZK_WASM_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n;
+    if (given && *given) n = snprintf(out, FOLDER_CAP, "%s", given);
+    else if (env && *env) n = snprintf(out, FOLDER_CAP, "%s", env);
+    else if (xdg && *xdg == '/') n = snprintf(out, FOLDER_CAP, "%s/cuzk/wasm", xdg);
+    else if (home && *home) n = snprintf(out, FOLDER_CAP, "%s/.cache/cuzk/wasm", home);
+    else
+        return cuzk_fail(err, CUZK_ERR_IO, "no folder for the wasm cache: set CUZK_WASM_CACHE (or HOME)");
+    if (n >= FOLDER_CAP) return cuzk_fail(err, CUZK_ERR_IO, "the wasm cache folder's name is too long");
+    return make_folders(out, err);
+}
+
+static const char *runtime_dir(void)
+{
+    char path[PATH_CAP];
+    for (size_t i = 0; i < sizeof runtime_dirs / sizeof runtime_dirs[0]; i++) {
+        snprintf(path, sizeof path, "%s/wasm-rt-impl.c", runtime_dirs[i]);
+        if (!access(path, R_OK)) return runtime_dirs[i];
+    }
+    return NULL;
+}
+
+/* The recipe's hash: the glue, the flags and the runtime's source. */
+static int recipe_hex(const char *rt_dir, char out[RECIPE_HEX + 1], cuzk_error *err)
+{
+    char path[PATH_CAP];
+    snprintf(path, sizeof path, "%s/wasm-rt-impl.c", rt_dir);
+    uint8_t *rt_src;
+    size_t rt_len;
+    int rc = cuzk_file_read_all(path, 1 << 24, &rt_src, &rt_len, err);
+    if (rc) return rc;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) &&
+             EVP_DigestUpdate(ctx, wasm_glue_source, strlen(wasm_glue_source) + 1);
+    for (int i = 0; ok && i < N_CC_FLAGS; i++) ok = EVP_DigestUpdate(ctx, cc_flags[i], strlen(cc_flags[i]) + 1);
+    uint8_t md[32];
+    unsigned int md_len = 0;
+    ok = ok && EVP_DigestUpdate(ctx, rt_src, rt_len) && EVP_DigestFinal_ex(ctx, md, &md_len);
+    EVP_MD_CTX_free(ctx);
+    free(rt_src);
+    if (!ok) return cuzk_fail(err, CUZK_ERR_NOMEM, "SHA-256 failed");
+    hex_of(md, RECIPE_HEX / 2, out);
+    return CUZK_OK;
+}
+
+static int write_file(const char *path, const void *data, size_t len, cuzk_error *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    size_t done = 0;
+    while (fd >= 0 && done < len) {
+        ssize_t n = write(fd, (const uint8_t *)data + done, len - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        done += (size_t)n;
+    }
+    int saved = errno;
+    if (fd >= 0 && close(fd) && done == len) done = 0;
+    if (fd < 0 || done < len)
+        return cuzk_fail(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(saved ? saved : EIO));
+    return CUZK_OK;
+}
+
+/* The end of a tool's output, for the message when it fails. */
+static void log_tail(const char *log_path, char *out, size_t cap)
+{
+    uint8_t *text;
+    size_t len;
+    out[0] = 0;
+    if (cuzk_file_read_all(log_path, 1 << 26, &text, &len, NULL)) return;
+    size_t keep = cap - 1 < len ? cap - 1 : len;
+    snprintf(out, cap, "%s", (const char *)text + len - keep);
+    for (char *p = out; *p; p++)
+        if (*p == '\n') *p = ' ';
+    free(text);
+}
+
+/* Runs argv (found on PATH; no shell), its output to log_path. */
+static int run_tool(char *const argv[], const char *log_path, const char *what, cuzk_error *err)
+{
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa)) return cuzk_fail(err, CUZK_ERR_NOMEM, "cannot start %s", what);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc == ENOENT)
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: %s not found: install Debian's %s (scripts/install-deps does)",
+                         what, argv[0], !strcmp(argv[0], "wasm2c") ? "wabt" : "gcc");
+    if (rc) return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot run %s: %s", what, argv[0], strerror(rc));
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return cuzk_fail(err, CUZK_ERR_IO, "%s: waiting for %s: %s", what, argv[0], strerror(errno));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return CUZK_OK;
+    char tail[300];
+    log_tail(log_path, tail, sizeof tail);
+    if (WIFSIGNALED(status))
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: %s was killed by signal %d: %s", what, argv[0], WTERMSIG(status),
+                         tail);
+    return cuzk_fail(err, CUZK_ERR_IO, "%s: %s failed (exit %d): %s", what, argv[0], WEXITSTATUS(status), tail);
+}
+
+static void progress(const wasm_build_options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(const wasm_build_options *o, const char *fmt, ...)
+{
+    if (!o || !o->progress) return;
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    o->progress(o->ctx, line);
+}
+
+/* circom's Montgomery product, the bulk of a witness's time, rerouted to
+ * the glue's native one (wasm_glue.c says why the bits are the same): the
+ * translation's definition, as wabt 1.0.32 writes it, gets a new name and
+ * the old name a body that calls the glue. Another translation, where the
+ * definition is not found, is compiled as it is. */
+static const char mont_mul_def[] =
+    "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {";
+static const char mont_mul_native[] =
+    "void cuzk_glue_mont_mul(Z_circuit_instance_t*, u32, u32, u32);\n"
+    "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {\n"
+    "  cuzk_glue_mont_mul(instance, w2c_x, w2c_y, w2c_r);\n"
+    "}\n"
+    "static void w2c_Fr_F1m_mul_wasm(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {";
+
+/* Rewrites c_src with the product rerouted; *done says whether it was. */
+static int reroute_mont_mul(const char *c_src, int *done, cuzk_error *err)
+{
+    uint8_t *text;
+    size_t len;
+    *done = 0;
+    int rc = cuzk_file_read_all(c_src, (size_t)1 << 34, &text, &len, err);
+    if (rc) return rc;
+    char *at = strstr((char *)text, mont_mul_def);
+    if (at && !strstr(at + 1, mont_mul_def)) {
+        size_t head = (size_t)(at - (char *)text), def = sizeof mont_mul_def - 1;
+        FILE *f = fopen(c_src, "wb");
+        int ok = f && fwrite(text, 1, head, f) == head &&
+                 fwrite(mont_mul_native, 1, sizeof mont_mul_native - 1, f) == sizeof mont_mul_native - 1 &&
+                 fwrite(at + def, 1, len - head - def, f) == len - head - def;
+        if (f && fclose(f)) ok = 0;
+        if (!ok) rc = cuzk_fail(err, CUZK_ERR_IO, "cannot rewrite %s: %s", c_src, strerror(errno));
+        *done = ok;
+    }
+    free(text);
+    return rc;
+}
+
+/* The files a build leaves in its temporary folder, removed with it. */
+static const char *const build_files[] = {"circuit.wasm", "circuit.c", "circuit.h", "glue.c", "circuit.so", "log"};
+
+static void remove_build(const char tmp[TMP_CAP])
+{
+    char path[PATH_CAP];
+    for (size_t i = 0; i < sizeof build_files / sizeof build_files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", tmp, build_files[i]);
+        unlink(path);
+    }
+    rmdir(tmp);
+}
+
+static long long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+/* wasm2c, then cc, in tmp; the object renamed to so_path. */
+static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, const char *rt_dir, const char *so_path,
+                    const wasm_build_options *o, cuzk_error *err)
+{
+    char wasm[PATH_CAP], c_src[PATH_CAP], glue[PATH_CAP], so[PATH_CAP], log[PATH_CAP], inc_tmp[PATH_CAP],
+        inc_rt[PATH_CAP], rt_c[PATH_CAP];
+    snprintf(wasm, sizeof wasm, "%s/circuit.wasm", tmp);
+    snprintf(c_src, sizeof c_src, "%s/circuit.c", tmp);
+    snprintf(glue, sizeof glue, "%s/glue.c", tmp);
+    snprintf(so, sizeof so, "%s/circuit.so", tmp);
+    snprintf(log, sizeof log, "%s/log", tmp);
+    snprintf(inc_tmp, sizeof inc_tmp, "-I%s", tmp);
+    snprintf(inc_rt, sizeof inc_rt, "-I%s", rt_dir);
+    snprintf(rt_c, sizeof rt_c, "%s/wasm-rt-impl.c", rt_dir);
+    /* the bytes that were hashed are the bytes translated, whatever
+     * happens to the caller's file meanwhile */
+    int rc = write_file(wasm, bytes, len, err);
+    if (!rc) rc = write_file(glue, wasm_glue_source, strlen(wasm_glue_source), err);
+    double t0 = cuzk_now_s();
+    char *wasm2c[] = {"wasm2c", wasm, "--module-name=circuit", "-o", c_src, NULL};
+    if (!rc) rc = run_tool(wasm2c, log, "translating the wasm to C", err);
+    int native = 0;
+    if (!rc) rc = reroute_mont_mul(c_src, &native, err);
+    if (rc) return rc;
+    progress(o, "wasm2c: %.1f MiB of C in %.1f s (field products %s); compiling it with cc -O2",
+             (double)file_size(c_src) / 1048576.0, cuzk_now_s() - t0, native ? "native" : "left in wasm");
+    char *cc[N_CC_FLAGS + 10];
+    int n = 0;
+    cc[n++] = "cc";
+    for (int i = 0; i < N_CC_FLAGS; i++) cc[n++] = (char *)cc_flags[i];
+    char out_flag[] = "-o";
+    char *rest[] = {inc_tmp, inc_rt, c_src, glue, rt_c, out_flag, so, NULL};
+    memcpy(cc + n, rest, sizeof rest);
+    t0 = cuzk_now_s();
+    if ((rc = run_tool(cc, log, "compiling the circuit's C", err))) return rc;
+    if (rename(so, so_path))
+        return cuzk_fail(err, CUZK_ERR_IO, "cannot put the compiled circuit at %s: %s", so_path, strerror(errno));
+    progress(o, "compiled in %.1f s; cached as %s", cuzk_now_s() - t0, so_path);
+    return CUZK_OK;
+}
+
+static int build(const char folder[FOLDER_CAP], const uint8_t *bytes, size_t len, const char *name,
+                 const char *rt_dir, const char *so_path, const wasm_build_options *o, cuzk_error *err)
+{
+    char tmp[TMP_CAP];
+    snprintf(tmp, sizeof tmp, "%s/.build-XXXXXX", folder);
+    if (!mkdtemp(tmp))
+        return cuzk_fail(err, CUZK_ERR_IO, "cannot make a build folder in %s: %s", folder, strerror(errno));
+    progress(o, "%s: compiling the circuit to native code once (%zu KiB of wasm; cached for later runs)", name,
+             len / 1024);
+    int rc = build_in(tmp, bytes, len, rt_dir, so_path, o, err);
+    remove_build(tmp);
+    return rc;
+}
+
+int wasm_build_open(const uint8_t *bytes, size_t len, const char *name, const wasm_build_options *o,
+                    void **handle, int *built, cuzk_error *err)
+{
+    *handle = NULL;
+    *built = 0;
+    const char *rt_dir = runtime_dir();
+    if (!rt_dir)
+        return cuzk_fail(err, CUZK_ERR_IO,
+                         "wabt's wasm2c runtime (wasm-rt-impl.c) is not installed: install Debian's wabt "
+                         "(scripts/install-deps does)");
+    char folder[FOLDER_CAP], recipe[RECIPE_HEX + 1], hex[WASM_HASH_HEX + 1], so_path[PATH_CAP];
+    uint8_t md[32];
+    int rc = cache_folder(o ? o->cache_dir : NULL, folder, err);
+    if (!rc) rc = recipe_hex(rt_dir, recipe, err);
+    if (rc) return rc;
+    if (!EVP_Digest(bytes, len, md, NULL, EVP_sha256(), NULL)) return cuzk_fail(err, CUZK_ERR_NOMEM, "SHA-256 failed");
+    hex_of(md, sizeof md, hex);
+    if (snprintf(so_path, sizeof so_path, "%s/%s-%s.so", folder, hex, recipe) >= (int)sizeof so_path)
+        return cuzk_fail(err, CUZK_ERR_IO, "the wasm cache folder's name is too long");
+
+    if (!access(so_path, F_OK)) {
+        if ((*handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL))) return CUZK_OK;
+        progress(o, "%s: the cached object does not load (%s): building it again", so_path, dlerror());
+        unlink(so_path);
+    }
+    if ((rc = build(folder, bytes, len, name, rt_dir, so_path, o, err))) return rc;
+    *built = 1;
+    if (!(*handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL)))
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: the compiled circuit does not load: %s", so_path, dlerror());
+    return CUZK_OK;
+}

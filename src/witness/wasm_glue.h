@@ -1,0 +1,69 @@
+/* The glue compiled into each circuit's shared object, beside wasm2c's
+ * translation of the circuit (module name "circuit") and wabt's runtime
+ * (wasm-rt-impl.c): it implements circom's imports (runtime.exceptionHandler,
+ * printErrorMessage, writeBufferMessage, showSharedRWMemory) by calling the
+ * host back, and wraps the exports in the runtime's trap catcher, so that a
+ * trap in the circuit's code (out of bounds, unreachable, a stack too deep)
+ * returns a code instead of ending the process.
+ *
+ * The object's entry points, found with dlsym (every other symbol of the
+ * object is hidden). Each call that runs circuit code returns 0 or the
+ * wasm_rt_trap_t code of the trap that ended it (cuzk_glue_trap_name says
+ * which); an exception the circuit raised reaches the host's on_exception
+ * first, and then ends the call as the trap "unreachable".
+ *
+ *   int   cuzk_glue_abi(void)                         WASM_GLUE_ABI
+ *   void *cuzk_glue_new(void *ctx, on_exception, on_message, on_value)
+ *             an instance, NULL when out of memory or its start trapped
+ *   void  cuzk_glue_free(void *inst)
+ *   int   cuzk_glue_info(void *inst, uint32_t out[WASM_GLUE_INFO_N])
+ *   int   cuzk_glue_prime(void *inst, uint32_t *words, uint32_t n)
+ *             getRawPrime, then the first n of its 32-bit words, least first
+ *   int   cuzk_glue_init(void *inst, uint32_t sanity_check)
+ *   int   cuzk_glue_input_size(void *inst, uint32_t hash_hi, uint32_t hash_lo, int32_t *size)
+ *   int   cuzk_glue_set_input(void *inst, uint32_t hash_hi, uint32_t hash_lo, uint32_t pos,
+ *                             const uint32_t *words, uint32_t n)
+ *   int   cuzk_glue_witness(void *inst, uint32_t first, uint32_t count, uint32_t n, uint32_t *out)
+ *             values first .. first + count - 1, n words each
+ *   const char *cuzk_glue_trap_name(int code)          the runtime's words for a trap
+ *
+ * Inside the object the glue also gives circom's Montgomery product
+ * natively (cuzk_glue_mont_mul, hidden), which wasm_build.c routes the
+ * translation's Fr_F1m_mul to; the instance keeps the circuit's prime for
+ * it, read at its start.
+ *
+ * wabt 1.0.32's runtime keeps its trap target and call depth in globals
+ * (one set per shared object): calls into one object must not overlap
+ * (circom.c holds a lock around them). */
+#ifndef CUZK_WITNESS_WASM_GLUE_H
+#define CUZK_WITNESS_WASM_GLUE_H
+
+#include <stdint.h>
+
+/* Changes with any change of the entry points' meaning; part of the cache
+ * key through the source itself. */
+#define WASM_GLUE_ABI 1
+
+/* cuzk_glue_info's words, in this order (the glue fills them so) */
+#define WASM_GLUE_INFO_N 6
+enum {
+    WASM_GLUE_VERSION,   /* getVersion: circom's major version */
+    WASM_GLUE_MINOR,     /* getMinorVersion */
+    WASM_GLUE_PATCH,     /* getPatchVersion */
+    WASM_GLUE_N32,       /* getFieldNumLen32: 32-bit words of a field element */
+    WASM_GLUE_WITNESS,   /* getWitnessSize */
+    WASM_GLUE_INPUTS,    /* getInputSize: input values in all */
+};
+
+/* What showSharedRWMemory and the message imports hand the host. */
+enum { WASM_GLUE_MSG_ERROR = 0 /* printErrorMessage */, WASM_GLUE_MSG_LOG = 1 /* writeBufferMessage */ };
+
+typedef void wasm_glue_exception_fn(void *ctx, uint32_t code);
+typedef void wasm_glue_message_fn(void *ctx, int kind, const char *text);
+typedef void wasm_glue_value_fn(void *ctx, const uint32_t *words, uint32_t n);
+
+/* The C source of the glue (NUL-terminated), written beside circuit.c and
+ * compiled with it. */
+extern const char wasm_glue_source[];
+
+#endif
