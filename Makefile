@@ -19,11 +19,13 @@ CUDA_ON :=
 endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-function
-CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc -pthread -MMD -MP
+# libpq (src/cluster): Debian's libpq-dev puts its headers in their own folder
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc $(PQ_CFLAGS) -pthread -MMD -MP
 REL_CFLAGS := $(CFLAGS_COMMON) -O3 -g -DNDEBUG
 DBG_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer -DCUZK_VERIFY
-LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpthread -lm
+LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpq -lpthread -lm
 TEST_LDLIBS := -lcmocka
 
 LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)
