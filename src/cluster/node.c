@@ -104,7 +104,7 @@ int node_ended_jobs(pg_conn *c, const uint64_t *job_ids, int n, void (*fn)(void 
     strcpy(at, "}");
     const char *v[] = {list};
     PGresult *r;
-    int rc = pg_exec(c, "SELECT id FROM cuzk_jobs WHERE id = ANY($1::bigint[]) AND state <> 'queued'", 1, v, NULL,
+    int rc = pg_exec(c, "SELECT id FROM cuzk_jobs WHERE id = ANY($1::bigint[]) AND state IN ('cancelled', 'failed')", 1, v, NULL,
                      NULL, &r, err);
     free(list);
     if (rc)

@@ -33,7 +33,7 @@ int node_reclaim(pg_conn *c, const char *node, double lease_s, int max_attempts,
                  void (*fn)(void *ctx, const reclaimed_partition *p), void *ctx, int *n, cuzk_error *err);
 
 /* Of the jobs job_ids[0 .. n), those that have ended (cancelled or failed
- * elsewhere): fn(ctx, id) for each. */
+ * elsewhere; a job done is not one): fn(ctx, id) for each. */
 int node_ended_jobs(pg_conn *c, const uint64_t *job_ids, int n, void (*fn)(void *ctx, uint64_t job_id), void *ctx,
                     cuzk_error *err);
 

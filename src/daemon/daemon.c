@@ -79,6 +79,11 @@ static int start_engine(daemon_state *d, cuzk_error *err)
     cuzk_engine_config ec;
     daemon_config_engine(c, &ec);
     ec.log = d->log;
+    if (*c->cluster.database && c->cluster.heartbeat_s >= c->cluster.lease_s) {
+        b->destroy(b);
+        return cuzk_fail(err, CUZK_ERR_ARG, "[cluster] heartbeat_s (%g) must be less than lease_s (%g)",
+                         c->cluster.heartbeat_s, c->cluster.lease_s);
+    }
     if (*c->cluster.database && !(d->cluster = cluster_create(&c->cluster, d->log, err))) {
         b->destroy(b);
         return err->code;

@@ -15,7 +15,7 @@ declare -A PID=()
 cleanup() {
     for p in "${PID[@]}"; do kill -CONT "$p" 2>/dev/null; kill -9 "$p" 2>/dev/null || true; done
     pg_stop
-    rm -rf "$WORK"
+    [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; for n in a b c d; do [ -f "$WORK/$n.log" ] && grep -E 'level=(error|warn)' "$WORK/$n.log" | tail -n 5; done; exit 1; }
@@ -49,18 +49,20 @@ drain_timeout_s = 60
 budget_gib = 1
 [gpus]
 backend = $2
-sim_gpu_ms = 15
+sim_gpu_ms = ${NODE_GPU_MS:-15}
 cpu_threads = 1
+[scheduler]
+max_gpu_queue_depth = ${NODE_DEPTH:-2}
 [synthesis]
 workers = 1
 [keys]
-circuit = ${3:-c, $WORK/c.zkey}
+$([ "${3-}" = none ] || echo "circuit = ${3:-c, $WORK/c.zkey}")
 [cluster]
 database = $PG_CONNINFO
 node = $1
 lease_s = 2
 heartbeat_s = 0.25
-poll_s = 5
+poll_s = 1
 retry_backoff_s = 0.2
 max_attempts = 4
 inline_witness_max_kib = 16
@@ -80,19 +82,25 @@ late_results() { "$CUZK" client metrics --connect "unix:$WORK/$1.sock" | sed -n 
 has_late() { [ "$(late_results "$1")" -gt 0 ]; }
 job_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
 
-step "a circuit, its key and a witness; three nodes on the simulated device"
+step "a circuit, its key and a witness; a node to take the jobs, three to prove them"
 "$CUZK" circuit synth --curve bn128 --constraints 100 --public 2 "$WORK/c.r1cs" "$WORK/w.wtns" >/dev/null
 "$CUZK" setup "$WORK/c.r1cs" "$WORK/c.zkey" 2>/dev/null
-for n in a b c; do start_node $n sim; done
+# s proves one partition at a time on a device that never finishes: it
+# takes the submits while nothing else claims, so the run is long enough
+# for a kill mid-run on any machine; a, b and c claim once they have the
+# circuit
+NODE_GPU_MS=1e7 NODE_DEPTH=1 start_node s sim
+for n in a b c; do start_node $n sim none; done
 SOCKS=$WORK/a.sock,$WORK/b.sock,$WORK/c.sock
 [ "$(pg_sql 'SELECT max(version) FROM cuzk_schema_version')" = 1 ] || fail "schema version"
-[ "$(pg_sql 'SELECT count(*) FROM cuzk_nodes')" = 3 ] || fail "three nodes"
+[ "$(pg_sql 'SELECT count(*) FROM cuzk_nodes')" = 4 ] || fail "four nodes"
 
-step "300 jobs of 3 partitions over the three nodes; request ids honoured across nodes"
-"${LOAD[@]}" submit "$SOCKS" 300 3 "$WORK/w.wtns" job "$WORK/ids.json" --inline-every 10 || fail "submit"
-# the same request ids again, each at another node: the same jobs
-"${LOAD[@]}" submit "$WORK/c.sock,$WORK/a.sock,$WORK/b.sock" 30 3 "$WORK/w.wtns" job "$WORK/again.json" \
-    --inline-every 10 || fail "resubmit"
+step "300 jobs of 3 partitions; request ids honoured across nodes"
+"${LOAD[@]}" submit "$WORK/s.sock" 300 3 "$WORK/w.wtns" job "$WORK/ids.json" --inline-every 10 || fail "submit"
+[ "$(pg_sql "SELECT count(*) >= 899 FROM cuzk_partitions WHERE state = 'queued'")" = t ] || fail "s claimed more than one"
+for n in a b c; do "$CUZK" client register --connect "unix:$WORK/$n.sock" c "$WORK/c.zkey" >/dev/null; done
+# the same request ids again, at the other nodes: the same jobs
+"${LOAD[@]}" submit "$SOCKS" 30 3 "$WORK/w.wtns" job "$WORK/again.json" --inline-every 10 || fail "resubmit"
 python3 - "$WORK/ids.json" "$WORK/again.json" <<'PY' || fail "a request id made a second job"
 import json, sys
 first, again = (json.load(open(p)) for p in sys.argv[1:])
@@ -105,8 +113,8 @@ PY
 
 step "SIGKILL node b mid-run while it holds claims; restart node c"
 poll_until 60 sql_is "SELECT count(*) > 0 FROM cuzk_partitions WHERE owner = 'b'" t || fail "b claims nothing"
-kill -9 "${PID[b]}"
-unset "PID[b]"
+kill -9 "${PID[b]}" "${PID[s]}"
+unset "PID[b]" "PID[s]"
 kill -TERM "${PID[c]}"
 wait "${PID[c]}" || fail "node c did not drain cleanly"
 unset "PID[c]"
