@@ -32,6 +32,7 @@ enum {
     CUZK_ERR_INVALID_PROOF = 7, /* verification ran and the proof is not valid */
     CUZK_ERR_CONFLICT = 8,      /* an idempotency key reused for a different request */
     CUZK_ERR_CANCELLED = 9,     /* a wait ended by cancel, drain or shutdown */
+    CUZK_ERR_UNAVAILABLE = 10,  /* a service the call needs (the cluster's database) cannot be reached */
 };
 
 typedef struct cuzk_error {

@@ -32,16 +32,25 @@ void api_init(api_context *a, cuzk_engine *engine, const char *backend, double m
 {
     memset(a, 0, sizeof *a);
     a->engine = engine;
+    jobs_local_init(&a->local, engine);
+    a->jobs = &a->local;
     a->backend = backend;
     a->max_wait_s = max_wait_s;
     a->t_start = cuzk_now_s();
     a->accepting = 1;
 }
 
+void api_use_cluster(api_context *a, cluster_node *n, double lease_s)
+{
+    a->cluster = n;
+    a->cluster_lease_s = lease_s;
+    a->jobs = cluster_jobs(n);
+}
+
 void api_stop_accepting(api_context *a)
 {
     atomic_store(&a->accepting, 0);
-    cuzk_engine_stop_accepting(a->engine);
+    a->jobs->ops->stop_accepting(a->jobs);
 }
 
 /* 1 when path fits pattern; the "*" segment goes to arg. */

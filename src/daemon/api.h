@@ -13,12 +13,18 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "cluster/cluster.h"
+#include "cluster/jobs.h"
 #include "daemon/http_message.h"
 #include "daemon/http_server.h"
 #include "engine/engine.h"
 
 typedef struct {
-    cuzk_engine *engine;
+    cuzk_engine *engine;   /* circuits, keys, the node's own numbers */
+    jobs_api *jobs;        /* the jobs: &local, or the cluster's */
+    jobs_api local;
+    cluster_node *cluster; /* NULL: single-machine mode */
+    double cluster_lease_s; /* for status: which nodes are alive */
     const char *backend;   /* its name, for status */
     double max_wait_s;     /* cap on ?wait_ms */
     double t_start;
@@ -27,8 +33,11 @@ typedef struct {
 } api_context;
 
 void api_init(api_context *a, cuzk_engine *engine, const char *backend, double max_wait_s);
+/* Cluster mode: the jobs are the cluster's (status and metrics gain its
+ * numbers). */
+void api_use_cluster(api_context *a, cluster_node *n, double lease_s);
 /* From now on POST /v1/jobs answers 503, submits under way included (their
- * waits for memory end): cuzk_engine_stop_accepting. Returns at once. */
+ * waits for memory end; a cluster node stops claiming). Returns at once. */
 void api_stop_accepting(api_context *a);
 
 /* The server's handler (an http_handler): routes rq to its handler. */

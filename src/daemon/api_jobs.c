@@ -140,7 +140,7 @@ static void submit(api_context *a, const submission *s, http_response *rs)
     }
     uint64_t id;
     cuzk_error err = {0};
-    int rc = cuzk_engine_submit(a->engine, &s->req, &id, &err);
+    int rc = atomic_load(&a->accepting) ? a->jobs->ops->submit(a->jobs, &s->req, &id, &err) : CUZK_ERR_CANCELLED;
     if (rc == CUZK_ERR_CANCELLED && !atomic_load(&a->accepting))
         http_respond_error(rs, 503, "the daemon is shutting down: it takes no new jobs");
     else if (rc)
@@ -223,9 +223,15 @@ static int parse_job_id(const char *arg, uint64_t *id, http_response *rs)
 static void respond_job(api_context *a, uint64_t id, double wait_s, http_response *rs)
 {
     cuzk_job_result r;
-    if (cuzk_engine_wait(a->engine, id, wait_s, &r)) {
+    cuzk_error err = {0};
+    int rc = a->jobs->ops->wait(a->jobs, id, wait_s, &r, &err);
+    if (rc == CUZK_ERR_ARG) {
         http_respond_error(rs, 404, "unknown job %llu (never submitted, or its result has expired)",
                            (unsigned long long)id);
+        return;
+    }
+    if (rc) {
+        http_respond_error(rs, http_status_for(rc), "job %llu: %s", (unsigned long long)id, err.msg);
         return;
     }
     json_t *o = job_json(&r);
@@ -261,8 +267,10 @@ void api_cancel_job(api_context *a, const http_request *rq, const char *arg, htt
     uint64_t id;
     if (parse_job_id(arg, &id, rs))
         return;
-    if (cuzk_engine_cancel(a->engine, id)) {
-        http_respond_error(rs, 404, "unknown job %llu", (unsigned long long)id);
+    cuzk_error err = {0};
+    int rc = a->jobs->ops->cancel(a->jobs, id, &err);
+    if (rc) {
+        http_respond_error(rs, rc == CUZK_ERR_ARG ? 404 : http_status_for(rc), "%s", err.msg);
         return;
     }
     respond_job(a, id, 0, rs);

@@ -14,6 +14,7 @@ typedef struct {
     size_t n_circuits;
     uint64_t http_by_class[6];
     double uptime_s;
+    cluster_stats cluster; /* when a->cluster */
 } snapshot;
 
 static int snapshot_take(api_context *a, snapshot *s)
@@ -28,6 +29,8 @@ static int snapshot_take(api_context *a, snapshot *s)
     for (int c = 0; c < 6; c++)
         s->http_by_class[c] = atomic_load(&a->counters.by_class[c]);
     s->uptime_s = cuzk_now_s() - a->t_start;
+    if (a->cluster)
+        cluster_get_stats(a->cluster, &s->cluster);
     return s->circuits ? 0 : -1;
 }
 
@@ -79,6 +82,39 @@ static json_t *budget_json(const budget_stats *b)
                      "by_category", by);
 }
 
+static json_t *cluster_view_json(const cluster_view *v, double lease_s)
+{
+    json_t *nodes = json_array();
+    for (int i = 0; nodes && i < v->n_nodes; i++)
+        json_array_append_new(nodes, json_pack("{s:s, s:f, s:b, s:i, s:i}", "name", v->nodes[i].name, "silent_s",
+                                               v->nodes[i].silent_s, "alive", v->nodes[i].silent_s < lease_s,
+                                               "claimed", (int)v->nodes[i].claimed, "capacity", v->nodes[i].capacity));
+    json_t *queued = json_object();
+    for (int p = 0; queued && p < CUZK_N_PRIORITIES; p++)
+        json_object_set_new(queued, cuzk_priority_name((cuzk_priority)p), json_integer((json_int_t)v->queued[p]));
+    return json_pack("{s:o, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:I}, s:o}", "queued", queued, "backing_off",
+                     (json_int_t)v->backing_off, "claimed", (json_int_t)v->claimed, "jobs", "queued",
+                     (json_int_t)v->jobs[CUZK_JOB_QUEUED], "running", (json_int_t)v->jobs[CUZK_JOB_RUNNING], "done",
+                     (json_int_t)v->jobs[CUZK_JOB_DONE], "failed", (json_int_t)v->jobs[CUZK_JOB_FAILED], "cancelled",
+                     (json_int_t)v->jobs[CUZK_JOB_CANCELLED], "nodes", nodes);
+}
+
+/* This node's part in the cluster, and the cluster as the database sees it
+ * (null when the database did not answer). */
+static json_t *cluster_json(const cluster_stats *c, double lease_s)
+{
+    const cuzk_stage_histogram *h = &c->claim_latency;
+    return json_pack("{s:s, s:b, s:i, s:i, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:{s:I, s:f}, s:o}",
+                     "node", c->node, "healthy", c->healthy, "capacity", c->capacity, "claimed_here",
+                     c->claimed_here, "counters", "claims", (json_int_t)c->counters.claims, "completions",
+                     (json_int_t)c->counters.completions, "retries", (json_int_t)c->counters.retries, "failures",
+                     (json_int_t)c->counters.failures, "reclaims", (json_int_t)c->counters.reclaims, "late_results",
+                     (json_int_t)c->counters.late_results, "requeued_at_start", (json_int_t)c->counters.requeued_at_start, "cancels",
+                     (json_int_t)c->counters.cancels, "reconnects", (json_int_t)c->reconnects, "claim_latency", "count",
+                     (json_int_t)h->count, "mean_s", h->count ? h->sum / (double)h->count : 0.0, "cluster",
+                     c->view_ok ? cluster_view_json(&c->view, lease_s) : json_null());
+}
+
 static json_t *status_json(const api_context *a, const snapshot *s)
 {
     const cuzk_engine_stats *st = &s->stats;
@@ -100,10 +136,13 @@ void api_get_status(api_context *a, const http_request *rq, const char *arg, htt
 {
     (void)rq, (void)arg;
     snapshot s;
-    if (snapshot_take(a, &s))
-        http_respond_error(rs, 503, "out of memory");
+    json_t *o = snapshot_take(a, &s) ? NULL : status_json(a, &s);
+    if (o && a->cluster)
+        json_object_set_new(o, "cluster", cluster_json(&s.cluster, a->cluster_lease_s));
+    if (o)
+        http_respond_json(rs, 200, o);
     else
-        http_respond_json(rs, 200, status_json(a, &s));
+        http_respond_error(rs, 503, "out of memory");
     snapshot_free(&s);
 }
 
@@ -113,7 +152,8 @@ void api_get_metrics(api_context *a, const http_request *rq, const char *arg, ht
     snapshot s;
     char *text = NULL;
     if (!snapshot_take(a, &s)) {
-        metrics_input in = {s.uptime_s, &s.stats, s.circuits, s.n_circuits, s.http_by_class};
+        metrics_input in = {s.uptime_s, &s.stats, s.circuits, s.n_circuits, s.http_by_class,
+                            a->cluster ? &s.cluster : NULL, a->cluster_lease_s};
         text = metrics_render(&in);
     }
     snapshot_free(&s);

@@ -40,6 +40,8 @@ static const struct {
     {"synthesis", "CPU workers that read witnesses and compute a, b, c into pinned buffers."},
     {"pipeline", "What happens to finished partitions and jobs."},
     {"keys", "Proving keys and circuits."},
+    {"cluster", "Daemons sharing one job queue in PostgreSQL (README.md, \"Running a cluster\").\n"
+                "Without a database this daemon works alone (the default)."},
     {"logging", "One line per event, key=value fields (`cuzk diag pool` reads them)."},
 };
 
@@ -117,6 +119,34 @@ static const config_key config_keys[] = {
      "A circuit registered at start: ID, ZKEY[, R1CS] (comma-separated, absolute\n"
      "paths); repeat the key for more. Clients may also POST /v1/circuits.\n"
      "Example: circuit = porep, /var/lib/cuzk/porep.zkey"},
+
+    {"cluster", "database", CFG_TEXT, AT(cluster.database), "", 0, 0, NULL,
+     "The queue's database as a libpq connection string, e.g.\n"
+     "host=db.example port=5432 dbname=cuzk user=cuzk (a password in ~/.pgpass);\n"
+     "empty: no cluster. The daemon creates and migrates its tables (cuzk_*)."},
+    {"cluster", "node", CFG_TEXT, AT(cluster.node), "", 0, 0, NULL,
+     "This daemon's name in the cluster, unique among its daemons (empty: the\n"
+     "host name). A daemon restarted under its name takes back its claims."},
+    {"cluster", "lease_s", CFG_REAL, AT(cluster.lease_s), "30", 0.5, 86400, NULL,
+     "A node without a heartbeat for this long loses its claimed partitions to\n"
+     "the queue (any live node returns them)."},
+    {"cluster", "heartbeat_s", CFG_REAL, AT(cluster.heartbeat_s), "5", 0.05, 3600, NULL,
+     "How often a node beats its heartbeat, reclaims from silent nodes and looks\n"
+     "for cancels it missed; less than lease_s."},
+    {"cluster", "poll_s", CFG_REAL, AT(cluster.poll_s), "30", 0.05, 3600, NULL,
+     "Claimers are woken by NOTIFY; this slow poll is the fallback."},
+    {"cluster", "max_attempts", CFG_INT, AT(cluster.max_attempts), "3", 1, 1000, NULL,
+     "Attempts of a partition (a failure, or its node falling silent) before its\n"
+     "job fails with the last error."},
+    {"cluster", "retry_backoff_s", CFG_REAL, AT(cluster.retry_backoff_s), "1", 0, 3600, NULL,
+     "Wait before a failed partition is claimed again: this, doubled per attempt\n"
+     "(at most a minute)."},
+    {"cluster", "inline_witness_max_kib", CFG_INT, AT(cluster.inline_witness_max_kib), "1024", 0, 1048576, NULL,
+     "Largest inline witness (witness_b64) stored in the database, in KiB; a larger\n"
+     "one must be a path on storage every node reads (checked at submit, and\n"
+     "again by the node that proves it)."},
+    {"cluster", "connections", CFG_INT, AT(cluster.connections), "4", 1, 256, NULL,
+     "Database connections for API requests (the node's threads have their own)."},
 
     {"logging", "file", CFG_TEXT, AT(log_file), "", 0, 0, NULL,
      "The log file, appended to and reopened on SIGHUP (empty: standard error)."},

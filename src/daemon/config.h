@@ -1,5 +1,5 @@
 /* The daemon's configuration: an INI file (sections [daemon] [memory]
- * [gpus] [scheduler] [synthesis] [pipeline] [keys] [logging]) read with
+ * [gpus] [scheduler] [synthesis] [pipeline] [keys] [cluster] [logging]) read with
  * libinih, then command-line overrides. One table (config.c) names every
  * key with its type, bounds, default and meaning; the parser, the
  * overrides and the printer (`cuzk daemon --print-config`, which writes
@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cuzk/cuzk.h"
+#include "cluster/cluster.h"
 #include "engine/engine.h"
 
 /* A key that may be repeated (listen, circuit). A later source (the file,
@@ -47,6 +48,8 @@ typedef struct {
     /* [keys] */
     char *pce_cache_dir;
     config_list circuits;
+    /* [cluster]: database "" is single-machine mode */
+    cluster_config cluster;
     /* [logging] */
     char *log_file;
     char *log_level;

@@ -22,6 +22,7 @@ typedef struct {
     const daemon_config *cfg;
     cuzk_logger *log;
     cuzk_engine *engine;
+    cluster_node *cluster; /* NULL: single-machine mode */
     api_context api;
     http_server *server;
     char *token;
@@ -78,6 +79,17 @@ static int start_engine(daemon_state *d, cuzk_error *err)
     cuzk_engine_config ec;
     daemon_config_engine(c, &ec);
     ec.log = d->log;
+    if (*c->cluster.database && c->cluster.heartbeat_s >= c->cluster.lease_s) {
+        b->destroy(b);
+        return cuzk_fail(err, CUZK_ERR_ARG, "[cluster] heartbeat_s (%g) must be less than lease_s (%g)",
+                         c->cluster.heartbeat_s, c->cluster.lease_s);
+    }
+    if (*c->cluster.database && !(d->cluster = cluster_create(&c->cluster, d->log, err))) {
+        b->destroy(b);
+        return err->code;
+    }
+    if (d->cluster)
+        cluster_hook_engine(d->cluster, &ec);
     if (!(d->engine = cuzk_engine_create(&ec, b, err)))
         return err->code;
     for (int i = 0; i < c->circuits.n; i++) {
@@ -86,7 +98,10 @@ static int start_engine(daemon_state *d, cuzk_error *err)
             return rc;
     }
     api_init(&d->api, d->engine, backend_name, c->max_wait_s);
-    return CUZK_OK;
+    if (!d->cluster)
+        return CUZK_OK;
+    api_use_cluster(&d->api, d->cluster, c->cluster.lease_s);
+    return cluster_start(d->cluster, d->engine, err);
 }
 
 static int start_server(daemon_state *d, cuzk_error *err)
@@ -201,6 +216,14 @@ static void serve(daemon_state *d)
 static void stop(daemon_state *d)
 {
     http_server_stop(d->server); /* no request is left touching the engine */
+    if (d->cluster && d->engine) {
+        /* every engine job ends (its hook fires) before the node goes, and
+         * what ended is recorded by cluster_destroy (after a drain: nothing
+         * is left to cancel) */
+        cuzk_engine_cancel_all(d->engine);
+        cuzk_engine_drain(d->engine, -1);
+    }
+    cluster_destroy(d->cluster);
     cuzk_engine_destroy(d->engine);
     free(d->token);
     if (d->signal_fd >= 0)

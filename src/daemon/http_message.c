@@ -60,6 +60,7 @@ int http_status_for(int cuzk_code)
         return 409;
     case CUZK_ERR_NOMEM:
     case CUZK_ERR_CANCELLED:
+    case CUZK_ERR_UNAVAILABLE:
         return 503;
     default:
         return 500;

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
 {
@@ -22,24 +23,79 @@ static void scalars(FILE *f, const metrics_scalar *m, size_t n)
     }
 }
 
+/* One histogram's samples; label ("stage=\"gpu\"," or "") leads each set. */
+static void histogram_samples(FILE *f, const char *name, const char *label, const cuzk_stage_histogram *h)
+{
+    uint64_t below = 0;
+    for (int i = 0; i < CUZK_STAGE_BUCKETS; i++) {
+        below += h->buckets[i];
+        fprintf(f, "%s_bucket{%sle=\"%g\"} %llu\n", name, label, cuzk_stage_bucket_bounds[i], (unsigned long long)below);
+    }
+    fprintf(f, "%s_bucket{%sle=\"+Inf\"} %llu\n", name, label, (unsigned long long)h->count);
+    size_t len = strlen(label);
+    /* _sum and _count take the label without its trailing comma */
+    fprintf(f, "%s_sum%s%.*s%s %.17g\n%s_count%s%.*s%s %llu\n", name, len ? "{" : "", len ? (int)len - 1 : 0, label,
+            len ? "}" : "", h->sum, name, len ? "{" : "", len ? (int)len - 1 : 0, label, len ? "}" : "",
+            (unsigned long long)h->count);
+}
+
 static void stage_histograms(FILE *f, const cuzk_engine_stats *s)
 {
     static const char name[] = "cuzk_stage_duration_seconds";
     family(f, name, "histogram",
            "Time partitions spent in each stage (queue: submit to synthesis; total: submit to done).");
     for (int st = 0; st < N_STAGES; st++) {
-        const cuzk_stage_histogram *h = &s->stage_hist[st];
-        const char *stage = engine_stage_name((engine_stage)st);
-        uint64_t below = 0;
-        for (int i = 0; i < CUZK_STAGE_BUCKETS; i++) {
-            below += h->buckets[i];
-            fprintf(f, "%s_bucket{stage=\"%s\",le=\"%g\"} %llu\n", name, stage, cuzk_stage_bucket_bounds[i],
-                    (unsigned long long)below);
-        }
-        fprintf(f, "%s_bucket{stage=\"%s\",le=\"+Inf\"} %llu\n", name, stage, (unsigned long long)h->count);
-        fprintf(f, "%s_sum{stage=\"%s\"} %.17g\n%s_count{stage=\"%s\"} %llu\n", name, stage, h->sum, name, stage,
-                (unsigned long long)h->count);
+        char label[64];
+        snprintf(label, sizeof label, "stage=\"%s\",", engine_stage_name((engine_stage)st));
+        histogram_samples(f, name, label, &s->stage_hist[st]);
     }
+}
+
+/* The cluster's families: this node's counters, and the queue and nodes as
+ * the database saw them (left out when it did not answer). */
+static void cluster_families(FILE *f, const cluster_stats *c, double lease_s)
+{
+    const metrics_scalar m[] = {
+        {"cuzk_cluster_healthy", "gauge", "1 while this node's heartbeat reaches the database.", c->healthy},
+        {"cuzk_cluster_capacity", "gauge", "Partitions this node claims at most at once (its permits).", c->capacity},
+        {"cuzk_cluster_claimed_here", "gauge", "Partitions this node holds claimed now.", c->claimed_here},
+        {"cuzk_cluster_claims_total", "counter", "Partitions this node claimed.", (double)c->counters.claims},
+        {"cuzk_cluster_completions_total", "counter", "Partition proofs this node recorded.", (double)c->counters.completions},
+        {"cuzk_cluster_retries_total", "counter", "Failed attempts of this node queued again for a retry.",
+         (double)c->counters.retries},
+        {"cuzk_cluster_failures_total", "counter", "Partitions that failed their job on their last attempt here.",
+         (double)c->counters.failures},
+        {"cuzk_cluster_reclaims_total", "counter", "Partitions this node took back from silent nodes.",
+         (double)c->counters.reclaims},
+        {"cuzk_cluster_late_results_total", "counter", "Results of this node discarded: their claim was lost.",
+         (double)c->counters.late_results},
+        {"cuzk_cluster_cancels_total", "counter", "Claimed partitions cancelled here for a job ended elsewhere.",
+         (double)c->counters.cancels},
+        {"cuzk_cluster_reconnects_total", "counter", "Database reconnections of this node.", (double)c->reconnects},
+    };
+    scalars(f, m, sizeof m / sizeof m[0]);
+    family(f, "cuzk_cluster_claim_latency_seconds", "histogram",
+           "From a partition being claimable (queued, backoff over) to its claim by this node.");
+    histogram_samples(f, "cuzk_cluster_claim_latency_seconds", "", &c->claim_latency);
+    if (!c->view_ok)
+        return;
+    const cluster_view *v = &c->view;
+    family(f, "cuzk_cluster_queue_depth", "gauge", "Partitions queued in the cluster and claimable, by priority.");
+    for (int p = 0; p < CUZK_N_PRIORITIES; p++)
+        fprintf(f, "cuzk_cluster_queue_depth{priority=\"%s\"} %llu\n", cuzk_priority_name((cuzk_priority)p),
+                (unsigned long long)v->queued[p]);
+    family(f, "cuzk_cluster_backing_off", "gauge", "Partitions queued but waiting for their retry backoff.");
+    fprintf(f, "cuzk_cluster_backing_off %llu\n", (unsigned long long)v->backing_off);
+    family(f, "cuzk_cluster_claimed", "gauge", "Partitions claimed now, by node.");
+    for (int i = 0; i < v->n_nodes; i++)
+        fprintf(f, "cuzk_cluster_claimed{node=\"%s\"} %u\n", v->nodes[i].name, v->nodes[i].claimed);
+    family(f, "cuzk_cluster_node_alive", "gauge", "1 for a node heard from within the lease.");
+    for (int i = 0; i < v->n_nodes; i++)
+        fprintf(f, "cuzk_cluster_node_alive{node=\"%s\"} %d\n", v->nodes[i].name, v->nodes[i].silent_s < lease_s);
+    family(f, "cuzk_cluster_jobs", "gauge", "Jobs in the cluster's database, by state.");
+    for (int st = CUZK_JOB_QUEUED; st <= CUZK_JOB_CANCELLED; st++)
+        fprintf(f, "cuzk_cluster_jobs{state=\"%s\"} %llu\n", cuzk_job_state_name((cuzk_job_state)st),
+                (unsigned long long)v->jobs[st]);
 }
 
 static void labelled(FILE *f, const cuzk_engine_stats *s, const metrics_input *in)
@@ -129,6 +185,8 @@ char *metrics_render(const metrics_input *in)
     scalars(f, m, sizeof m / sizeof m[0]);
     labelled(f, s, in);
     stage_histograms(f, s);
+    if (in->cluster)
+        cluster_families(f, in->cluster, in->cluster_lease_s);
     if (fclose(f)) {
         free(text);
         return NULL;

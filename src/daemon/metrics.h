@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "cluster/cluster.h"
 #include "engine/engine.h"
 
 typedef struct {
@@ -15,6 +16,8 @@ typedef struct {
     const cuzk_circuit_info *circuits;
     size_t n_circuits;
     const uint64_t *http_by_class; /* [6]: responses by status class (index 2: 2xx) */
+    const cluster_stats *cluster;  /* NULL: single-machine mode */
+    double cluster_lease_s;
 } metrics_input;
 
 /* The exposition text (malloc'd), or NULL when out of memory. */

@@ -79,6 +79,12 @@ typedef struct {
     double results_ttl_s;         /* and for how long (default 600) */
     double sim_synth_ms;          /* synthesis time of simulated circuits */
     cuzk_logger *log;             /* NULL: no log */
+    /* Called once as each job ends (done, failed or cancelled), with the
+     * engine's lock held: it must return quickly and must not call the
+     * engine (the cluster's completer queues the id and reads the result
+     * with cuzk_engine_wait from its own thread). NULL: none. */
+    void (*on_job_end)(void *ctx, uint64_t job_id);
+    void *on_job_end_ctx;
     struct cuzk_vclock *clock;    /* NULL: real time; tests and bench pipeline
                                    * --virtual-time: a virtual clock (util/vclock.h)
                                    * shared with the sim backend, the engine
@@ -135,6 +141,16 @@ typedef struct {
  * same payload returns the same job id, another payload fails with
  * CUZK_ERR_CONFLICT. */
 int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err);
+/* The checks cuzk_engine_submit makes before it queues a job (the circuit
+ * is registered, the job could fit in the budget, every witness against
+ * the key), without queueing it: for a caller that queues the job
+ * elsewhere (the cluster's database) and proves it later, maybe on
+ * another node. The same codes as cuzk_engine_submit. */
+int cuzk_engine_check_request(cuzk_engine *e, const cuzk_job_request *req, cuzk_error *err);
+/* What a request id is bound to: a hash (FNV-1a) of the request's circuit,
+ * priority and partitions (witness paths, or inline values). Two requests
+ * with one request id and different hashes are a conflict. */
+uint64_t cuzk_job_request_hash(const cuzk_job_request *req);
 
 typedef enum { CUZK_JOB_QUEUED, CUZK_JOB_RUNNING, CUZK_JOB_DONE, CUZK_JOB_FAILED, CUZK_JOB_CANCELLED } cuzk_job_state;
 const char *cuzk_job_state_name(cuzk_job_state s);
@@ -210,6 +226,9 @@ typedef struct {
     uint64_t count;
     double sum;
 } cuzk_stage_histogram;
+
+/* Counts one latency of `seconds` into h. */
+void cuzk_stage_histogram_add(cuzk_stage_histogram *h, double seconds);
 
 /* Latency samples kept for percentiles: the most recent partitions only. */
 enum { CUZK_MAX_LATENCY_SAMPLES = 1 << 16 };

@@ -91,6 +91,8 @@ static void job_end(cuzk_engine *e, job *j, cuzk_job_state state)
     CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "job finished", "job_id=%llu state=%s partitions=%u seconds=%.3f",
              (unsigned long long)j->id, cuzk_job_state_name(state), j->n_partitions, j->t_end - j->t_submit);
     engine_wake(e, &e->job_cv, 1);
+    if (e->cfg.on_job_end)
+        e->cfg.on_job_end(e->cfg.on_job_end_ctx, j->id);
 }
 
 /* A partition leaves the pipeline (done or dropped): release what it held. */
@@ -249,7 +251,7 @@ static uint64_t fnv(uint64_t h, const void *data, size_t len)
     return h;
 }
 
-static uint64_t payload_hash(const cuzk_job_request *req)
+uint64_t cuzk_job_request_hash(const cuzk_job_request *req)
 {
     uint64_t h = fnv(0xcbf29ce484222325ULL, req->circuit, strlen(req->circuit) + 1);
     h = fnv(h, &req->priority, sizeof req->priority);
@@ -382,11 +384,41 @@ static int prepare_job(cuzk_engine *e, circuit *c, const cuzk_job_request *req, 
     return CUZK_OK;
 }
 
-int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err)
+static int request_ok(const cuzk_job_request *req, cuzk_error *err)
 {
     if (!req->circuit || req->n_partitions == 0 || (unsigned)req->priority >= CUZK_N_PRIORITIES)
         return cuzk_fail(err, CUZK_ERR_ARG, "a job needs a circuit, a priority and at least one partition");
-    uint64_t hash = payload_hash(req);
+    return CUZK_OK;
+}
+
+int cuzk_engine_check_request(cuzk_engine *e, const cuzk_job_request *req, cuzk_error *err)
+{
+    engine_waiter w;
+    int rc = request_ok(req, err);
+    if (rc || (rc = engine_waiter_add(e, &w, "submit", err)))
+        return rc;
+    pthread_mutex_lock(&e->lock);
+    circuit *c = engine_find_circuit(e, req->circuit);
+    rc = c ? engine_check_fits(e, c, 0, err) : cuzk_fail(err, CUZK_ERR_ARG, "unknown circuit '%s'", req->circuit);
+    pthread_mutex_unlock(&e->lock);
+    job *j = NULL;
+    if (!rc)
+        rc = prepare_job(e, c, req, &w, &j, err);
+    engine_waiter_remove(e, &w);
+    if (j) {
+        if (j->key)
+            keycache_release(e->keys, c->key);
+        engine_free_job(j);
+    }
+    return rc;
+}
+
+int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, cuzk_error *err)
+{
+    int rc0 = request_ok(req, err);
+    if (rc0)
+        return rc0;
+    uint64_t hash = cuzk_job_request_hash(req);
     engine_waiter w;
     int rc = engine_waiter_add(e, &w, "submit", err);
     if (rc)

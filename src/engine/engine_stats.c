@@ -11,7 +11,7 @@
 const double cuzk_stage_bucket_bounds[CUZK_STAGE_BUCKETS] = {
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000};
 
-static void histogram_add(cuzk_stage_histogram *h, double seconds)
+void cuzk_stage_histogram_add(cuzk_stage_histogram *h, double seconds)
 {
     int i = 0;
     while (i < CUZK_STAGE_BUCKETS && seconds > cuzk_stage_bucket_bounds[i])
@@ -43,7 +43,7 @@ void engine_add_sample(cuzk_engine *e, const partition *p)
                           p->t_gpu_start - p->t_synth_end, p->t_gpu_end - p->t_gpu_start,
                           p->t_done - p->t_gpu_end, p->t_done - p->job->t_submit};
     for (int s = 0; s < N_STAGES; s++)
-        histogram_add(&e->stage_hist[s], v[s]);
+        cuzk_stage_histogram_add(&e->stage_hist[s], v[s]);
     /* the ring fills slots 0 .. MAX-1 in order before it wraps, so the
      * first n_samples slots are always the valid ones */
     size_t slot = e->samples_next;

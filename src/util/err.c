@@ -28,6 +28,7 @@ const char *cuzk_status_name(int code)
     case CUZK_ERR_INVALID_PROOF: return "invalid proof";
     case CUZK_ERR_CONFLICT: return "conflict";
     case CUZK_ERR_CANCELLED: return "cancelled";
+    case CUZK_ERR_UNAVAILABLE: return "unavailable";
     }
     return "unknown error";
 }

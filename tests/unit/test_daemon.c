@@ -107,6 +107,28 @@ static void test_config_defaults_are_the_engines(void **state)
     daemon_config_free(&d);
 }
 
+/* [cluster]: off by default (single-machine mode), its keys read and
+ * bounded like the others. */
+static void test_config_cluster(void **state)
+{
+    (void)state;
+    daemon_config c;
+    cuzk_error err = {0};
+    assert_int_equal(daemon_config_init(&c, &err), CUZK_OK);
+    assert_string_equal(c.cluster.database, "");
+    assert_string_equal(c.cluster.node, "");
+    assert_true(c.cluster.lease_s == 30 && c.cluster.heartbeat_s == 5);
+    assert_int_equal(c.cluster.max_attempts, 3);
+    assert_int_equal(daemon_config_set_dotted(&c, "cluster.database=host=/tmp dbname=cuzk", &err), CUZK_OK);
+    assert_string_equal(c.cluster.database, "host=/tmp dbname=cuzk");
+    assert_int_equal(daemon_config_set_dotted(&c, "cluster.inline_witness_max_kib=64", &err), CUZK_OK);
+    assert_int_equal(c.cluster.inline_witness_max_kib, 64);
+    assert_int_equal(daemon_config_set_dotted(&c, "cluster.lease_s=0.1", &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "[cluster] lease_s"));
+    assert_int_equal(daemon_config_set_dotted(&c, "cluster.max_attempts=0", &err), CUZK_ERR_ARG);
+    daemon_config_free(&c);
+}
+
 static void test_config_sources_and_errors(void **state)
 {
     (void)state;
@@ -620,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_config_example_is_the_defaults),
         cmocka_unit_test(test_config_defaults_are_the_engines),
         cmocka_unit_test(test_config_sources_and_errors),
+        cmocka_unit_test(test_config_cluster),
         cmocka_unit_test(test_endpoints),
         cmocka_unit_test(test_token),
     };

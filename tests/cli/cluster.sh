@@ -1,0 +1,212 @@
+# Cluster mode end to end: a private PostgreSQL server (tests/cli/pg_server.bash)
+# and three daemons on the simulated device sharing its queue. 300 jobs of 3
+# partitions submitted to all three (request ids honoured across nodes); one
+# daemon SIGKILLed mid-run and another restarted: every job completes and no
+# partition is recorded twice. A frozen node's claims are reclaimed and its
+# late results discarded; a cancel reaches a partition running on another
+# node; the database is stopped and started under load; and jobs proved on
+# the cpu backend with a real key, fetched from another node, verify.
+# Every wait polls for a state with a generous deadline: no sleep decides.
+source "$(dirname "$0")/../interop/lib.sh"
+source "$ROOT/tests/cli/pg_server.bash"
+LOAD=(python3 "$ROOT/tests/cli/cluster_load.py")
+
+declare -A PID=()
+cleanup() {
+    for p in "${PID[@]}"; do kill -CONT "$p" 2>/dev/null; kill -9 "$p" 2>/dev/null || true; done
+    pg_stop
+    [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; for n in a b c d; do [ -f "$WORK/$n.log" ] && grep -E 'level=(error|warn)' "$WORK/$n.log" | tail -n 5; done; exit 1; }
+
+rc=0
+pg_start "$WORK" || rc=$?
+[ $rc = 77 ] && exit 77
+[ $rc = 0 ] || fail "the database did not start"
+
+# poll_until DEADLINE_S COMMAND...: until the command succeeds
+poll_until() {
+    local end=$((SECONDS + $1)); shift
+    until "$@"; do
+        [ $SECONDS -lt $end ] || return 1
+        sleep 0.1
+    done
+}
+sql_is() { [ "$(pg_sql "$1")" = "$2" ]; }
+# status NODE PYTHON-EXPR: the expression over NODE's /v1/status (as d)
+status() { "$CUZK" client status --connect "unix:$WORK/$1.sock" |
+    python3 -c 'import json, sys; d = json.load(sys.stdin); print(eval(sys.argv[1]))' "$2"; }
+
+# node NAME BACKEND: its config
+node_ini() {
+    cat <<EOF
+[daemon]
+listen = unix:$WORK/$1.sock
+max_wait_s = 5
+drain_timeout_s = 60
+[memory]
+budget_gib = 1
+[gpus]
+backend = $2
+sim_gpu_ms = ${NODE_GPU_MS:-15}
+cpu_threads = 1
+[scheduler]
+max_gpu_queue_depth = ${NODE_DEPTH:-2}
+[synthesis]
+workers = 1
+[keys]
+$([ "${3-}" = none ] || echo "circuit = ${3:-c, $WORK/c.zkey}")
+[cluster]
+database = $PG_CONNINFO
+node = $1
+lease_s = 2
+heartbeat_s = 0.25
+poll_s = 1
+retry_backoff_s = 0.2
+max_attempts = 4
+inline_witness_max_kib = 16
+[logging]
+file = $WORK/$1.log
+EOF
+}
+start_node() { # NAME BACKEND [CIRCUIT]
+    node_ini "$@" >"$WORK/$1.ini"
+    "$CUZK" daemon --config "$WORK/$1.ini" >>"$WORK/$1.out" 2>&1 &
+    PID[$1]=$!
+    poll_until 60 "$CUZK" client status --connect "unix:$WORK/$1.sock" >/dev/null 2>&1 ||
+        { cat "$WORK/$1.out"; fail "node $1 did not start"; }
+}
+healthy() { [ "$(status "$1" 'd["cluster"]["healthy"]')" = "$2" ]; }
+late_results() { "$CUZK" client metrics --connect "unix:$WORK/$1.sock" | sed -n 's/^cuzk_cluster_late_results_total //p'; }
+has_late() { [ "$(late_results "$1")" -gt 0 ]; }
+job_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+
+step "a circuit, its key and a witness; a node to take the jobs, three to prove them"
+"$CUZK" circuit synth --curve bn128 --constraints 100 --public 2 "$WORK/c.r1cs" "$WORK/w.wtns" >/dev/null
+"$CUZK" setup "$WORK/c.r1cs" "$WORK/c.zkey" 2>/dev/null
+# s proves one partition at a time on a device that never finishes: it
+# takes the submits while nothing else claims, so the run is long enough
+# for a kill mid-run on any machine; a, b and c claim once they have the
+# circuit
+NODE_GPU_MS=1e7 NODE_DEPTH=1 start_node s sim
+for n in a b c; do start_node $n sim none; done
+SOCKS=$WORK/a.sock,$WORK/b.sock,$WORK/c.sock
+[ "$(pg_sql 'SELECT max(version) FROM cuzk_schema_version')" = 1 ] || fail "schema version"
+[ "$(pg_sql 'SELECT count(*) FROM cuzk_nodes')" = 4 ] || fail "four nodes"
+
+step "300 jobs of 3 partitions; request ids honoured across nodes"
+"${LOAD[@]}" submit "$WORK/s.sock" 300 3 "$WORK/w.wtns" job "$WORK/ids.json" --inline-every 10 || fail "submit"
+[ "$(pg_sql "SELECT count(*) >= 899 FROM cuzk_partitions WHERE state = 'queued'")" = t ] || fail "s claimed more than one"
+for n in a b c; do "$CUZK" client register --connect "unix:$WORK/$n.sock" c "$WORK/c.zkey" >/dev/null; done
+# the same request ids again, at the other nodes: the same jobs
+"${LOAD[@]}" submit "$SOCKS" 30 3 "$WORK/w.wtns" job "$WORK/again.json" --inline-every 10 || fail "resubmit"
+python3 - "$WORK/ids.json" "$WORK/again.json" <<'PY' || fail "a request id made a second job"
+import json, sys
+first, again = (json.load(open(p)) for p in sys.argv[1:])
+assert all(first[k] == v for k, v in again.items()), "different job ids"
+assert len(set(first.values())) == 300
+PY
+"${LOAD[@]}" post "$WORK/b.sock" /v1/jobs "{\"circuit\": \"c\", \"request_id\": \"job-1\", \"priority\": \"high\", \"partitions\": [{\"witness\": \"$WORK/w.wtns\"}]}" >"$WORK/conflict.txt"
+[ "$(head -n 1 "$WORK/conflict.txt")" = 409 ] || fail "another payload under a used request id: $(cat "$WORK/conflict.txt")"
+[ "$(pg_sql 'SELECT count(*) FROM cuzk_jobs')" = 300 ] || fail "jobs in the database"
+
+step "SIGKILL node b mid-run while it holds claims; restart node c"
+poll_until 60 sql_is "SELECT count(*) > 0 FROM cuzk_partitions WHERE owner = 'b'" t || fail "b claims nothing"
+kill -9 "${PID[b]}" "${PID[s]}"
+unset "PID[b]" "PID[s]"
+kill -TERM "${PID[c]}"
+wait "${PID[c]}" || fail "node c did not drain cleanly"
+unset "PID[c]"
+start_node c sim
+"${LOAD[@]}" await "$WORK/a.sock,$WORK/c.sock" "$WORK/ids.json" 150 || fail "not every job completed"
+pg_sql "SELECT count(*), sum(parts_done), sum(n_partitions) FROM cuzk_jobs WHERE state = 'done'" >"$WORK/sums.txt"
+[ "$(cat "$WORK/sums.txt")" = "300|900|900" ] || fail "jobs, partitions recorded, partitions: $(cat "$WORK/sums.txt")"
+[ "$(pg_sql 'SELECT count(*) FROM cuzk_results')" = 900 ] || fail "results"
+[ "$(pg_sql "SELECT count(*) FROM cuzk_partitions WHERE state <> 'done'")" = 0 ] || fail "partitions not done"
+[ "$(pg_sql "SELECT count(*) > 0 FROM cuzk_partitions WHERE attempts > 1")" = t ] || fail "no partition was reclaimed"
+reclaims=$(($(status a 'd["cluster"]["counters"]["reclaims"]') + $(status c 'd["cluster"]["counters"]["reclaims"]')))
+[ $reclaims -gt 0 ] || fail "no reclaim counted"
+echo "reclaimed from b: $reclaims partitions"
+
+step "a frozen node loses its claims; its late results are discarded"
+start_node b sim
+"${LOAD[@]}" submit "$SOCKS" 30 3 "$WORK/w.wtns" frozen "$WORK/frozen.json" || fail "submit"
+poll_until 60 sql_is "SELECT count(*) > 0 FROM cuzk_partitions WHERE owner = 'b'" t || fail "b claims nothing"
+kill -STOP "${PID[b]}"
+poll_until 60 sql_is "SELECT count(*) FROM cuzk_partitions WHERE owner = 'b'" 0 || fail "b's claims were not reclaimed"
+kill -CONT "${PID[b]}"
+"${LOAD[@]}" await "$SOCKS" "$WORK/frozen.json" 120 || fail "the frozen node's jobs"
+poll_until 60 has_late b || fail "no late result discarded"
+grep -q 'msg="cluster: late result discarded"' "$WORK/b.log" || fail "the discard is not logged"
+[ "$(pg_sql "SELECT count(*) FROM cuzk_jobs WHERE parts_done <> n_partitions")" = 0 ] || fail "a partition recorded twice"
+
+step "cancel reaches a partition running on another node"
+"${LOAD[@]}" submit "$WORK/a.sock" 1 200 "$WORK/w.wtns" long "$WORK/long.json" --priority low || fail "submit"
+long=$(job_of "$WORK/long.json" long-0)
+poll_until 60 sql_is "SELECT count(*) > 0 FROM cuzk_partitions WHERE job_id = $long AND owner = 'c'" t ||
+    fail "c claims none of it"
+"$CUZK" client cancel --connect "unix:$WORK/a.sock" "$long" >/dev/null
+poll_until 60 sql_is "SELECT count(*) FROM cuzk_partitions WHERE job_id = $long AND state IN ('claimed', 'queued')" 0 ||
+    fail "the job's partitions still run"
+[ "$(pg_sql "SELECT state FROM cuzk_jobs WHERE id = $long")" = cancelled ] || fail "not cancelled"
+[ "$(pg_sql "SELECT count(*) > 0 FROM cuzk_partitions WHERE job_id = $long AND state = 'cancelled'")" = t ] ||
+    fail "no partition cancelled"
+expect_fail "$CUZK" client await --connect "unix:$WORK/c.sock" "$long"
+[ "$(status c 'd["cluster"]["counters"]["cancels"]')" -gt 0 ] || fail "node c cancelled nothing"
+
+step "the database stopped and started under load"
+"${LOAD[@]}" submit "$SOCKS" 60 3 "$WORK/w.wtns" outage "$WORK/outage.json" || fail "submit"
+pg_pause
+poll_until 60 healthy a False || fail "node a does not report itself unhealthy"
+"${LOAD[@]}" post "$WORK/a.sock" /v1/jobs "{\"circuit\": \"c\", \"partitions\": [{\"witness\": \"$WORK/w.wtns\"}]}" >"$WORK/down.txt"
+[ "$(head -n 1 "$WORK/down.txt")" = 503 ] || fail "a submit without the database: $(cat "$WORK/down.txt")"
+"$CUZK" client metrics --connect "unix:$WORK/c.sock" | grep -qx 'cuzk_cluster_healthy 0' ||
+    poll_until 60 healthy c False || fail "node c does not report itself unhealthy"
+pg_resume || fail "the database did not start again"
+"${LOAD[@]}" await "$SOCKS" "$WORK/outage.json" 120 || fail "jobs across the outage"
+poll_until 60 healthy a True || fail "node a stays unhealthy"
+[ "$(pg_sql "SELECT count(*) FROM cuzk_jobs WHERE state = 'done' AND parts_done <> n_partitions")" = 0 ] ||
+    fail "recorded twice"
+
+step "inline witnesses over the limit are refused; a witness bad where it is proved fails after max_attempts"
+"$CUZK" circuit synth --curve bn128 --constraints 1000 "$WORK/big.r1cs" "$WORK/big.wtns" >/dev/null
+"$CUZK" setup "$WORK/big.r1cs" "$WORK/big.zkey" 2>/dev/null
+"$CUZK" client register --connect "unix:$WORK/a.sock" big "$WORK/big.zkey" >/dev/null
+expect_fail "$CUZK" client submit --connect "unix:$WORK/a.sock" --circuit big --inline "$WORK/big.wtns"
+expect_output "inline_witness_max_kib"
+# a good header (what the receiving node checks) over a value >= r (what
+# the proving node finds when it reads the values): every attempt fails
+python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[-32:] = b"\xff" * 32; open(sys.argv[2], "wb").write(d)' \
+    "$WORK/w.wtns" "$WORK/bad.wtns"
+"$CUZK" client submit --connect "unix:$WORK/a.sock" --circuit c --priority critical "$WORK/bad.wtns" >"$WORK/bad.json"
+bad=$(job_of "$WORK/bad.json" job_id)
+poll_until 60 sql_is "SELECT state FROM cuzk_jobs WHERE id = $bad" failed || fail "the job did not fail"
+pg_sql "SELECT error FROM cuzk_jobs WHERE id = $bad" | grep -q "bad.wtns.*(attempt 4 of 4)" ||
+    fail "the error: $(pg_sql "SELECT error FROM cuzk_jobs WHERE id = $bad")"
+"$CUZK" client metrics --connect "unix:$WORK/a.sock" >"$WORK/metrics.txt"
+grep -q '^cuzk_cluster_queue_depth{priority="normal"} ' "$WORK/metrics.txt" || fail "no queue depth in the metrics"
+grep -q '^cuzk_cluster_claimed{node="a"} ' "$WORK/metrics.txt" || fail "no claims per node in the metrics"
+grep -q '^cuzk_cluster_claim_latency_seconds_count [1-9]' "$WORK/metrics.txt" || fail "no claim latency"
+
+step "jobs proved on the cpu backend with a real key, fetched from another node, verify"
+"$CUZK" zkey export verificationkey "$WORK/c.zkey" "$WORK/vk.json"
+start_node d cpu "real, $WORK/c.zkey"
+"$CUZK" client submit --connect "unix:$WORK/d.sock" --circuit real "$WORK/w.wtns" "$WORK/w.wtns" >"$WORK/real.json"
+real=$(job_of "$WORK/real.json" job_id)
+mkdir -p "$WORK/real"
+"$CUZK" client await --connect "unix:$WORK/a.sock" --timeout 120 --out "$WORK/real" "$real" >"$WORK/real-done.json" ||
+    { cat "$WORK/real-done.json"; fail "the cpu job"; }
+for p in 0 1; do
+    "$CUZK" groth16 verify "$WORK/vk.json" "$WORK/real/public_$p.json" "$WORK/real/proof_$p.json" | grep -q 'OK!' ||
+        fail "proof $p does not verify"
+done
+[ "$(pg_sql "SELECT string_agg(DISTINCT node, ',') FROM cuzk_results WHERE job_id = $real")" = d ] || fail "not proved by d"
+
+step "every node drains and exits 0"
+for n in a b c d; do kill -TERM "${PID[$n]}"; done
+for n in a b c d; do
+    wait "${PID[$n]}" || fail "node $n exited with an error"
+    unset "PID[$n]"
+done
+echo "cluster: all passed"
