@@ -19,25 +19,17 @@ CUDA_ON :=
 endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-function
-<<<<<<< HEAD
 # Every object can go into libcuzk.so: position-independent, and hidden
 # unless marked CUZK_API (include/cuzk/cuzk.h), so that calls and data
 # inside the library stay direct (no GOT or PLT, nothing interposable) and
 # the code is what the executables' default PIE makes.
-CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc -pthread -MMD -MP -fPIC -fvisibility=hidden
-REL_CFLAGS := $(CFLAGS_COMMON) -O3 -g -DNDEBUG
-DBG_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-              -fno-omit-frame-pointer -DCUZK_VERIFY
-LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpthread -lm -ldl
-=======
 # libpq (src/cluster): Debian's libpq-dev puts its headers in their own folder
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
-CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc $(PQ_CFLAGS) -pthread -MMD -MP
+CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc $(PQ_CFLAGS) -pthread -MMD -MP -fPIC -fvisibility=hidden
 REL_CFLAGS := $(CFLAGS_COMMON) -O3 -g -DNDEBUG
 DBG_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer -DCUZK_VERIFY
-LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpq -lpthread -lm
->>>>>>> issue19-cluster
+LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpq -lpthread -lm -ldl
 TEST_LDLIBS := -lcmocka
 
 LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)
