@@ -163,7 +163,7 @@ install: build/cuzk build/libcuzk.a build/libcuzk.so
 	ln -sf libcuzk.so.$(VERSION) $(LIBDIR)/libcuzk.so.$(SOVERSION)
 	ln -sf libcuzk.so.$(SOVERSION) $(LIBDIR)/libcuzk.so
 	ln -sf libcuzk.so $(LIBDIR)/librapidsnark.so
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(strip -lpthread -lm $(GPU_LDLIBS))|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(strip -lpthread -lm -ldl $(GPU_LDLIBS))|' \
 	    mk/cuzk.pc.in >$(LIBDIR)/pkgconfig/cuzk.pc
 	install -m 644 include/cuzk/*.h $(DESTDIR)$(PREFIX)/include/cuzk/
 	install -m 644 include/cuzk/rapidsnark/prover.h $(DESTDIR)$(PREFIX)/include/cuzk/rapidsnark/
