@@ -81,7 +81,9 @@ static const config_key config_keys[] = {
      "GPUs the gpu backend uses: the first N visible ones (0: all; narrow\n"
      "further with CUDA_VISIBLE_DEVICES)."},
     {"gpus", "gpu_workers_per_device", CFG_INT, ENGINE(gpu_workers_per_device), NULL, 1, 16, NULL,
-     "Partitions proved at once on each device."},
+     "Partitions proved at once on each device, as far as its memory lets:\n"
+     "a key's first proof runs alone, and proofs whose measured peaks do not\n"
+     "fit side by side wait for room instead of running out of memory."},
     {"gpus", "cpu_threads", CFG_INT, AT(cpu_threads), "0", 0, 1024, NULL,
      "Threads of the cpu backend's prover (0: one per CPU)."},
     {"gpus", "sim_devices", CFG_INT, AT(sim_devices), "1", 1, CUZK_MAX_DEVICES, NULL,
