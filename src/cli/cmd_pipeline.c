@@ -180,10 +180,10 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
                    engine_stage_name(st), p[st][1], engine_stage_name(st), p[st][2]);
         for (int d = 0; d < s->n_devices && s->device_memory_total[d]; d++)
             printf(", \"device%d_memory_used_bytes\": %llu, \"device%d_memory_high_water_bytes\": %llu, "
-                   "\"device%d_memory_total_bytes\": %llu",
+                   "\"device%d_memory_total_bytes\": %llu, \"device%d_memory_waits\": %llu",
                    d, (unsigned long long)s->device_memory_used[d], d,
                    (unsigned long long)s->device_memory_high_water[d], d,
-                   (unsigned long long)s->device_memory_total[d]);
+                   (unsigned long long)s->device_memory_total[d], d, (unsigned long long)s->device_memory_waits[d]);
         printf("}\n");
         return;
     }
@@ -204,9 +204,10 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
            reuse_ratio, (double)s->pool.bytes_peak / (1 << 20), (double)s->budget.limit / (1 << 20),
            (double)s->budget.high_water / (1 << 20));
     for (int d = 0; d < s->n_devices && s->device_memory_total[d]; d++)
-        printf("| device %d memory GiB: in use / high water / card | %.1f / %.1f / %.1f |\n", d,
-               s->device_memory_used[d] / 1073741824.0, s->device_memory_high_water[d] / 1073741824.0,
-               s->device_memory_total[d] / 1073741824.0);
+        printf("| device %d memory GiB: in use / high water / card; proofs that waited for room | %.1f / %.1f / "
+               "%.1f; %llu |\n",
+               d, s->device_memory_used[d] / 1073741824.0, s->device_memory_high_water[d] / 1073741824.0,
+               s->device_memory_total[d] / 1073741824.0, (unsigned long long)s->device_memory_waits[d]);
     printf("\n| stage | p50 s | p95 s | p99 s |\n|---|---|---|---|\n");
     for (int st = 0; st < N_STAGES; st++)
         printf("| %s | %.4f | %.4f | %.4f |\n", engine_stage_name(st), p[st][0], p[st][1], p[st][2]);

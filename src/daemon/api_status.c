@@ -45,11 +45,12 @@ static json_t *devices_json(const snapshot *s)
     json_t *arr = json_array();
     for (int d = 0; arr && d < s->stats.n_devices; d++)
         json_array_append_new(
-            arr, json_pack("{s:i, s:f, s:f, s:I, s:I, s:I}", "device", d, "busy_s", s->stats.gpu_busy_s[d],
+            arr, json_pack("{s:i, s:f, s:f, s:I, s:I, s:I, s:I}", "device", d, "busy_s", s->stats.gpu_busy_s[d],
                            "busy_fraction", s->uptime_s > 0 ? s->stats.gpu_busy_s[d] / s->uptime_s : 0.0,
                            "memory_used_bytes", (json_int_t)s->stats.device_memory_used[d],
                            "memory_high_water_bytes", (json_int_t)s->stats.device_memory_high_water[d],
-                           "memory_total_bytes", (json_int_t)s->stats.device_memory_total[d]));
+                           "memory_total_bytes", (json_int_t)s->stats.device_memory_total[d],
+                           "memory_waits", (json_int_t)s->stats.device_memory_waits[d]));
     return arr;
 }
 

@@ -125,6 +125,12 @@ static void labelled(FILE *f, const cuzk_engine_stats *s, const metrics_input *i
                 d, (unsigned long long)s->device_memory_used[d], d, (unsigned long long)s->device_memory_high_water[d],
                 d, (unsigned long long)s->device_memory_total[d]);
 
+    family(f, "cuzk_device_memory_waits_total", "counter",
+           "Proofs that waited for room in a device's memory before they started.");
+    for (int d = 0; d < s->n_devices; d++)
+        fprintf(f, "cuzk_device_memory_waits_total{device=\"%d\"} %llu\n", d,
+                (unsigned long long)s->device_memory_waits[d]);
+
     family(f, "cuzk_pinned_pool_buffers", "gauge", "Pinned buffers in the pool, idle or checked out.");
     fprintf(f, "cuzk_pinned_pool_buffers{state=\"idle\"} %llu\ncuzk_pinned_pool_buffers{state=\"checked_out\"} %llu\n",
             (unsigned long long)s->pool.buffers_idle,

@@ -18,6 +18,12 @@
 
 typedef struct cuzk_backend cuzk_backend;
 
+/* What a backend reports of one device's memory. */
+typedef struct {
+    size_t used, total;            /* in use now (pools' reserve included), the card */
+    unsigned long long waits;      /* proofs that waited for room so far (device_admission.h) */
+} backend_device_memory;
+
 /* What one partition hands the device. */
 typedef struct {
     const cuzk_zkey *key;     /* NULL for simulated circuits */
@@ -49,9 +55,9 @@ struct cuzk_backend {
      * z's resident key. NULL: the CPU makes keys (backend_setup). */
     int (*setup)(cuzk_backend *b, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z,
                  cuzk_error *err);
-    /* Device memory of `device` in use now and its size, as this backend
-     * sees the card (a memory limit shrinks both); NULL: no device memory. */
-    int (*device_memory)(cuzk_backend *b, int device, size_t *used, size_t *total);
+    /* Device memory of `device` as this backend sees the card (a memory
+     * limit shrinks it); NULL: no device memory. */
+    int (*device_memory)(cuzk_backend *b, int device, backend_device_memory *m);
     /* Frees what the backend keeps of a key its setup made (by the key's
      * serial) when no proof holds it: a device-only key whose registration
      * failed. NULL: setups leave nothing behind. */

@@ -364,16 +364,20 @@ static void gpu_key_forget(cuzk_backend *b, uint64_t serial)
 }
 
 /* With a limit, the ballast (the card's size less the limit) is not ours. */
-static int gpu_device_memory(cuzk_backend *b, int device, size_t *used, size_t *total)
+static int gpu_device_memory(cuzk_backend *b, int device, backend_device_memory *m)
 {
-    const gpu_backend *gb = (const gpu_backend *)b;
-    if (device < 0 || device >= b->n_devices || cuzk_gpu_memory(device, used, total, NULL))
+    gpu_backend *gb = (gpu_backend *)b;
+    if (device < 0 || device >= b->n_devices || cuzk_gpu_memory(device, &m->used, &m->total, NULL))
         return CUZK_ERR_ARG;
-    if (gb->memory_limit && gb->memory_limit < *total) {
-        const size_t ballast = *total - gb->memory_limit;
-        *used = *used > ballast ? *used - ballast : 0;
-        *total = gb->memory_limit;
+    if (gb->memory_limit && gb->memory_limit < m->total) {
+        const size_t ballast = m->total - gb->memory_limit;
+        m->used = m->used > ballast ? m->used - ballast : 0;
+        m->total = gb->memory_limit;
     }
+    device_admission *a = &gb->dev[device].admission;
+    pthread_mutex_lock(&a->lock);
+    m->waits = a->waits;
+    pthread_mutex_unlock(&a->lock);
     return CUZK_OK;
 }
 

@@ -121,6 +121,7 @@ struct cuzk_engine {
      * proof freed, so what is in use after a proof includes its peak */
     uint64_t device_memory_used[CUZK_MAX_DEVICES], device_memory_high[CUZK_MAX_DEVICES];
     uint64_t device_memory_total[CUZK_MAX_DEVICES];
+    uint64_t device_memory_waits[CUZK_MAX_DEVICES]; /* proofs that waited for room, as last sampled */
     cuzk_stage_histogram stage_hist[N_STAGES];
     double *samples[N_STAGES]; /* a ring: the next sample goes to samples_next */
     size_t n_samples, cap_samples, samples_next;

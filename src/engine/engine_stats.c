@@ -78,6 +78,7 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     memcpy(s->device_memory_used, e->device_memory_used, sizeof s->device_memory_used);
     memcpy(s->device_memory_high_water, e->device_memory_high, sizeof s->device_memory_high_water);
     memcpy(s->device_memory_total, e->device_memory_total, sizeof s->device_memory_total);
+    memcpy(s->device_memory_waits, e->device_memory_waits, sizeof s->device_memory_waits);
     for (int d = 0; d < CUZK_MAX_DEVICES; d++)
         s->gpu_span_s[d] = e->gpu_last_end[d] - e->gpu_first_start[d];
     memcpy(s->stage_hist, e->stage_hist, sizeof s->stage_hist);
@@ -117,12 +118,13 @@ double cuzk_engine_percentile(double *samples, size_t n, double q)
 
 void engine_sample_device_memory(cuzk_engine *e, int device)
 {
-    size_t used = 0, total = 0;
+    backend_device_memory m = {0};
     if (!e->backend->device_memory || device < 0 || device >= CUZK_MAX_DEVICES ||
-        e->backend->device_memory(e->backend, device, &used, &total))
+        e->backend->device_memory(e->backend, device, &m))
         return;
-    e->device_memory_used[device] = used;
-    e->device_memory_total[device] = total;
-    if (used > e->device_memory_high[device])
-        e->device_memory_high[device] = used;
+    e->device_memory_used[device] = m.used;
+    e->device_memory_total[device] = m.total;
+    if (m.used > e->device_memory_high[device])
+        e->device_memory_high[device] = m.used;
+    e->device_memory_waits[device] = m.waits;
 }

@@ -796,13 +796,14 @@ static void test_failed_made_key_forgotten(void **state)
  * keep the last and the most (sampled at registration and after each
  * proof, four calls here). */
 static int fake_memory_calls;
-static int fake_device_memory(cuzk_backend *b, int device, size_t *used, size_t *total)
+static int fake_device_memory(cuzk_backend *b, int device, backend_device_memory *m)
 {
     (void)b;
     static const size_t seen[] = {4, 9, 6, 5};
     assert_int_equal(device, 0);
-    *used = seen[fake_memory_calls++ % 4] << 20;
-    *total = (size_t)16 << 20;
+    m->used = seen[fake_memory_calls % 4] << 20;
+    m->total = (size_t)16 << 20;
+    m->waits = (unsigned long long)fake_memory_calls++; /* a counter: the last sample is the stats' */
     return CUZK_OK;
 }
 
@@ -827,6 +828,7 @@ static void test_device_memory_stats(void **state)
     assert_int_equal(s.device_memory_used[0], (uint64_t)5 << 20);
     assert_int_equal(s.device_memory_high_water[0], (uint64_t)9 << 20);
     assert_int_equal(s.device_memory_total[0], (uint64_t)16 << 20);
+    assert_int_equal(s.device_memory_waits[0], 3);
     cuzk_engine_stats_free(&s);
     cuzk_engine_destroy(e);
 }
