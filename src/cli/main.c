@@ -8,7 +8,7 @@
 
 static const cli_command *const commands[] = {
     &cli_cmd_groth16_prove, &cli_cmd_groth16_verify, &cli_cmd_groth16_fullprove, &cli_cmd_wtns_calculate,
-    &cli_cmd_zkey_export_vk,
+    &cli_cmd_wtns_export_json, &cli_cmd_r1cs_info, &cli_cmd_zkey_export_vk,
     &cli_cmd_setup,         &cli_cmd_circuit_synth,  &cli_cmd_bench_prove,    &cli_cmd_bench_pipeline,
     &cli_cmd_daemon,        &cli_cmd_client_register, &cli_cmd_client_submit, &cli_cmd_client_await,
     &cli_cmd_client_prove,  &cli_cmd_client_status,  &cli_cmd_client_cancel,  &cli_cmd_client_metrics,
