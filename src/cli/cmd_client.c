@@ -28,6 +28,7 @@ typedef struct {
     const char *connect, *token_file;
     const char *circuit, *priority, *request_id, *out_dir;
     int inline_witness, drop;
+    int quiet; /* submit: the job id alone */
     double timeout_s; /* await: 0 = no limit */
 } client_opts;
 
@@ -62,6 +63,9 @@ static int client_opt(int opt, const char *arg, void *ctx)
         return 0;
     case 'o':
         o->out_dir = arg;
+        return 0;
+    case 'q':
+        o->quiet = 1;
         return 0;
     case 'i':
         o->inline_witness = 1;
@@ -241,7 +245,9 @@ static int submit(const client_session *s, json_int_t *job_id, int print)
         return rc;
     json_t *j = json_loads(r.body, 0, NULL);
     *job_id = json_integer_value(json_object_get(j, "job_id"));
-    if (print && j)
+    if (print && j && s->o.quiet && *job_id > 0)
+        printf("%lld\n", (long long)*job_id);
+    else if (print && j)
         print_json(j);
     json_decref(j);
     http_reply_free(&r);
@@ -381,7 +387,8 @@ static int run_job(int argc, char **argv, const cli_command *cmd, const struct o
 
 static int run_submit(int argc, char **argv)
 {
-    static const struct option opts[] = {CLIENT_CONNECTION_OPTS, CLIENT_JOB_OPTS, {0, 0, 0, 0}};
+    static const struct option opts[] = {CLIENT_CONNECTION_OPTS, CLIENT_JOB_OPTS, {"quiet", no_argument, NULL, 'q'},
+                                         {0, 0, 0, 0}};
     return run_job(argc, argv, &cli_cmd_client_submit, opts, 0);
 }
 
@@ -466,8 +473,11 @@ const cli_command cli_cmd_client_register = {
     run_register};
 const cli_command cli_cmd_client_submit = {
     "client submit", NULL,
-    "cuzk client submit [connection] --circuit ID [--priority P] [--request-id R] [--inline] WITNESS...\n"
-    "  Queues a job of one partition per witness file; prints its id.\n" JOB_OPTIONS CLIENT_USAGE_CONNECTION,
+    "cuzk client submit [connection] --circuit ID [--priority P] [--request-id R] [--inline] [--quiet]\n"
+    "                   WITNESS...\n"
+    "  Queues a job of one partition per witness file; prints the daemon's answer (JSON: job_id,\n"
+    "  state, ...), or with --quiet the job id alone: cuzk client await $(cuzk client submit --quiet ...)\n"
+    JOB_OPTIONS "  --quiet             print the job id alone\n" CLIENT_USAGE_CONNECTION,
     run_submit};
 const cli_command cli_cmd_client_await = {
     "client await", NULL,

@@ -115,6 +115,10 @@ id=$(jget "$WORK/sub.json" 'd["job_id"]')
 [ "$(jget "$WORK/sub2.json" 'd["job_id"]')" = "$id" ] || fail "request id"
 "$CUZK" client await "$id" >"$WORK/await.json"
 [ "$(jget "$WORK/await.json" 'd["state"]')" = done ] || fail "await"
+# --quiet: the id alone, as await takes it (the same request id: the same job)
+[ "$("$CUZK" client submit --quiet --circuit c2 --request-id r-1 "$WORK/w.wtns")" = "$id" ] || fail "submit --quiet"
+"$CUZK" client await "$("$CUZK" client submit --quiet --circuit c2 "$WORK/w.wtns")" >"$WORK/await2.json"
+[ "$(jget "$WORK/await2.json" 'd["state"]')" = done ] || fail "await of a --quiet submit"
 
 step "bad requests get clear errors while another client's job runs"
 "$CUZK" client submit --circuit c $(for _ in $(seq 12); do echo "$WORK/w.wtns"; done) >"$WORK/long.json"
@@ -187,7 +191,7 @@ for line in text.splitlines():
         assert name.endswith("_total"), name
     samples[name + (m.group(2) or "")] = value
 jobs = status["jobs"]
-assert samples['cuzk_proofs_total{outcome="done"}'] == jobs["done"] == 6, jobs
+assert samples['cuzk_proofs_total{outcome="done"}'] == jobs["done"] == 7, jobs
 assert samples['cuzk_proofs_total{outcome="cancelled"}'] == jobs["cancelled"] == 0
 assert samples["cuzk_partitions_proved_total"] == status["partitions"]["proved"]
 assert samples['cuzk_budget_used_bytes{category="keys"}'] == status["budget"]["by_category"]["keys"] > 0
