@@ -200,6 +200,10 @@ typedef struct {
 
 /* Fills *out for circuit id: 0, or CUZK_ERR_ARG when none is registered. */
 int cuzk_engine_circuit_info(cuzk_engine *e, const char *id, cuzk_circuit_info *out);
+/* Circuit id's verification key as snarkjs's JSON (free() it): how the
+ * verifiers of a key the engine made (cuzk_engine_register_setup) get it.
+ * NULL with CUZK_ERR_ARG for an unknown or simulated circuit. */
+char *cuzk_engine_circuit_vk_json(cuzk_engine *e, const char *id, cuzk_error *err);
 /* Fills out[0 .. min(n, cap)) with the registered circuits, newest first;
  * returns n, the number registered (call with cap 0 to size the array). */
 size_t cuzk_engine_list_circuits(cuzk_engine *e, cuzk_circuit_info *out, size_t cap);

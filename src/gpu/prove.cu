@@ -583,6 +583,40 @@ static int new_key(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_err
     return 0;
 }
 
+/* Window tables (as upload_points makes) for a key whose points are
+ * already on the device (a setup's), when g allows them and they fit
+ * beside the points: each array's table is built from its points, which
+ * are then freed. Out of memory halfway, the tables built so far are
+ * dropped and the key keeps its plain points (an MSM without tables is
+ * slower, not wrong). */
+static int tables_from_device(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
+{
+    const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, largest_array(k));
+    if (g->no_key_tables || plan.nwin < 2 || !tables_fit(k, plan))
+        return 0;
+    k->tables = true;
+    k->table = plan;
+    void *tables[KEY_ARRAYS] = {};
+    int rc = 0;
+    for (int i = 0; i < KEY_ARRAYS && !rc; i++)
+        if (k->pts[i])
+            rc = table_upload(g, msm_group_of(k->curve, i == KEY_B2), array_plan(g, k, i), k->pts[i], &tables[i],
+                              err);
+    for (int i = 0; i < KEY_ARRAYS; i++) {
+        void *&dropped = rc ? tables[i] : k->pts[i];
+        if (dropped)
+            cudaFree(dropped);
+        if (!rc)
+            k->pts[i] = tables[i];
+    }
+    if (rc == CUZK_ERR_NOMEM) {
+        cudaGetLastError();
+        k->tables = false;
+        rc = 0;
+    }
+    return rc;
+}
+
 int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[KEY_ARRAYS], cuzk_gpu_key **out, cuzk_error *err)
 {
     cuzk_gpu_key *k = nullptr;
@@ -598,6 +632,10 @@ int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[KEY_ARRAYS], cuzk_gpu_k
     for (int i = 0; i < KEY_ARRAYS; i++) {
         k->pts[i] = pts[i];
         k->host[i] = nullptr;
+    }
+    if ((rc = tables_from_device(g, k, err))) {
+        cuzk_gpu_key_free(k);
+        return rc;
     }
     *out = k;
     return 0;
