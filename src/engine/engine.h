@@ -148,8 +148,9 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *jo
  * another node. The same codes as cuzk_engine_submit. */
 int cuzk_engine_check_request(cuzk_engine *e, const cuzk_job_request *req, cuzk_error *err);
 /* What a request id is bound to: a hash (FNV-1a) of the request's circuit,
- * priority and partitions (witness paths, or inline values). Two requests
- * with one request id and different hashes are a conflict. */
+ * priority and partitions (witness paths, or inline values); 0 for a
+ * request without a request id. Two requests with one request id and
+ * different hashes are a conflict. */
 uint64_t cuzk_job_request_hash(const cuzk_job_request *req);
 
 typedef enum { CUZK_JOB_QUEUED, CUZK_JOB_RUNNING, CUZK_JOB_DONE, CUZK_JOB_FAILED, CUZK_JOB_CANCELLED } cuzk_job_state;

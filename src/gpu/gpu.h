@@ -219,10 +219,10 @@ int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const vo
 /* A development setup (cuzk_groth16_setup_with, o's fields but mul) with
  * its fixed-base multiplications on g's device: the same key, byte for
  * byte, as the CPU makes from the same toxic waste. With key != NULL the
- * points also stay on the device as *key, a resident key of z (window
- * tables as cuzk_gpu_key_upload makes them, points at infinity kept; free
- * with cuzk_gpu_key_free), and with
- * o->no_host_points z keeps no host copy of them (header, IC and
+ * points also stay on the device as *key, a resident key of z (free with
+ * cuzk_gpu_key_free): when window tables fit, made as cuzk_gpu_key_upload
+ * makes it (tables, points at infinity dropped), else the points as made;
+ * and with o->no_host_points z keeps no host copy of them (header, IC and
  * coefficients only: enough to finish and verify proofs). */
 int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_gpu_key **key,
                    cuzk_error *err);
