@@ -110,7 +110,7 @@ static int describe_circuit(cuzk_engine *e, circuit *c, engine_waiter *w, cuzk_e
     pthread_mutex_unlock(&e->lock);
     if (rc)
         return rc;
-    if (budget_acquire(e->budget, BUDGET_PCE, c->pce.bytes, &w->cancel))
+    if (budget_acquire(e->budget, BUDGET_PCE, BUDGET_CLASS_NEW, c->pce.bytes, &w->cancel))
         return cuzk_fail(err, CUZK_ERR_CANCELLED, "circuit '%s': cancelled while waiting for memory for its PCE",
                          c->id);
     c->pce_charged = 1;
