@@ -90,6 +90,10 @@ static const config_key config_keys[] = {
      "Devices of the sim backend."},
     {"gpus", "sim_gpu_ms", CFG_REAL, AT(sim_gpu_ms), "50", 0, 1e7, NULL,
      "Device time per partition of the sim backend, in milliseconds."},
+    {"gpus", "sim_gate", CFG_TEXT, AT(sim_gate), "", 0, 0, NULL,
+     "A file the sim backend's partitions wait for before their device time\n"
+     "(none when empty): jobs stay running until it exists or they are cancelled,\n"
+     "so tests release them when they choose. Its folder must exist."},
 
     {"scheduler", "policy", CFG_ENUM, ENGINE(policy), NULL, 0, 0, CUZK_DISPATCH_CHOICES, CUZK_DISPATCH_HELP},
     {"scheduler", "max_gpu_queue_depth", CFG_INT, ENGINE(max_gpu_queue_depth), NULL, 1, 1024, NULL,
