@@ -64,6 +64,8 @@ $([ "${3-}" = none ] || echo "circuit = ${3:-c, $WORK/c.zkey}")
 database = $PG_CONNINFO
 node = $1
 lease_s = 2
+claim_max_s = ${NODE_CLAIM_MAX:-3600}
+retain_s = ${NODE_RETAIN:-0}
 heartbeat_s = 0.25
 poll_s = 1
 retry_backoff_s = 0.2
@@ -93,7 +95,7 @@ step "a circuit, its key and a witness; two nodes proving, one holding its claim
 NODE_GATE=$WORK/b-never start_node b sim
 for n in a c; do start_node $n cpu; done
 SOCKS=$WORK/a.sock,$WORK/b.sock,$WORK/c.sock
-[ "$(pg_sql 'SELECT max(version) FROM cuzk_schema_version')" = 1 ] || fail "schema version"
+[ "$(pg_sql 'SELECT max(version) FROM cuzk_schema_version')" = 2 ] || fail "schema version"
 [ "$(pg_sql 'SELECT count(*) FROM cuzk_nodes')" = 3 ] || fail "three nodes"
 
 step "300 jobs of 3 partitions; request ids honoured across nodes"
@@ -174,6 +176,23 @@ wait "${PID[b]}" || fail "node b did not drain cleanly"
 unset "PID[b]"
 SOCKS=$WORK/a.sock,$WORK/c.sock
 
+step "a live node stuck on its claims loses them at their deadline; its late results are discarded"
+NODE_GATE=$WORK/e-stuck NODE_CLAIM_MAX=1 start_node e sim
+"${LOAD[@]}" submit "$WORK/a.sock" 10 3 "$WORK/w.wtns" stuck "$WORK/stuck.json" || fail "submit"
+poll_until 60 sql_is "SELECT count(*) FROM cuzk_partitions WHERE owner = 'e'" 2 || fail "e does not hold its two claims"
+poll_until 60 sql_is "SELECT count(*) FROM cuzk_partitions WHERE owner = 'e'" 0 || fail "e's claims outlived their deadline"
+"${LOAD[@]}" await "$SOCKS" "$WORK/stuck.json" 120 || fail "the stuck node's jobs"
+[ "$(pg_sql "SELECT count(*) FROM cuzk_partitions WHERE last_error = 'the claim of node e passed its deadline'")" = 2 ] ||
+    fail "the reclaims are not explained"
+[ "$(pg_sql "SELECT extract(epoch FROM now() - last_seen) < 2 FROM cuzk_nodes WHERE name = 'e'")" = t ] ||
+    fail "e stopped beating: this was not a stuck live node"
+touch "$WORK/e-stuck" # its worker goes on, too late
+poll_until 60 has_late e || fail "no late result discarded"
+[ "$(pg_sql "SELECT count(*) FROM cuzk_results WHERE node = 'e'")" = 0 ] || fail "e recorded a result it had lost"
+kill -TERM "${PID[e]}"
+wait "${PID[e]}" || fail "node e did not drain cleanly"
+unset "PID[e]"
+
 step "the database stopped and started under load"
 "${LOAD[@]}" submit "$SOCKS" 60 3 "$WORK/w.wtns" outage "$WORK/outage.json" || fail "submit"
 pg_pause
@@ -207,6 +226,22 @@ pg_sql "SELECT error FROM cuzk_jobs WHERE id = $bad" | grep -q "bad.wtns.*(attem
 grep -q '^cuzk_cluster_queue_depth{priority="normal"} ' "$WORK/metrics.txt" || fail "no queue depth in the metrics"
 grep -q '^cuzk_cluster_claimed{node="a"} ' "$WORK/metrics.txt" || fail "no claims per node in the metrics"
 grep -q '^cuzk_cluster_claim_latency_seconds_count [1-9]' "$WORK/metrics.txt" || fail "no claim latency"
+
+step "ended jobs past [cluster] retain_s are deleted with their partitions and results; a running one stays"
+# only r has the circuit held, and r's gate is never opened: its job stays running
+NODE_GATE=$WORK/r-never NODE_RETAIN=1 start_node r sim "held, $WORK/c.zkey"
+"$CUZK" client submit --connect "unix:$WORK/r.sock" --circuit held "$WORK/w.wtns" >"$WORK/held.json"
+held=$(job_of "$WORK/held.json" job_id)
+poll_until 60 sql_is "SELECT count(*) FROM cuzk_jobs WHERE state <> 'queued'" 0 || fail "ended jobs were kept"
+[ "$(pg_sql "SELECT count(*) FROM cuzk_results")" = 0 ] || fail "results of deleted jobs were kept"
+[ "$(pg_sql "SELECT string_agg(DISTINCT job_id::text, ',') FROM cuzk_partitions")" = "$held" ] ||
+    fail "partitions other than the running job $held's: $(pg_sql "SELECT job_id, state FROM cuzk_partitions")"
+grep -q 'msg="cluster: ended jobs deleted"' "$WORK/r.log" || fail "the sweep is not logged"
+"$CUZK" client cancel --connect "unix:$WORK/a.sock" "$held" >/dev/null
+poll_until 60 sql_is "SELECT count(*) FROM cuzk_jobs" 0 || fail "the job cancelled last was kept"
+kill -TERM "${PID[r]}"
+wait "${PID[r]}" || fail "node r did not drain cleanly"
+unset "PID[r]"
 
 step "every node drains and exits 0"
 for n in a c; do kill -TERM "${PID[$n]}"; done
