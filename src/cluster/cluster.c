@@ -201,7 +201,7 @@ static int claim_some(cluster_node *n, double *due, cuzk_error *err)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     claimed_partition got[room];
     int k = 0;
-    int rc = queue_claim(n->listen, n->name, circuits, room, got, &k, err);
+    int rc = queue_claim(n->listen, n->name, circuits, room, n->cfg.claim_max_s, got, &k, err);
     if (!rc && k < room)
         rc = queue_next_due(n->listen, circuits, due, err);
     free(circuits);
@@ -399,6 +399,17 @@ static int check_ended(cluster_node *n, cuzk_error *err)
     return node_ended_jobs(n->beat, ids, k, cancel_local_job, n, err);
 }
 
+/* Ended jobs past [cluster] retain_s leave the database. */
+static int sweep_ended(cluster_node *n, cuzk_error *err)
+{
+    int deleted = 0;
+    int rc = queue_delete_ended(n->beat, n->cfg.retain_s, &deleted, err);
+    if (deleted)
+        CUZK_LOG(n->log, CUZK_LOG_INFO, "cluster: ended jobs deleted", "jobs=%d retain_s=%g", deleted,
+                 n->cfg.retain_s);
+    return rc;
+}
+
 static void beat_once(cluster_node *n)
 {
     cuzk_error err = {0};
@@ -416,6 +427,8 @@ static void beat_once(cluster_node *n)
         rc = node_reclaim(n->beat, n->name, n->cfg.lease_s, n->cfg.max_attempts, on_reclaimed, n, &reclaimed, &err);
     if (!rc)
         rc = check_ended(n, &err);
+    if (!rc && n->cfg.retain_s > 0)
+        rc = sweep_ended(n, &err);
     pthread_mutex_lock(&n->lock);
     n->count.reclaims += (uint64_t)reclaimed;
     pthread_mutex_unlock(&n->lock);

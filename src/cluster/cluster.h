@@ -28,6 +28,8 @@ typedef struct {
     char *database;          /* libpq conninfo; "" (the default): single-machine mode */
     char *node;              /* this daemon's name in the cluster; "": the host name */
     double lease_s;          /* a node silent this long loses its claims */
+    double claim_max_s;      /* a claim this old is taken back, its node live or not (0: never) */
+    double retain_s;         /* ended jobs this old are deleted (0: never) */
     double heartbeat_s;
     double poll_s;           /* the claimers' fallback poll */
     double retry_backoff_s;  /* first retry's wait, doubling per attempt */

@@ -48,9 +48,10 @@ int node_heartbeat(pg_conn *c, const char *node, cuzk_error *err)
 
 static int end_failed_job(pg_conn *c, const reclaimed_partition *p, double lease_s, int max_attempts, cuzk_error *err)
 {
-    char why[256];
-    snprintf(why, sizeof why, "partition %u: its node went silent (no heartbeat for %g s) on attempt %d of %d",
-             p->idx, lease_s, max_attempts, max_attempts);
+    char why[256], silent[64];
+    snprintf(silent, sizeof silent, "its node went silent (no heartbeat for %g s)", lease_s);
+    snprintf(why, sizeof why, "partition %u: %s on attempt %d of %d", p->idx,
+             p->overdue ? "its claim passed its deadline ([cluster] claim_max_s)" : silent, max_attempts, max_attempts);
     int ended;
     return queue_end_job(c, p->job_id, "failed", why, &ended, err);
 }
@@ -67,18 +68,20 @@ int node_reclaim(pg_conn *c, const char *node, double lease_s, int max_attempts,
     int rc = pg_exec(c,
                      "UPDATE cuzk_partitions SET"
                      "  state = CASE WHEN attempts >= $3::int THEN 'failed' ELSE 'queued' END,"
-                     "  last_error = 'node ' || owner || ' went silent', owner = NULL, queued_at = now(),"
-                     "  not_before = now()"
-                     " WHERE state = 'claimed' AND owner IN (SELECT name FROM cuzk_nodes"
-                     "   WHERE last_seen < now() - $1::float8 * interval '1 second' AND name <> $2)"
-                     " RETURNING job_id, idx, state",
+                     "  last_error = CASE WHEN claim_deadline < now()"
+                     "    THEN 'the claim of node ' || owner || ' passed its deadline'"
+                     "    ELSE 'node ' || owner || ' went silent' END,"
+                     "  owner = NULL, queued_at = now(), not_before = now()"
+                     " WHERE state = 'claimed' AND (claim_deadline < now() OR owner IN (SELECT name FROM cuzk_nodes"
+                     "   WHERE last_seen < now() - $1::float8 * interval '1 second' AND name <> $2))"
+                     " RETURNING job_id, idx, state, claim_deadline < now()",
                      3, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
     *n = PQntuples(r);
     for (int i = 0; i < *n && !rc; i++) {
         reclaimed_partition p = {strtoull(PQgetvalue(r, i, 0), NULL, 10), (uint32_t)atoi(PQgetvalue(r, i, 1)),
-                                 !strcmp(PQgetvalue(r, i, 2), "failed")};
+                                 !strcmp(PQgetvalue(r, i, 2), "failed"), PQgetvalue(r, i, 3)[0] == 't'};
         if (p.failed)
             rc = end_failed_job(c, &p, lease_s, max_attempts, err);
         if (fn)

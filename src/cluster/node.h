@@ -17,18 +17,21 @@ int node_join(pg_conn *c, const char *node, int capacity, int *requeued, cuzk_er
 /* last_seen = now. */
 int node_heartbeat(pg_conn *c, const char *node, cuzk_error *err);
 
-/* A partition taken back from a silent node: queued again, or failed with
- * its job when that was its last attempt. */
+/* A partition taken back from a silent node or past its claim's deadline:
+ * queued again, or failed with its job when that was its last attempt. */
 typedef struct {
     uint64_t job_id;
     uint32_t idx;
     int failed;
+    int overdue; /* its claim's deadline passed (else its node fell silent) */
 } reclaimed_partition;
 
 /* Partitions claimed by nodes other than node whose last heartbeat is
- * older than lease_s: queued again (the claim's attempt counts), or failed
- * after max_attempts, their jobs failed with the reason. Calls fn for each
- * (fn may be NULL); *n: how many. */
+ * older than lease_s, and those of any node, live or not, whose claim's
+ * deadline has passed (queue_claim's claim_max_s: a node whose worker is
+ * stuck): queued again (the claim's attempt counts), or failed after
+ * max_attempts, their jobs failed with the reason. Calls fn for each (fn
+ * may be NULL); *n: how many. */
 int node_reclaim(pg_conn *c, const char *node, double lease_s, int max_attempts,
                  void (*fn)(void *ctx, const reclaimed_partition *p), void *ctx, int *n, cuzk_error *err);
 

@@ -158,6 +158,17 @@ int pg_script(pg_conn *c, const char *sql, cuzk_error *err)
     return rc;
 }
 
+int pg_transaction(pg_conn *c, int (*body)(pg_conn *c, void *ctx, cuzk_error *err), void *ctx, cuzk_error *err)
+{
+    int rc = pg_script(c, "BEGIN", err);
+    if (rc)
+        return rc;
+    rc = body(c, ctx, err);
+    cuzk_error ignored = {0};
+    int end = pg_script(c, rc ? "ROLLBACK" : "COMMIT", rc ? &ignored : err);
+    return rc ? rc : end;
+}
+
 int pg_connected(const pg_conn *c) { return pq_ok(c); }
 
 double pg_retry_in(const pg_conn *c)

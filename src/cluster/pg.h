@@ -36,6 +36,9 @@ int pg_exec(pg_conn *c, const char *sql, int n, const char *const *values, const
 int pg_exec_int(pg_conn *c, const char *sql, int n, const char *const *values, long long *out, cuzk_error *err);
 /* Runs a script of statements without parameters (migrations, BEGIN). */
 int pg_script(pg_conn *c, const char *sql, cuzk_error *err);
+/* body(c, ctx, err) between BEGIN and COMMIT, or ROLLBACK when it fails:
+ * its code, or COMMIT's. */
+int pg_transaction(pg_conn *c, int (*body)(pg_conn *c, void *ctx, cuzk_error *err), void *ctx, cuzk_error *err);
 
 /* Connected now (after the last call); and seconds until the next
  * reconnection attempt may be made (0: now). */

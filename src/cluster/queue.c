@@ -219,11 +219,12 @@ static int take_claimed(const PGresult *r, int i, claimed_partition *p, cuzk_err
     return CUZK_OK;
 }
 
-int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, claimed_partition *out, int *n,
-                cuzk_error *err)
+int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, double claim_max_s,
+                claimed_partition *out, int *n, cuzk_error *err)
 {
-    char limit[24];
-    const char *v[] = {node, circuits, int_text(limit, max)};
+    char limit[24], deadline[32];
+    snprintf(deadline, sizeof deadline, "%.6f", claim_max_s);
+    const char *v[] = {node, circuits, int_text(limit, max), deadline};
     PGresult *r;
     *n = 0;
     int rc = pg_exec(c,
@@ -233,7 +234,8 @@ int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, cla
                      "  ORDER BY priority, job_id, idx LIMIT $3::int FOR UPDATE SKIP LOCKED),"
                      " u AS ("
                      "  UPDATE cuzk_partitions p SET state = 'claimed', owner = $1, attempts = p.attempts + 1,"
-                     "    claimed_at = now()"
+                     "    claimed_at = now(), claim_deadline = CASE WHEN $4::float8 > 0"
+                     "      THEN now() + $4::float8 * interval '1 second' END"
                      "  FROM c WHERE p.job_id = c.job_id AND p.idx = c.idx"
                      "  RETURNING p.job_id, p.idx, p.attempts, p.circuit, p.priority, p.witness_path, p.witness,"
                      "    p.witness_curve, extract(epoch FROM now() - greatest(p.queued_at, p.not_before)) AS latency),"
@@ -241,7 +243,7 @@ int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, cla
                      "  UPDATE cuzk_jobs SET first_claim_at = now()"
                      "  WHERE id IN (SELECT job_id FROM u) AND first_claim_at IS NULL RETURNING id)"
                      "SELECT u.*, (SELECT count(*) FROM j) FROM u ORDER BY u.priority, u.job_id, u.idx",
-                     3, v, NULL, NULL, &r, err);
+                     4, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
     int rows = PQntuples(r);
@@ -515,5 +517,40 @@ int queue_read_job(pg_conn *c, uint64_t job_id, cuzk_job_result *out, cuzk_error
     PQclear(r);
     if (rc)
         cuzk_job_result_free(out);
+    return rc;
+}
+
+/* The jobs the sweep takes: ended before the transaction's cutoff, oldest
+ * first; both statements see the same now(). */
+#define SWEPT_JOBS                                                                                                     \
+    "SELECT id FROM cuzk_jobs WHERE ended_at < now() - $1::float8 * interval '1 second'"                               \
+    " ORDER BY ended_at LIMIT $2::int"
+
+typedef struct {
+    const char *values[2];
+    int deleted;
+} sweep;
+
+static int delete_ended_locked(pg_conn *c, void *ctx, cuzk_error *err)
+{
+    sweep *s = ctx;
+    int rc = pg_exec(c, "DELETE FROM cuzk_partitions WHERE job_id IN (" SWEPT_JOBS ")", 2, s->values, NULL, NULL,
+                     NULL, err);
+    PGresult *r;
+    if (rc || (rc = pg_exec(c, "DELETE FROM cuzk_jobs WHERE id IN (" SWEPT_JOBS ")", 2, s->values, NULL, NULL, &r,
+                            err)))
+        return rc;
+    s->deleted = atoi(PQcmdTuples(r));
+    PQclear(r);
+    return CUZK_OK;
+}
+
+int queue_delete_ended(pg_conn *c, double retain_s, int *n, cuzk_error *err)
+{
+    char retain[32], max[24];
+    snprintf(retain, sizeof retain, "%.6f", retain_s);
+    sweep s = {{retain, int_text(max, QUEUE_SWEEP_MAX)}, 0};
+    int rc = pg_transaction(c, delete_ended_locked, &s, err);
+    *n = rc ? 0 : s.deleted;
     return rc;
 }

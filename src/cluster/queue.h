@@ -47,9 +47,10 @@ typedef struct {
 void claimed_partition_free(claimed_partition *p);
 
 /* Claims up to max partitions of the circuits in circuits (a text[]
- * literal, queue_circuit_array) for node into out[0 .. *n). */
-int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, claimed_partition *out, int *n,
-                cuzk_error *err);
+ * literal, queue_circuit_array) for node into out[0 .. *n), each until
+ * claim_max_s from now (0: no deadline), when node_reclaim takes it back. */
+int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, double claim_max_s,
+                claimed_partition *out, int *n, cuzk_error *err);
 /* "{"a","b"}" of the ids (ids of letters, digits and . _ : - only; others
  * are left out) into a fresh string, NULL when out of memory. */
 char *queue_circuit_array(const char *const *ids, size_t n);
@@ -90,5 +91,12 @@ int queue_end_job(pg_conn *c, uint64_t job_id, const char *state, const char *er
 int queue_read_job(pg_conn *c, uint64_t job_id, cuzk_job_result *out, cuzk_error *err);
 
 int queue_notify(pg_conn *c, const char *channel, uint64_t job_id, cuzk_error *err);
+
+/* Deletes jobs that ended (done, failed or cancelled) more than retain_s
+ * ago, with their partitions and results, at most QUEUE_SWEEP_MAX of them
+ * a call (the oldest first); *n: how many. One transaction, partitions
+ * locked before their jobs as everywhere else. */
+enum { QUEUE_SWEEP_MAX = 1000 };
+int queue_delete_ended(pg_conn *c, double retain_s, int *n, cuzk_error *err);
 
 #endif

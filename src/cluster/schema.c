@@ -65,14 +65,21 @@ static const char *const migrations[] = {
     "  recorded_at timestamptz NOT NULL DEFAULT now(),"
     "  PRIMARY KEY (job_id, idx),"
     "  FOREIGN KEY (job_id, idx) REFERENCES cuzk_partitions ON DELETE CASCADE);",
+    /* 2: a claim's deadline ([cluster] claim_max_s), past which any node
+     * takes it back from its owner, live or not */
+    "ALTER TABLE cuzk_partitions ADD COLUMN claim_deadline timestamptz;"
+    "CREATE INDEX cuzk_partitions_deadline ON cuzk_partitions (claim_deadline) WHERE state = 'claimed';"
+    /* and the retention sweep's order ([cluster] retain_s) */
+    "CREATE INDEX cuzk_jobs_ended ON cuzk_jobs (ended_at) WHERE ended_at IS NOT NULL;",
 };
 
 enum { N_MIGRATIONS = sizeof migrations / sizeof migrations[0] };
 
 int schema_version_latest(void) { return N_MIGRATIONS; }
 
-static int migrate_locked(pg_conn *c, int *from, cuzk_error *err)
+static int migrate_locked(pg_conn *c, void *ctx, cuzk_error *err)
 {
+    int *from = ctx;
     /* one key for every cuzk daemon: 'cuzk' in ASCII */
     int rc = pg_script(c,
                        "SELECT pg_advisory_xact_lock(1668641387);"
@@ -104,11 +111,5 @@ static int migrate_locked(pg_conn *c, int *from, cuzk_error *err)
 
 int schema_migrate(pg_conn *c, int *from, cuzk_error *err)
 {
-    int rc = pg_script(c, "BEGIN", err);
-    if (rc)
-        return rc;
-    rc = migrate_locked(c, from, err);
-    cuzk_error ignored = {0};
-    int end = pg_script(c, rc ? "ROLLBACK" : "COMMIT", rc ? &ignored : err);
-    return rc ? rc : end;
+    return pg_transaction(c, migrate_locked, from, err);
 }

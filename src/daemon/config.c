@@ -100,6 +100,10 @@ static const config_key config_keys[] = {
      "Devices of the sim backend."},
     {"gpus", "sim_gpu_ms", CFG_REAL, AT(sim_gpu_ms), "50", 0, 1e7, NULL,
      "Device time per partition of the sim backend, in milliseconds."},
+    {"gpus", "sim_gate", CFG_TEXT, AT(sim_gate), "", 0, 0, NULL,
+     "A file the sim backend's partitions wait for before their device time\n"
+     "(none when empty): jobs stay running until it exists or they are cancelled,\n"
+     "so tests release them when they choose. Its folder must exist."},
 
     {"scheduler", "policy", CFG_ENUM, ENGINE(policy), NULL, 0, 0, CUZK_DISPATCH_CHOICES, CUZK_DISPATCH_HELP},
     {"scheduler", "max_gpu_queue_depth", CFG_INT, ENGINE(max_gpu_queue_depth), NULL, 1, 1024, NULL,
@@ -142,6 +146,14 @@ static const config_key config_keys[] = {
     {"cluster", "lease_s", CFG_REAL, AT(cluster.lease_s), "30", 0.5, 86400, NULL,
      "A node without a heartbeat for this long loses its claimed partitions to\n"
      "the queue (any live node returns them)."},
+    {"cluster", "claim_max_s", CFG_REAL, AT(cluster.claim_max_s), "3600", 0, 1e9, NULL,
+     "A partition claimed this long goes back to the queue, its node live or not\n"
+     "(a worker stuck while the heartbeat goes on); the attempt counts and a late\n"
+     "result is discarded. Longer than a partition's slowest proof; 0: no bound."},
+    {"cluster", "retain_s", CFG_REAL, AT(cluster.retain_s), "604800", 0, 1e10, NULL,
+     "Jobs done, failed or cancelled this long ago are deleted from the database\n"
+     "with their partitions and results, by whichever node's heartbeat comes\n"
+     "first (a week by default); 0: kept until deleted by hand."},
     {"cluster", "heartbeat_s", CFG_REAL, AT(cluster.heartbeat_s), "5", 0.05, 3600, NULL,
      "How often a node beats its heartbeat, reclaims from silent nodes and looks\n"
      "for cancels it missed; less than lease_s."},

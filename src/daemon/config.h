@@ -43,6 +43,7 @@ typedef struct {
     int gpu_devices;
     int sim_devices;
     double sim_gpu_ms;
+    char *sim_gate;
     /* [synthesis] */
     int synthesis_workers; /* 0: the engine's default (one per CPU) */
     /* [pipeline] */

@@ -71,6 +71,7 @@ static int start_engine(daemon_state *d, cuzk_error *err)
     backend_options bo = {.cpu_threads = c->cpu_threads > 0 ? c->cpu_threads : cuzk_cpu_count(),
                           .sim_devices = c->sim_devices,
                           .sim_gpu_ms = c->sim_gpu_ms,
+                          .sim_gate = c->sim_gate,
                           .gpu_devices = c->gpu_devices};
     cuzk_backend *b = backend_create(c->backend, &bo, err);
     if (!b)

@@ -23,8 +23,12 @@ static cuzk_backend *make_cpu(const backend_options *o, cuzk_error *err)
 
 static cuzk_backend *make_sim(const backend_options *o, cuzk_error *err)
 {
-    (void)err;
-    return backend_sim_create_on(o->sim_devices, o->sim_gpu_ms, o->sim_clock);
+    if (!o->sim_gate || !*o->sim_gate)
+        return backend_sim_create_on(o->sim_devices, o->sim_gpu_ms, o->sim_clock);
+    /* a waiter at the gate is outside the clock's view: it would stop time */
+    if (o->sim_clock)
+        return cuzk_fail(err, CUZK_ERR_ARG, "sim backend: a gate works in real time only, not on a virtual clock"), NULL;
+    return backend_sim_create_gated(o->sim_devices, o->sim_gpu_ms, o->sim_gate, err);
 }
 
 static cuzk_backend *make_gpu(const backend_options *o, cuzk_error *err)
@@ -102,7 +106,7 @@ int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int t
         cuzk_groth16_synthesize_abc(z, w, abc, threads);
         t->abc = cuzk_now_s() - start;
     }
-    backend_work work = {z, w, abc, z->domain_size, NULL};
+    backend_work work = {z, w, abc, z->domain_size, NULL, NULL};
     cuzk_msm_results m;
     rc = b->prove_start(b, 0, &work, &m, t, err);
     if (abc)

@@ -12,6 +12,8 @@
 #ifndef CUZK_ENGINE_BACKEND_H
 #define CUZK_ENGINE_BACKEND_H
 
+#include <stdatomic.h>
+
 #include "engine/pce.h"
 #include "engine/pinned_pool.h"
 #include "groth16/groth16.h"
@@ -33,6 +35,9 @@ typedef struct {
     uint32_t domain_size;
     const cuzk_pce *pce;        /* the key's matrices compiled (the engine's), for a
                                  * backend that builds a, b, c; NULL: it compiles them */
+    const atomic_int *cancel;   /* set when the proof is no longer wanted (NULL: never);
+                                 * a prove_start that waits on more than the device ends
+                                 * that wait when it is set (see wake) */
 } backend_work;
 
 struct cuzk_backend {
@@ -62,6 +67,10 @@ struct cuzk_backend {
      * serial) when no proof holds it: a device-only key whose registration
      * failed. NULL: setups leave nothing behind. */
     void (*key_forget)(cuzk_backend *b, uint64_t serial);
+    /* Some backend_work.cancel was set: a prove_start waiting looks at its
+     * flag again and, set, returns CUZK_ERR_CANCELLED. NULL: prove_start
+     * waits on nothing but the device. */
+    void (*wake)(cuzk_backend *b);
     void (*destroy)(cuzk_backend *b);
 };
 
@@ -71,6 +80,7 @@ typedef struct {
     int sim_devices;   /* sim: how many simulated devices */
     double sim_gpu_ms; /* sim: device time per partition */
     struct cuzk_vclock *sim_clock; /* sim: the virtual clock gpu_ms passes on (NULL: real time) */
+    const char *sim_gate; /* sim: NULL or "", or a file each partition waits for (backend_sim_create_gated) */
     int gpu_devices;   /* gpu: use the first N visible GPUs (0: all) */
     int gpu_one_shot;  /* gpu: each key serves one proof (the command line):
                         * no window tables, whose build costs more than
@@ -90,6 +100,14 @@ cuzk_backend *backend_sim_create(int n_devices, double gpu_ms);
 /* The same on a virtual clock (util/vclock.h; NULL: real time): gpu_ms
  * passes on that clock, the one the engine's configuration names. */
 cuzk_backend *backend_sim_create_on(int n_devices, double gpu_ms, struct cuzk_vclock *clock);
+/* The same in real time behind a gate (util/file_gate.h): each partition
+ * waits, before its device time, until the file `gate` exists, or until
+ * its work's cancel flag is set (then CUZK_ERR_CANCELLED): the engine's
+ * cancel, cancel-all and destroy end the wait as they end every other.
+ * A test holds jobs running for as long as it needs and then lets them
+ * finish by creating the file. NULL with a message when gate's folder
+ * cannot be watched. */
+cuzk_backend *backend_sim_create_gated(int n_devices, double gpu_ms, const char *gate, cuzk_error *err);
 
 /* The CUDA prover (backend_gpu.c) on the first o->gpu_devices visible GPUs
  * (0: all). Each device keeps the proving keys it has seen resident

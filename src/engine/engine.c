@@ -273,8 +273,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++)
         engine_wake(e, cvs[i], 1);
     pthread_mutex_unlock(&e->lock);
-    if (e->budget)
-        budget_wake_all(e->budget);
+    engine_wake_blocked(e);
     if (e->cfg.clock) /* the caller waits for the threads outside the clock */
         vclock_leave(e->cfg.clock);
     if (e->dispatcher)

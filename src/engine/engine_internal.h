@@ -193,8 +193,12 @@ int engine_refuse_closed(const char *what, cuzk_error *err);
 void engine_waiter_remove(cuzk_engine *e, engine_waiter *w);
 /* Whether stop_accepting (or destroy) has been called; takes e->lock. */
 int engine_closed(cuzk_engine *e);
-/* Under e->lock: ends every waiter's wait (the caller wakes the budget). */
+/* Under e->lock: ends every waiter's wait (the caller then calls
+ * engine_wake_blocked). */
 void engine_cancel_waiters(cuzk_engine *e);
+/* Outside e->lock, after cancel flags were set: every wait that watches
+ * one (the budget's, the pool's, the backend's prove_start) looks again. */
+void engine_wake_blocked(cuzk_engine *e);
 /* Drops finished jobs beyond results_max (oldest first) or past their TTL. */
 void engine_prune_results(cuzk_engine *e, double now);
 

@@ -199,6 +199,13 @@ void engine_cancel_waiters(cuzk_engine *e)
         atomic_store(&w->cancel, 1);
 }
 
+void engine_wake_blocked(cuzk_engine *e)
+{
+    budget_wake_all(e->budget);
+    if (e->backend->wake)
+        e->backend->wake(e->backend);
+}
+
 
 /* ---------- retention of finished jobs ---------- */
 
@@ -558,7 +565,8 @@ int cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id)
     pthread_mutex_unlock(&e->lock);
     if (!j)
         return CUZK_ERR_ARG;
-    budget_wake_all(e->budget); /* a synthesis waiting for memory for this job gives up */
+    engine_wake_blocked(e); /* a synthesis waiting for memory for this job, or its proof
+                             * waiting in the backend, gives up */
     return CUZK_OK;
 }
 
@@ -569,7 +577,7 @@ void cuzk_engine_cancel_all(cuzk_engine *e)
         cancel_locked(e, j);
     engine_cancel_waiters(e);
     pthread_mutex_unlock(&e->lock);
-    budget_wake_all(e->budget);
+    engine_wake_blocked(e);
 }
 
 void cuzk_engine_stop_accepting(cuzk_engine *e)
@@ -578,7 +586,7 @@ void cuzk_engine_stop_accepting(cuzk_engine *e)
     e->closed = 1;
     engine_cancel_waiters(e);
     pthread_mutex_unlock(&e->lock);
-    budget_wake_all(e->budget);
+    engine_wake_blocked(e);
 }
 
 int cuzk_engine_drain(cuzk_engine *e, double timeout_s)

@@ -147,7 +147,7 @@ void *engine_gpu_worker_main(void *varg)
         p->t_gpu_start = engine_now(e);
         timeline_emit(e->tl, TL_GPU_START, j->id, p->index, device, p->t_gpu_start);
         backend_work w = {j->key, j->circ->key ? &p->staged : NULL, j->circ->abc_on_device ? NULL : p->abc,
-                          j->circ->domain_size, j->circ->has_pce ? &j->circ->pce : NULL};
+                          j->circ->domain_size, j->circ->has_pce ? &j->circ->pce : NULL, &j->cancelled};
         cuzk_prove_timings times = {0};
         cuzk_error err = {0};
         int rc = e->backend->prove_start(e->backend, device, &w, &p->msm, &times, &err);
@@ -208,7 +208,7 @@ void *engine_finisher_main(void *arg)
         job *j = p->job;
         pthread_mutex_unlock(&e->lock);
 
-        backend_work w = {j->key, j->circ->key ? &p->witness : NULL, NULL, j->circ->domain_size, NULL};
+        backend_work w = {j->key, j->circ->key ? &p->witness : NULL, NULL, j->circ->domain_size, NULL, &j->cancelled};
         cuzk_error err = {0};
         int rc = e->backend->prove_finish(e->backend, &w, &p->msm, &j->proofs[p->index], &err);
         int verified = 0;

@@ -6,10 +6,12 @@ jobs to several daemons round robin and waits for them, over unix sockets.
       N jobs of PARTS partitions (the witness by path; every K-th job inline),
       request ids PREFIX-<i>, sent to SOCKS (comma-separated unix socket paths)
       in turn; writes {request_id: job_id} to OUT.json
-  cluster_load.py await SOCKS IDS.json DEADLINE_S
+  cluster_load.py await SOCKS IDS.json DEADLINE_S [--out DIR]
       waits until every job of IDS.json has ended, asking SOCKS in turn (a
       daemon that does not answer is skipped); prints {state: count} as JSON
-      and exits 1 unless all are done before the deadline
+      and exits 1 unless all are done before the deadline; with --out, each
+      done job's proofs as DIR/<job>_<i>.proof.json and .public.json, as
+      `cuzk groth16 verify` reads them
   cluster_load.py get SOCK PATH      one GET: prints the status, then the body
   cluster_load.py post SOCK PATH BODY"""
 import base64
@@ -57,7 +59,13 @@ def submit(socks, n, parts, witness, prefix, out, inline_every=0, priority="norm
     json.dump(ids, open(out, "w"))
 
 
-def await_all(socks, ids, deadline_s):
+def write_proofs(out, job, d):
+    for i, (proof, public) in enumerate(zip(d["proofs"], d["public_signals"])):
+        for kind, value in (("proof", proof), ("public", public)):
+            json.dump(value, open("%s/%d_%d.%s.json" % (out, job, i, kind), "w"))
+
+
+def await_all(socks, ids, deadline_s, out=None):
     end = time.time() + deadline_s
     left = dict(ids)
     states = {}
@@ -74,6 +82,8 @@ def await_all(socks, ids, deadline_s):
             states[d["state"]] = states.get(d["state"], 0) + 1
             if d["state"] == "done" and len(d["proofs"]) != d["partitions"]:
                 sys.exit("job %d done with %d proofs of %d" % (job, len(d["proofs"]), d["partitions"]))
+            if d["state"] == "done" and out:
+                write_proofs(out, job, d)
             del left[rid]
     states["unfinished"] = len(left)
     print(json.dumps(states))
@@ -87,7 +97,8 @@ def main():
         submit(a[1].split(","), int(a[2]), int(a[3]), a[4], a[5], a[6], int(opts.get("--inline-every", 0)),
                opts.get("--priority", "normal"))
     elif a[0] == "await":
-        await_all(a[1].split(","), json.load(open(a[2])), float(a[3]))
+        opts = dict(zip(a[4::2], a[5::2]))
+        await_all(a[1].split(","), json.load(open(a[2])), float(a[3]), opts.get("--out"))
     elif a[0] in ("get", "post"):
         status, d = call(a[1], a[0].upper(), a[2], json.loads(a[3]) if a[0] == "post" else None)
         print(status)

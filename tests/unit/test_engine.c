@@ -2,8 +2,8 @@
  * and one real end-to-end run on the CPU backend. Assertions are on counts,
  * order and invariants, never on how long something took; the sim runs
  * are on a virtual clock (util/vclock.h): the model's time whatever the
- * machine's load (the budget test, whose waits the clock cannot see,
- * excepted). */
+ * machine's load (the budget test, whose waits the clock cannot see, and
+ * the gate test, decided by events, excepted). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -602,6 +602,95 @@ static void test_drain_and_cancel_all(void **state)
     assert_int_equal(s.jobs_done, 1);
     cuzk_engine_stats_free(&s);
     sim_destroy(e);
+}
+
+/* A job's state after waiting up to timeout_s. */
+static cuzk_job_state job_state_after(cuzk_engine *e, uint64_t id, double timeout_s)
+{
+    cuzk_job_result r;
+    assert_int_equal(cuzk_engine_wait(e, id, timeout_s, &r), CUZK_OK);
+    cuzk_job_state state = r.state;
+    cuzk_job_result_free(&r);
+    return state;
+}
+
+/* A file `name` in dir made (open 1) or removed (open 0). */
+static void gate_set(const char *dir, const char *name, int open)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (open) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fclose(f);
+    } else
+        assert_int_equal(unlink(path), 0);
+}
+
+/* The sim backend behind a gate (backend_sim_create_gated): partitions
+ * wait until the file exists, however long that takes; a cancel, a
+ * cancel-all and destroy end the wait. Real time, but no assertion depends
+ * on how long anything takes: what is waited for is an event, and
+ * GATE_PATIENCE_S only turns a wait that never ends (the behaviour broken)
+ * into a failure instead of a hang. */
+#define GATE_PATIENCE_S 60
+static void test_sim_gate(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-gate-XXXXXX", gate[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(gate, sizeof gate, "%s/open", dir);
+    cuzk_error err = {0};
+    cuzk_backend *b = backend_sim_create_gated(1, 0, gate, &err);
+    assert_non_null(b);
+    cuzk_engine_config cfg;
+    sim_config(&cfg, CUZK_DISPATCH_SEMAPHORE, 1, 2, 0, 64ULL << 20);
+    cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
+    assert_non_null(e);
+    assert_int_equal(cuzk_engine_register_sim_circuit(e, "sim", SIM_DOMAIN, &err), CUZK_OK);
+
+    uint64_t held = submit_sim(e, 3, CUZK_PRIORITY_HIGH, NULL);
+    uint64_t next = submit_sim(e, 1, CUZK_PRIORITY_LOW, NULL);
+    /* shut: no partition passes, however long we wait */
+    assert_true(job_state_after(e, held, 0.2) < CUZK_JOB_DONE);
+    assert_int_equal(cuzk_engine_drain(e, 0.05), -1);
+    /* a cancel ends the wait of the partition at the gate */
+    assert_int_equal(cuzk_engine_cancel(e, held), CUZK_OK);
+    assert_int_equal(job_state_after(e, held, GATE_PATIENCE_S), CUZK_JOB_CANCELLED);
+    assert_true(job_state_after(e, next, 0) < CUZK_JOB_DONE);
+    /* open: the next job's partition passes */
+    gate_set(dir, "open", 1);
+    assert_int_equal(job_state_after(e, next, GATE_PATIENCE_S), CUZK_JOB_DONE);
+    assert_int_equal(job_state_after(e, submit_sim(e, 4, CUZK_PRIORITY_NORMAL, NULL), GATE_PATIENCE_S), CUZK_JOB_DONE);
+    /* shut again: cancel-all ends a drain's wait */
+    gate_set(dir, "open", 0);
+    uint64_t drained = submit_sim(e, 2, CUZK_PRIORITY_NORMAL, NULL);
+    assert_int_equal(cuzk_engine_drain(e, 0.05), -1);
+    cuzk_engine_cancel_all(e);
+    assert_int_equal(cuzk_engine_drain(e, GATE_PATIENCE_S), 0);
+    assert_int_equal(job_state_after(e, drained, 0), CUZK_JOB_CANCELLED);
+    /* and destroy ends the wait of a job still at the gate */
+    submit_sim(e, 2, CUZK_PRIORITY_NORMAL, NULL);
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s);
+    assert_int_equal(s.jobs_done, 2);
+    assert_int_equal(s.jobs_cancelled, 2);
+    cuzk_engine_stats_free(&s);
+    cuzk_engine_destroy(e);
+
+    /* a gate whose folder is missing, or on a virtual clock, is refused */
+    char missing[96];
+    snprintf(missing, sizeof missing, "%s/no/open", dir);
+    assert_null(backend_sim_create_gated(1, 0, missing, &err));
+    assert_int_equal(err.code, CUZK_ERR_IO);
+    assert_non_null(strstr(err.msg, "cannot watch the folder"));
+    cuzk_vclock *clock = vclock_create(0);
+    backend_options o = {.sim_devices = 1, .sim_clock = clock, .sim_gate = gate};
+    assert_null(backend_create("sim", &o, &err));
+    assert_int_equal(err.code, CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "real time only"));
+    vclock_destroy(clock);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* Every partition lands in exactly one bucket of each stage's histogram. */
@@ -1224,6 +1313,7 @@ int main(void)
         cmocka_unit_test(test_cancel_frees_everything), cmocka_unit_test(test_priorities), cmocka_unit_test(test_policy_table), cmocka_unit_test(test_backend_table),
         cmocka_unit_test(test_idempotent_request_ids), cmocka_unit_test(test_thousand_jobs),
         cmocka_unit_test(test_cpu_backend_end_to_end), cmocka_unit_test(test_drain_and_cancel_all),
+        cmocka_unit_test(test_sim_gate),
         cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),
         cmocka_unit_test(test_submit_checks_witness), cmocka_unit_test(test_made_key),
         cmocka_unit_test(test_failed_made_key_forgotten),

@@ -140,8 +140,8 @@ static void check_msm_results(const circuit *c)
     assert_non_null(abc_gpu);
     cuzk_groth16_synthesize_abc(&c->z, &c->w, abc_cpu, 4);
     memcpy(abc_gpu, abc_cpu, bytes);
-    backend_work wc = {&c->z, &c->w, abc_cpu, c->z.domain_size, NULL},
-                 wg = {&c->z, &c->w, abc_gpu, c->z.domain_size, NULL};
+    backend_work wc = {&c->z, &c->w, abc_cpu, c->z.domain_size, NULL, NULL},
+                 wg = {&c->z, &c->w, abc_gpu, c->z.domain_size, NULL, NULL};
     cuzk_msm_results mc, mg;
     cuzk_prove_timings tc = {0}, tg = {0};
     cuzk_error err = {0};
