@@ -77,9 +77,13 @@ enum { N_MIGRATIONS = sizeof migrations / sizeof migrations[0] };
 
 int schema_version_latest(void) { return N_MIGRATIONS; }
 
+typedef struct {
+    int target, *from;
+} migration_plan;
+
 static int migrate_locked(pg_conn *c, void *ctx, cuzk_error *err)
 {
-    int *from = ctx;
+    const migration_plan *plan = ctx;
     /* one key for every cuzk daemon: 'cuzk' in ASCII */
     int rc = pg_script(c,
                        "SELECT pg_advisory_xact_lock(1668641387);"
@@ -91,13 +95,13 @@ static int migrate_locked(pg_conn *c, void *ctx, cuzk_error *err)
         rc = pg_exec_int(c, "SELECT max(version) FROM cuzk_schema_version", 0, NULL, &version, err);
     if (rc)
         return rc;
-    if (from)
-        *from = (int)version;
+    if (plan->from)
+        *plan->from = (int)version;
     if (version > N_MIGRATIONS)
         return cuzk_fail(err, CUZK_ERR_MISMATCH,
                          "the database's cluster schema is version %lld, newer than this daemon's (%d): upgrade cuzk",
                          version, N_MIGRATIONS);
-    for (int v = (int)version; v < N_MIGRATIONS; v++) {
+    for (int v = (int)version; v < plan->target; v++) {
         char number[16];
         snprintf(number, sizeof number, "%d", v + 1);
         const char *values[] = {number};
@@ -109,7 +113,13 @@ static int migrate_locked(pg_conn *c, void *ctx, cuzk_error *err)
     return CUZK_OK;
 }
 
-int schema_migrate(pg_conn *c, int *from, cuzk_error *err)
+int schema_migrate_to(pg_conn *c, int version, int *from, cuzk_error *err)
 {
-    return pg_transaction(c, migrate_locked, from, err);
+    if (version < 1 || version > N_MIGRATIONS)
+        return cuzk_fail(err, CUZK_ERR_ARG, "no cluster schema version %d (this build knows 1 to %d)", version,
+                         N_MIGRATIONS);
+    migration_plan plan = {version, from};
+    return pg_transaction(c, migrate_locked, &plan, err);
 }
+
+int schema_migrate(pg_conn *c, int *from, cuzk_error *err) { return schema_migrate_to(c, N_MIGRATIONS, from, err); }
