@@ -292,7 +292,7 @@ static void test_concurrent_claimers_take_disjoint_sets(void **state)
     }
     pthread_barrier_t start;
     pthread_barrier_init(&start, NULL, 2);
-    static claimer t[2];
+    claimer t[2];
     t[0] = (claimer){.c = f->a, .node = "a", .start = &start};
     t[1] = (claimer){.c = f->b, .node = "b", .start = &start};
     pthread_t th[2];
@@ -302,8 +302,7 @@ static void test_concurrent_claimers_take_disjoint_sets(void **state)
         pthread_join(th[i], NULL);
     pthread_barrier_destroy(&start);
 
-    static int times[RACE_TOTAL];
-    memset(times, 0, sizeof times);
+    int times[RACE_TOTAL] = {0};
     for (int i = 0; i < 2; i++) {
         if (t[i].rc)
             fail_msg("claimer %s: %s", t[i].node, t[i].err.msg);
