@@ -18,19 +18,17 @@
 #include "util/file.h"
 #include "util/timer.h"
 #include "witness/wasm_glue.h"
+#include "witness/wasm_runtime.h"
 
 extern char **environ;
-
-/* Where Debian's wabt puts the runtime's source (wasm-rt-impl.c and .h;
- * wasm-rt.h is in /usr/include, and in /usr/src/wasm2c too). */
-static const char *const runtime_dirs[] = {"/usr/share/wabt/wasm2c", "/usr/src/wasm2c"};
 
 /* Bounds-checked memory: the runtime's faster guard-page mode needs a
  * SIGSEGV handler of its own in the process, which a library must not take
  * over. Stack depth: circom's code keeps its own data in linear memory, so a
  * native frame is small and 20,000 of them fit in an 8 MiB stack; deeper
- * recursion traps ("call stack exhausted") instead of crashing. */
-static const char *const cc_flags[] = {"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-w",
+ * recursion traps ("call stack exhausted") instead of crashing. -pthread:
+ * the glue's one-time start (pthread_once). */
+static const char *const cc_flags[] = {"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-w", "-pthread",
                                        "-DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0",
                                        "-DWASM_RT_MAX_CALL_STACK_DEPTH=20000"};
 enum { N_CC_FLAGS = sizeof cc_flags / sizeof cc_flags[0] };
@@ -78,34 +76,18 @@ static int cache_folder(const char *given, char out[FOLDER_CAP], cuzk_error *err
     return make_folders(out, err);
 }
 
-static const char *runtime_dir(void)
+/* The recipe's hash: the glue, the flags and the runtime's files as built. */
+static int recipe_hex(const wasm_runtime *rt, char out[RECIPE_HEX + 1], cuzk_error *err)
 {
-    char path[PATH_CAP];
-    for (size_t i = 0; i < sizeof runtime_dirs / sizeof runtime_dirs[0]; i++) {
-        snprintf(path, sizeof path, "%s/wasm-rt-impl.c", runtime_dirs[i]);
-        if (!access(path, R_OK)) return runtime_dirs[i];
-    }
-    return NULL;
-}
-
-/* The recipe's hash: the glue, the flags and the runtime's source. */
-static int recipe_hex(const char *rt_dir, char out[RECIPE_HEX + 1], cuzk_error *err)
-{
-    char path[PATH_CAP];
-    snprintf(path, sizeof path, "%s/wasm-rt-impl.c", rt_dir);
-    uint8_t *rt_src;
-    size_t rt_len;
-    int rc = cuzk_file_read_all(path, 1 << 24, &rt_src, &rt_len, err);
-    if (rc) return rc;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     int ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) &&
              EVP_DigestUpdate(ctx, wasm_glue_source, strlen(wasm_glue_source) + 1);
     for (int i = 0; ok && i < N_CC_FLAGS; i++) ok = EVP_DigestUpdate(ctx, cc_flags[i], strlen(cc_flags[i]) + 1);
+    for (int i = 0; ok && i < WASM_RUNTIME_FILES; i++) ok = EVP_DigestUpdate(ctx, rt->files[i].text, rt->files[i].len + 1);
     uint8_t md[32];
     unsigned int md_len = 0;
-    ok = ok && EVP_DigestUpdate(ctx, rt_src, rt_len) && EVP_DigestFinal_ex(ctx, md, &md_len);
+    ok = ok && EVP_DigestFinal_ex(ctx, md, &md_len);
     EVP_MD_CTX_free(ctx);
-    free(rt_src);
     if (!ok) return cuzk_fail(err, CUZK_ERR_NOMEM, "SHA-256 failed");
     hex_of(md, RECIPE_HEX / 2, out);
     return CUZK_OK;
@@ -219,7 +201,9 @@ static int reroute_mont_mul(const char *c_src, int *done, cuzk_error *err)
 }
 
 /* The files a build leaves in its temporary folder, removed with it. */
-static const char *const build_files[] = {"circuit.wasm", "circuit.c", "circuit.h", "glue.c", "circuit.so", "log"};
+static const char *const build_files[] = {"circuit.wasm", "circuit.c",      "circuit.h",      "glue.c",
+                                          "circuit.so",   "wasm-rt.h",      "wasm-rt-impl.h", "wasm-rt-impl.c",
+                                          "log"};
 
 static void remove_build(const char tmp[TMP_CAP])
 {
@@ -238,23 +222,29 @@ static long long file_size(const char *path)
 }
 
 /* wasm2c, then cc, in tmp; the object renamed to so_path. */
-static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, const char *rt_dir, const char *so_path,
-                    const wasm_build_options *o, cuzk_error *err)
+static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, const wasm_runtime *rt,
+                    const char *so_path, const wasm_build_options *o, cuzk_error *err)
 {
     char wasm[PATH_CAP], c_src[PATH_CAP], glue[PATH_CAP], so[PATH_CAP], log[PATH_CAP], inc_tmp[PATH_CAP],
-        inc_rt[PATH_CAP], rt_c[PATH_CAP];
+        rt_c[PATH_CAP];
     snprintf(wasm, sizeof wasm, "%s/circuit.wasm", tmp);
     snprintf(c_src, sizeof c_src, "%s/circuit.c", tmp);
     snprintf(glue, sizeof glue, "%s/glue.c", tmp);
     snprintf(so, sizeof so, "%s/circuit.so", tmp);
     snprintf(log, sizeof log, "%s/log", tmp);
     snprintf(inc_tmp, sizeof inc_tmp, "-I%s", tmp);
-    snprintf(inc_rt, sizeof inc_rt, "-I%s", rt_dir);
-    snprintf(rt_c, sizeof rt_c, "%s/wasm-rt-impl.c", rt_dir);
+    snprintf(rt_c, sizeof rt_c, "%s/wasm-rt-impl.c", tmp);
     /* the bytes that were hashed are the bytes translated, whatever
      * happens to the caller's file meanwhile */
     int rc = write_file(wasm, bytes, len, err);
     if (!rc) rc = write_file(glue, wasm_glue_source, strlen(wasm_glue_source), err);
+    /* the runtime beside the translation, whose quoted includes find it
+     * there before the system's copy */
+    for (int i = 0; !rc && i < WASM_RUNTIME_FILES; i++) {
+        char path[PATH_CAP];
+        snprintf(path, sizeof path, "%s/%s", tmp, rt->files[i].name);
+        rc = write_file(path, rt->files[i].text, rt->files[i].len, err);
+    }
     double t0 = cuzk_now_s();
     char *wasm2c[] = {"wasm2c", wasm, "--module-name=circuit", "-o", c_src, NULL};
     if (!rc) rc = run_tool(wasm2c, log, "translating the wasm to C", err);
@@ -268,7 +258,7 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
     cc[n++] = "cc";
     for (int i = 0; i < N_CC_FLAGS; i++) cc[n++] = (char *)cc_flags[i];
     char out_flag[] = "-o";
-    char *rest[] = {inc_tmp, inc_rt, c_src, glue, rt_c, out_flag, so, NULL};
+    char *rest[] = {inc_tmp, c_src, glue, rt_c, out_flag, so, NULL};
     memcpy(cc + n, rest, sizeof rest);
     t0 = cuzk_now_s();
     if ((rc = run_tool(cc, log, "compiling the circuit's C", err))) return rc;
@@ -279,7 +269,7 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
 }
 
 static int build(const char folder[FOLDER_CAP], const uint8_t *bytes, size_t len, const char *name,
-                 const char *rt_dir, const char *so_path, const wasm_build_options *o, cuzk_error *err)
+                 const wasm_runtime *rt, const char *so_path, const wasm_build_options *o, cuzk_error *err)
 {
     char tmp[TMP_CAP];
     snprintf(tmp, sizeof tmp, "%s/.build-XXXXXX", folder);
@@ -287,25 +277,19 @@ static int build(const char folder[FOLDER_CAP], const uint8_t *bytes, size_t len
         return cuzk_fail(err, CUZK_ERR_IO, "cannot make a build folder in %s: %s", folder, strerror(errno));
     progress(o, "%s: compiling the circuit to native code once (%zu KiB of wasm; cached for later runs)", name,
              len / 1024);
-    int rc = build_in(tmp, bytes, len, rt_dir, so_path, o, err);
+    int rc = build_in(tmp, bytes, len, rt, so_path, o, err);
     remove_build(tmp);
     return rc;
 }
 
-int wasm_build_open(const uint8_t *bytes, size_t len, const char *name, const wasm_build_options *o,
-                    void **handle, int *built, cuzk_error *err)
+/* The cached object for the bytes, built first when there is none. */
+static int open_or_build(const uint8_t *bytes, size_t len, const char *name, const wasm_build_options *o,
+                         const wasm_runtime *rt, void **handle, int *built, cuzk_error *err)
 {
-    *handle = NULL;
-    *built = 0;
-    const char *rt_dir = runtime_dir();
-    if (!rt_dir)
-        return cuzk_fail(err, CUZK_ERR_IO,
-                         "wabt's wasm2c runtime (wasm-rt-impl.c) is not installed: install Debian's wabt "
-                         "(scripts/install-deps does)");
     char folder[FOLDER_CAP], recipe[RECIPE_HEX + 1], hex[WASM_HASH_HEX + 1], so_path[PATH_CAP];
     uint8_t md[32];
     int rc = cache_folder(o ? o->cache_dir : NULL, folder, err);
-    if (!rc) rc = recipe_hex(rt_dir, recipe, err);
+    if (!rc) rc = recipe_hex(rt, recipe, err);
     if (rc) return rc;
     if (!EVP_Digest(bytes, len, md, NULL, EVP_sha256(), NULL)) return cuzk_fail(err, CUZK_ERR_NOMEM, "SHA-256 failed");
     hex_of(md, sizeof md, hex);
@@ -317,9 +301,22 @@ int wasm_build_open(const uint8_t *bytes, size_t len, const char *name, const wa
         progress(o, "%s: the cached object does not load (%s): building it again", so_path, dlerror());
         unlink(so_path);
     }
-    if ((rc = build(folder, bytes, len, name, rt_dir, so_path, o, err))) return rc;
+    if ((rc = build(folder, bytes, len, name, rt, so_path, o, err))) return rc;
     *built = 1;
     if (!(*handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL)))
         return cuzk_fail(err, CUZK_ERR_IO, "%s: the compiled circuit does not load: %s", so_path, dlerror());
     return CUZK_OK;
+}
+
+int wasm_build_open(const uint8_t *bytes, size_t len, const char *name, const wasm_build_options *o,
+                    void **handle, int *built, cuzk_error *err)
+{
+    *handle = NULL;
+    *built = 0;
+    wasm_runtime rt;
+    int rc = wasm_runtime_load(&rt, err);
+    if (rc) return rc;
+    rc = open_or_build(bytes, len, name, o, &rt, handle, built, err);
+    wasm_runtime_free(&rt);
+    return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ff/mont52.h"
 #include "groth16/groth16.h"
@@ -21,6 +22,20 @@ int gpu_tests_unavailable(void)
         return 1;
     }
     return 0;
+}
+
+int wasm_tests_unavailable(void)
+{
+    const char *path = getenv("PATH");
+    char dirs[4096], file[4200];
+    snprintf(dirs, sizeof dirs, "%s", path ? path : "/usr/bin");
+    for (char *save, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(file, sizeof file, "%s/wasm2c", d);
+        if (!access(file, X_OK))
+            return 0;
+    }
+    printf("SKIP: wasm2c is not installed (Debian's wabt)\n");
+    return 1;
 }
 
 int count_lines_with(const char *path, const char *needle1, const char *needle2)

@@ -14,6 +14,10 @@
  * as skipped. */
 int gpu_tests_unavailable(void);
 
+/* 1 (after printing "SKIP: ...") when circom's wasm cannot be compiled
+ * here: wabt's wasm2c is not on PATH. The caller then exits 77. */
+int wasm_tests_unavailable(void);
+
 /* The arithmetic paths a test runs through: 2 where the CPU has AVX-512
  * IFMA (path 0: with the 8-lane code of ff/mont52.h, path 1: the scalar
  * code alone, as on a CPU without it), else 1. arith_path_select(i)
