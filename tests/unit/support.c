@@ -103,6 +103,24 @@ int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id cu
     return rc;
 }
 
+int verify_partition_proof(const char *zkey_path, const cuzk_job_result *r, uint32_t i)
+{
+    cuzk_error err = {0};
+    cuzk_zkey z;
+    cuzk_vk vk;
+    int rc = cuzk_zkey_read(&z, zkey_path, &err);
+    if (rc)
+        return rc;
+    rc = cuzk_groth16_export_vk(&z, &vk, &err);
+    cuzk_zkey_free(&z);
+    if (rc)
+        return rc;
+    rc = cuzk_groth16_verify(&vk, (const uint64_t(*)[4])r->publics + (size_t)i * r->n_public, r->n_public,
+                             &r->proofs[i], &err);
+    cuzk_vk_free(&vk);
+    return rc;
+}
+
 const char *fixture_path(const char *curve_dir, const char *name)
 {
     static char buf[4][512];

@@ -4,6 +4,7 @@
 #define CUZK_TESTS_SUPPORT_H
 
 #include "engine/budget.h"
+#include "engine/engine.h"
 #include "groth16/synth.h"
 #include "groth16/wtns.h"
 #include "groth16/zkey.h"
@@ -70,6 +71,11 @@ int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id cu
 /* The toxic waste tests give setups (cuzk_setup_options.toxic): fixed
  * values, so two setups of one circuit make the same key. */
 extern const uint64_t test_toxic[5][4];
+
+/* Partition i's proof of r against the verification key of the zkey at
+ * zkey_path (snarkjs's check, independent of the engine's own): CUZK_OK or
+ * the library's code. */
+int verify_partition_proof(const char *zkey_path, const cuzk_job_result *r, uint32_t i);
 
 /* 1 when a and b are the same key byte for byte (header, IC, coefficients,
  * and each point array both hold), else 0 after printing what differs.
