@@ -163,38 +163,81 @@ static void progress(const wasm_build_options *o, const char *fmt, ...)
     o->progress(o->ctx, line);
 }
 
-/* circom's Montgomery product, the bulk of a witness's time, rerouted to
- * the glue's native one (wasm_glue.c says why the bits are the same): the
- * translation's definition, as wabt 1.0.32 writes it, gets a new name and
- * the old name a body that calls the glue. Another translation, where the
- * definition is not found, is compiled as it is. */
-static const char mont_mul_def[] =
-    "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {";
-static const char mont_mul_native[] =
-    "void cuzk_glue_mont_mul(Z_circuit_instance_t*, u32, u32, u32);\n"
-    "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {\n"
-    "  cuzk_glue_mont_mul(instance, w2c_x, w2c_y, w2c_r);\n"
-    "}\n"
-    "static void w2c_Fr_F1m_mul_wasm(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {";
+/* Rewrites of wasm2c's translation, as wabt 1.0.32 writes it; one whose
+ * text is not found once leaves the translation as it is (still correct,
+ * slower):
+ *   - circom's Montgomery product, the bulk of a witness's time, rerouted
+ *     to the glue's native one (wasm_glue.c says why the bits are the
+ *     same): the definition gets a new name and the old name a body that
+ *     calls the glue;
+ *   - the call depth counted in the instance (the first word of the glue's
+ *     runtime instance, which every function reaches through its
+ *     `instance`) rather than in the runtime's thread-local counter, whose
+ *     every access from a loaded object is a call (__tls_get_addr): 1.8x
+ *     the time of a SHA-256 witness. */
+static const struct {
+    const char *what, *how, *was, *now;
+} translation_rows[] = {
+    {"field products", "native",
+     "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {",
+     "void cuzk_glue_mont_mul(Z_circuit_instance_t*, u32, u32, u32);\n"
+     "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {\n"
+     "  cuzk_glue_mont_mul(instance, w2c_x, w2c_y, w2c_r);\n"
+     "}\n"
+     "static void w2c_Fr_F1m_mul_wasm(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {"},
+    {"call depth", "per instance",
+     "#define FUNC_PROLOGUE                                            \\\n"
+     "  if (++wasm_rt_call_stack_depth > WASM_RT_MAX_CALL_STACK_DEPTH) \\\n"
+     "    TRAP(EXHAUSTION);\n"
+     "\n"
+     "#define FUNC_EPILOGUE --wasm_rt_call_stack_depth\n",
+     "#define FUNC_PROLOGUE \\\n"
+     "  if (++*(u32*)instance->Z_runtime_instance > WASM_RT_MAX_CALL_STACK_DEPTH) \\\n"
+     "    TRAP(EXHAUSTION);\n"
+     "\n"
+     "#define FUNC_EPILOGUE --*(u32*)instance->Z_runtime_instance\n"},
+};
+enum { N_TRANSLATION_ROWS = sizeof translation_rows / sizeof translation_rows[0] };
 
-/* Rewrites c_src with the product rerouted; *done says whether it was. */
-static int reroute_mont_mul(const char *c_src, int *done, cuzk_error *err)
+/* text (len bytes, NUL after) with `was`, when it is there once, replaced
+ * by `now`: a new allocation, or text itself when nothing changed; NULL
+ * when out of memory. */
+static char *replace_once(char *text, size_t *len, const char *was, const char *now, int *done)
 {
-    uint8_t *text;
-    size_t len;
+    char *at = strstr(text, was);
     *done = 0;
-    int rc = cuzk_file_read_all(c_src, (size_t)1 << 34, &text, &len, err);
+    if (!at || strstr(at + 1, was)) return text;
+    size_t head = (size_t)(at - text), wl = strlen(was), nl = strlen(now);
+    char *out = malloc(*len - wl + nl + 1);
+    if (!out) return NULL;
+    memcpy(out, text, head);
+    memcpy(out + head, now, nl);
+    memcpy(out + head + nl, at + wl, *len - head - wl + 1);
+    *len = *len - wl + nl;
+    free(text);
+    *done = 1;
+    return out;
+}
+
+/* Rewrites c_src by translation_rows; done[i] says whether row i applied. */
+static int rewrite_translation(const char *c_src, int done[N_TRANSLATION_ROWS], cuzk_error *err)
+{
+    uint8_t *bytes;
+    size_t len;
+    int rc = cuzk_file_read_all(c_src, (size_t)1 << 34, &bytes, &len, err);
     if (rc) return rc;
-    char *at = strstr((char *)text, mont_mul_def);
-    if (at && !strstr(at + 1, mont_mul_def)) {
-        size_t head = (size_t)(at - (char *)text), def = sizeof mont_mul_def - 1;
+    char *text = (char *)bytes;
+    int any = 0;
+    for (int i = 0; text && i < N_TRANSLATION_ROWS; i++) {
+        text = replace_once(text, &len, translation_rows[i].was, translation_rows[i].now, &done[i]);
+        any |= done[i];
+    }
+    if (!text) return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory to rewrite %s", c_src);
+    if (any) {
         FILE *f = fopen(c_src, "wb");
-        int ok = f && fwrite(text, 1, head, f) == head &&
-                 fwrite(mont_mul_native, 1, sizeof mont_mul_native - 1, f) == sizeof mont_mul_native - 1 &&
-                 fwrite(at + def, 1, len - head - def, f) == len - head - def;
+        int ok = f && fwrite(text, 1, len, f) == len;
         if (f && fclose(f)) ok = 0;
         if (!ok) rc = cuzk_fail(err, CUZK_ERR_IO, "cannot rewrite %s: %s", c_src, strerror(errno));
-        *done = ok;
     }
     free(text);
     return rc;
@@ -248,11 +291,15 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
     double t0 = cuzk_now_s();
     char *wasm2c[] = {"wasm2c", wasm, "--module-name=circuit", "-o", c_src, NULL};
     if (!rc) rc = run_tool(wasm2c, log, "translating the wasm to C", err);
-    int native = 0;
-    if (!rc) rc = reroute_mont_mul(c_src, &native, err);
+    int done[N_TRANSLATION_ROWS] = {0};
+    if (!rc) rc = rewrite_translation(c_src, done, err);
     if (rc) return rc;
-    progress(o, "wasm2c: %.1f MiB of C in %.1f s (field products %s); compiling it with cc -O2",
-             (double)file_size(c_src) / 1048576.0, cuzk_now_s() - t0, native ? "native" : "left in wasm");
+    char rewrites[200] = "";
+    for (int i = 0; i < N_TRANSLATION_ROWS; i++)
+        snprintf(rewrites + strlen(rewrites), sizeof rewrites - strlen(rewrites), "%s%s %s", i ? ", " : "",
+                 translation_rows[i].what, done[i] ? translation_rows[i].how : "as wasm2c wrote it");
+    progress(o, "wasm2c: %.1f MiB of C in %.1f s (%s); compiling it with cc -O2",
+             (double)file_size(c_src) / 1048576.0, cuzk_now_s() - t0, rewrites);
     char *cc[N_CC_FLAGS + 10];
     int n = 0;
     cc[n++] = "cc";

@@ -11,7 +11,9 @@
  * saved at each call in). Two threads calling into one object would count
  * each other's calls and a trap on one would jump onto the other's stack.
  * Each of those declarations is rewritten _Thread_local, so every thread
- * has its own; the translation reads them through the same headers. The
+ * has its own; the translation reads them through the same headers (and
+ * counts its depth in the instance instead where it can: wasm_build.c, as a
+ * thread-local's every access from a loaded object costs a call). The
  * exception-handling state (wasm_rt_throw's) stays global: circom's code
  * never throws. A runtime whose declarations are not those expected is
  * refused rather than built unsafe. */
