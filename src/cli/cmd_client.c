@@ -29,6 +29,7 @@ typedef struct {
     const char *circuit, *priority, *request_id, *out_dir;
     const char *wasm; /* register: the circuit's circom wasm */
     int inline_witness, drop;
+    int development_setup, device_only; /* register: a key made by the daemon */
     int quiet; /* submit: the job id alone */
     double timeout_s; /* await: 0 = no limit */
 } client_opts;
@@ -76,6 +77,12 @@ static int client_opt(int opt, const char *arg, void *ctx)
         return 0;
     case 'd':
         o->drop = 1;
+        return 0;
+    case 'S':
+        o->development_setup = 1;
+        return 0;
+    case 'O':
+        o->device_only = 1;
         return 0;
     case 'T':
         o->timeout_s = strtod(arg, &end);
@@ -379,28 +386,54 @@ static json_int_t parse_job_id(const char *text)
 
 static const struct option connection_opts[] = {CLIENT_CONNECTION_OPTS, {0, 0, 0, 0}};
 
+/* The body of POST /v1/circuits: {"id", "zkey", "r1cs"?, "wasm"?} from ID
+ * ZKEY [R1CS] [--wasm WASM], or with --development-setup {"id", "r1cs", "setup",
+ * "device_only"} from ID R1CS; NULL (reported) when a file is missing. */
+static json_t *register_body(const client_session *s)
+{
+    const int dev = s->o.development_setup;
+    char path[2][PATH_MAX];
+    for (int i = 1; i < s->n_args; i++)
+        if (!realpath(s->args[i], path[i - 1])) {
+            fprintf(stderr, "cuzk client: %s: no such file\n", s->args[i]);
+            return NULL;
+        }
+    if (dev)
+        return json_pack("{s:s, s:s, s:s, s:b}", "id", s->args[0], "r1cs", path[0], "setup", "development",
+                         "device_only", s->o.device_only);
+    char wasm[PATH_MAX];
+    if (s->o.wasm && !realpath(s->o.wasm, wasm)) {
+        fprintf(stderr, "cuzk client: %s: no such file\n", s->o.wasm);
+        return NULL;
+    }
+    json_t *j = json_pack("{s:s, s:s}", "id", s->args[0], "zkey", path[0]);
+    if (j && s->n_args == 3)
+        json_object_set_new(j, "r1cs", json_string(path[1]));
+    if (j && s->o.wasm)
+        json_object_set_new(j, "wasm", json_string(wasm));
+    return j;
+}
+
 static int run_register(int argc, char **argv)
 {
-    static const struct option opts[] = {CLIENT_CONNECTION_OPTS, {"wasm", required_argument, NULL, 'w'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {CLIENT_CONNECTION_OPTS, {"development-setup", no_argument, NULL, 'S'},
+                                         {"device-only", no_argument, NULL, 'O'}, {"wasm", required_argument, NULL, 'w'},
+                                         {0, 0, 0, 0}};
     client_session s;
     int rc = client_start(argc, argv, &cli_cmd_client_register, opts, 2, 3, &s);
     if (rc >= 0)
         return rc;
-    char zkey[PATH_MAX], r1cs[PATH_MAX], wasm[PATH_MAX];
-    const char *missing = !realpath(s.args[1], zkey)                        ? s.args[1]
-                          : s.n_args == 3 && !realpath(s.args[2], r1cs)   ? s.args[2]
-                          : s.o.wasm && !realpath(s.o.wasm, wasm)         ? s.o.wasm
-                                                                            : NULL;
-    if (missing) {
-        fprintf(stderr, "cuzk client: %s: no such file\n", missing);
+    if (s.o.development_setup ? s.n_args != 2 || s.o.wasm : s.o.device_only) {
+        client_end(&s);
+        return cli_usage_error(&cli_cmd_client_register, !s.o.development_setup ? "--device-only goes with --development-setup"
+                                                         : s.o.wasm           ? "--wasm goes with a ZKEY, not a development setup"
+                                                                              : "a development setup takes ID R1CS");
+    }
+    json_t *j = register_body(&s);
+    if (!j) {
         client_end(&s);
         return CLI_FAIL;
     }
-    json_t *j = json_pack("{s:s, s:s}", "id", s.args[0], "zkey", zkey);
-    if (j && s.n_args == 3)
-        json_object_set_new(j, "r1cs", json_string(r1cs));
-    if (j && s.o.wasm)
-        json_object_set_new(j, "wasm", json_string(wasm));
     char *body = body_text(j);
     rc = body ? client_show(&s, "POST", "/v1/circuits", body, KEY_LOAD_S) : CLI_FAIL;
     free(body);
@@ -488,6 +521,12 @@ static int run_metrics(int argc, char **argv)
     return run_simple(argc, argv, &cli_cmd_client_metrics, connection_opts, "GET", "/metrics", 0);
 }
 
+static int run_verification_key(int argc, char **argv)
+{
+    return run_simple(argc, argv, &cli_cmd_client_verification_key, connection_opts, "GET",
+                      "/v1/circuits/%s/verification_key", 0);
+}
+
 static int run_preload(int argc, char **argv)
 {
     return run_simple(argc, argv, &cli_cmd_client_preload, connection_opts, "POST", "/v1/keys/%s/preload", KEY_LOAD_S);
@@ -514,10 +553,15 @@ static int run_evict(int argc, char **argv)
 const cli_command cli_cmd_client_register = {
     "client register", NULL,
     "cuzk client register [connection] [--wasm WASM] ID ZKEY [R1CS]\n"
-    "  Registers a circuit from its proving key (and r1cs, to check witnesses).\n"
-    "  --wasm WASM         circom's witness calculator (circuit_js/circuit.wasm): jobs may then give\n"
-    "                      input JSON instead of witnesses; compiled once, cached by the daemon\n"
-    CLIENT_USAGE_CONNECTION,
+    "cuzk client register [connection] --development-setup [--device-only] ID R1CS\n"
+    "  Registers a circuit from its proving key (and r1cs, to check witnesses), or\n"
+    "  has the daemon make a development key for the r1cs in memory (NOT for\n"
+    "  production: the toxic waste is random and wiped, no ceremony; for tests and\n"
+    "  benchmarks of circuits whose zkey would not fit the disk).\n"
+    "  --wasm WASM          circom's witness calculator (circuit_js/circuit.wasm): jobs may then give\n"
+    "                       input JSON instead of witnesses; compiled once, cached by the daemon\n"
+    "  --development-setup  make the key in the daemon, on its GPU when it has one\n"
+    "  --device-only        keep the key's points on the GPU only (no host copy)\n" CLIENT_USAGE_CONNECTION,
     run_register};
 const cli_command cli_cmd_client_submit = {
     "client submit", NULL,
@@ -552,6 +596,12 @@ const cli_command cli_cmd_client_cancel = {
 const cli_command cli_cmd_client_metrics = {
     "client metrics", NULL,
     "cuzk client metrics [connection]\n  Prints the Prometheus metrics.\n" CLIENT_USAGE_CONNECTION, run_metrics};
+const cli_command cli_cmd_client_verification_key = {
+    "client verificationkey", NULL,
+    "cuzk client verificationkey [connection] CIRCUIT\n"
+    "  Prints the circuit's verification key (snarkjs's JSON), e.g. of a key the daemon\n"
+    "  made with --development-setup.\n" CLIENT_USAGE_CONNECTION,
+    run_verification_key};
 const cli_command cli_cmd_client_preload = {
     "client preload", NULL,
     "cuzk client preload [connection] CIRCUIT\n"

@@ -12,7 +12,8 @@ static const cli_command *const commands[] = {
     &cli_cmd_setup,         &cli_cmd_circuit_synth,  &cli_cmd_bench_prove,    &cli_cmd_bench_pipeline,
     &cli_cmd_daemon,        &cli_cmd_client_register, &cli_cmd_client_submit, &cli_cmd_client_await,
     &cli_cmd_client_prove,  &cli_cmd_client_status,  &cli_cmd_client_cancel,  &cli_cmd_client_metrics,
-    &cli_cmd_client_preload, &cli_cmd_client_evict,  &cli_cmd_diag_pool,      &cli_cmd_diag_timeline,
+    &cli_cmd_client_preload, &cli_cmd_client_evict,  &cli_cmd_client_verification_key, &cli_cmd_diag_pool,
+    &cli_cmd_diag_timeline,
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -19,6 +19,7 @@ static const api_route routes[] = {
     {"GET", "/v1/jobs/*", api_get_job},
     {"DELETE", "/v1/jobs/*", api_cancel_job},
     {"POST", "/v1/circuits", api_register_circuit},
+    {"GET", "/v1/circuits/*/verification_key", api_get_verification_key},
     {"POST", "/v1/keys/*/preload", api_preload_key},
     {"DELETE", "/v1/keys/*", api_evict_key},
     {"GET", "/v1/status", api_get_status},

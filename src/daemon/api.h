@@ -49,6 +49,7 @@ void api_submit_job(api_context *a, const http_request *rq, const char *arg, htt
 void api_get_job(api_context *a, const http_request *rq, const char *arg, http_response *rs);
 void api_cancel_job(api_context *a, const http_request *rq, const char *arg, http_response *rs);
 void api_register_circuit(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+void api_get_verification_key(api_context *a, const http_request *rq, const char *arg, http_response *rs);
 void api_preload_key(api_context *a, const http_request *rq, const char *arg, http_response *rs);
 void api_evict_key(api_context *a, const http_request *rq, const char *arg, http_response *rs);
 void api_get_status(api_context *a, const http_request *rq, const char *arg, http_response *rs);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "daemon/http_server.h"
 #include "util/err.h"
 #include "util/file.h"
 
@@ -59,6 +60,15 @@ static const config_key config_keys[] = {
      "Longest that GET /v1/jobs/ID?wait_ms=N holds a request before answering."},
     {"daemon", "max_connections", CFG_INT, AT(max_connections), "64", 1, 10000, NULL,
      "Connections served at once (one thread each); more wait to be accepted."},
+    {"daemon", "unauthenticated_per_address", CFG_INT, AT(unauthenticated_per_address), "4", 1,
+     HTTP_MAX_UNAUTHENTICATED, NULL,
+     "TCP connections without the token from one address (IPv6: one /64) at a\n"
+     "time. A newcomer beyond it closes that address's oldest, so one address\n"
+     "cannot push out the others' (16 such connections at most, all together;\n"
+     "those that have shown the token and unix sockets are not counted)."},
+    {"daemon", "unauthenticated_timeout_s", CFG_INT, AT(unauthenticated_timeout_s), "10", 1, 3600, NULL,
+     "Seconds a TCP connection has to send a request with the token before it\n"
+     "is closed; then it may stay idle for max_wait_s + 60."},
     {"daemon", "drain_timeout_s", CFG_REAL, AT(drain_timeout_s), "1500", 0, 1e9, NULL,
      "On SIGTERM the daemon takes no new jobs and waits for the running ones;\n"
      "after this many seconds it cancels what is left (0: wait for all of them;\n"

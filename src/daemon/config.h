@@ -30,6 +30,8 @@ typedef struct {
     int max_body_mib;
     double max_wait_s;
     int max_connections;
+    int unauthenticated_per_address;
+    int unauthenticated_timeout_s;
     double drain_timeout_s;
     /* The engine's settings: the keys of [memory] [gpus] [scheduler]
      * [synthesis] [pipeline] that the engine has write here directly, and

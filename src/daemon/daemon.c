@@ -131,14 +131,16 @@ static int start_server(daemon_state *d, cuzk_error *err)
         if (rc)
             return rc;
     }
-    http_server_config hc = {(size_t)c->max_body_mib << 20,
-                             (unsigned)c->max_connections,
-                             (unsigned)c->max_wait_s + 60,
-                             d->token,
-                             api_handle,
-                             &d->api,
-                             &d->api.counters,
-                             d->log};
+    http_server_config hc = {.max_body_bytes = (size_t)c->max_body_mib << 20,
+                             .max_connections = (unsigned)c->max_connections,
+                             .idle_timeout_s = (unsigned)c->max_wait_s + 60,
+                             .unauthenticated_per_address = (unsigned)c->unauthenticated_per_address,
+                             .unauthenticated_timeout_s = (unsigned)c->unauthenticated_timeout_s,
+                             .token = d->token,
+                             .handle = api_handle,
+                             .handle_ctx = &d->api,
+                             .counters = &d->api.counters,
+                             .log = d->log};
     d->server = http_server_start(&hc, eps, c->listen.n, err);
     return d->server ? CUZK_OK : err->code;
 }

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "daemon/peer_address.h"
 #include "daemon/token.h"
 #include "util/err.h"
 #include "util/timer.h"
@@ -25,16 +26,18 @@ typedef struct {
  * does or closes (the notify callback's socket context). */
 typedef struct http_conn {
     int fd;
+    peer_address from;
     int listed; /* in the server's list of unauthenticated connections */
     struct http_conn *prev, *next;
 } http_conn;
 
-/* Unauthenticated TCP connections: at most this many at once (a newcomer
- * beyond it pushes out the oldest), each with this long to send a request
- * with the token; then a connection gets the configured idle timeout. So
- * idle sockets without a token cannot hold the slots authorized clients
- * need. */
-enum { HTTP_MAX_UNAUTHENTICATED = 16, HTTP_AUTH_TIMEOUT_S = 10 };
+/* Unauthenticated TCP connections: at most HTTP_MAX_UNAUTHENTICATED at
+ * once (a newcomer beyond it pushes out the oldest), at most the
+ * configured share of them from one address (a newcomer beyond it pushes
+ * out that address's oldest, so one address cannot push out everyone
+ * else's), each with the configured time to send a request with the
+ * token; then a connection gets the idle timeout. So idle sockets without
+ * a token cannot hold the slots authorized clients need. */
 /* Request bodies held at once, all connections together, in bodies of the
  * largest size allowed: a few concurrent bodies at the limit cannot take
  * all memory (beyond it a request is answered 503). */
@@ -190,10 +193,33 @@ static void unauth_unlink(http_server *s, http_conn *c)
     s->n_unauth--;
 }
 
+/* Under s->lock: closes a listed connection without a token (shut down,
+ * its thread then sees it closed; the socket stays open until the
+ * CLOSED notification, so a listed connection's fd is always its own). */
+static void push_out(http_server *s, const listener *l, http_conn *c, const char *why)
+{
+    shutdown(c->fd, SHUT_RDWR);
+    unauth_unlink(s, c);
+    CUZK_LOG(s->cfg.log, CUZK_LOG_WARN, "http: closed an idle connection without a token",
+             "listener=%s reason=%s unauthenticated=%d per_address=%u", l->ep.text, why, HTTP_MAX_UNAUTHENTICATED,
+             s->cfg.unauthenticated_per_address);
+}
+
+/* Under s->lock: the oldest listed connection from c's address when that
+ * address already has its share, else NULL. */
+static http_conn *over_address_share(http_server *s, const http_conn *c)
+{
+    http_conn *oldest = NULL;
+    unsigned same = 0;
+    for (http_conn *o = s->unauth_head; o; o = o->next)
+        if (peer_address_same(&o->from, &c->from) && !same++)
+            oldest = o;
+    return same >= s->cfg.unauthenticated_per_address ? oldest : NULL;
+}
+
 /* A TCP connection opens (it joins the unauthenticated ones, pushing out
- * the oldest beyond the limit: shut down, its thread then sees it closed)
- * or closes. The socket stays open until the CLOSED call, so a listed
- * connection's fd is always its own. */
+ * its address's oldest beyond the address's share, then the oldest of all
+ * beyond the limit) or closes. */
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
                           enum MHD_ConnectionNotificationCode toe)
 {
@@ -212,25 +238,25 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         *socket_context = NULL;
         return;
     }
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    http_conn *c = info ? calloc(1, sizeof *c) : NULL;
+    const union MHD_ConnectionInfo *fd = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *from = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    http_conn *c = fd ? calloc(1, sizeof *c) : NULL;
     if (!c)
         return;
-    c->fd = info->connect_fd;
+    c->fd = fd->connect_fd;
+    peer_address_of(from ? from->client_addr : NULL, &c->from);
     *socket_context = c;
     pthread_mutex_lock(&s->lock);
+    http_conn *same_address = over_address_share(s, c);
+    if (same_address)
+        push_out(s, l, same_address, "per_address");
     c->prev = s->unauth_tail;
     *(c->prev ? &c->prev->next : &s->unauth_head) = c;
     s->unauth_tail = c;
     c->listed = 1;
     s->n_unauth++;
-    if (s->n_unauth > HTTP_MAX_UNAUTHENTICATED) {
-        http_conn *oldest = s->unauth_head;
-        shutdown(oldest->fd, SHUT_RDWR);
-        unauth_unlink(s, oldest);
-        CUZK_LOG(s->cfg.log, CUZK_LOG_WARN, "http: closed an idle connection without a token",
-                 "listener=%s unauthenticated=%d", l->ep.text, HTTP_MAX_UNAUTHENTICATED);
-    }
+    if (s->n_unauth > HTTP_MAX_UNAUTHENTICATED)
+        push_out(s, l, s->unauth_head, "total");
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -335,7 +361,7 @@ static int start_listener(http_server *s, listener *l, const endpoint *ep, cuzk_
     /* TCP: room for the unauthenticated connections beside the configured
      * ones, each on a short timeout until it shows the token */
     unsigned limit = s->cfg.max_connections + (ep->is_tcp ? HTTP_MAX_UNAUTHENTICATED : 0);
-    unsigned timeout = ep->is_tcp ? HTTP_AUTH_TIMEOUT_S : s->cfg.idle_timeout_s;
+    unsigned timeout = ep->is_tcp ? s->cfg.unauthenticated_timeout_s : s->cfg.idle_timeout_s;
     l->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, l, MHD_OPTION_EXTERNAL_LOGGER, on_library_log, s,
                               MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT, limit,
                               MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_NOTIFY_COMPLETED, on_completed, l,
@@ -353,6 +379,10 @@ http_server *http_server_start(const http_server_config *cfg, const endpoint *ep
 {
     if (n < 1 || n > HTTP_MAX_LISTENERS)
         return cuzk_fail(err, CUZK_ERR_ARG, "from 1 to %d listeners, not %d", HTTP_MAX_LISTENERS, n), NULL;
+    if (cfg->unauthenticated_per_address < 1 || cfg->unauthenticated_per_address > HTTP_MAX_UNAUTHENTICATED)
+        return cuzk_fail(err, CUZK_ERR_ARG, "connections without the token per address: from 1 to %d, not %u",
+                         HTTP_MAX_UNAUTHENTICATED, cfg->unauthenticated_per_address),
+               NULL;
     http_server *s = calloc(1, sizeof *s);
     if (!s)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;

@@ -17,6 +17,9 @@
 #include "util/log.h"
 
 enum { HTTP_MAX_LISTENERS = 8 };
+/* TCP connections without the token at once, all addresses together (a
+ * newcomer beyond it closes the oldest). */
+enum { HTTP_MAX_UNAUTHENTICATED = 16 };
 
 /* Responses sent, by status class: by_class[2] counts 2xx, and so on. */
 typedef struct {
@@ -29,6 +32,12 @@ typedef struct {
     size_t max_body_bytes;
     unsigned max_connections;
     unsigned idle_timeout_s; /* a connection silent this long is closed */
+    /* TCP connections without the token from one address (IPv6: one /64,
+     * peer_address.h) at a time, 1 to HTTP_MAX_UNAUTHENTICATED; a newcomer beyond it closes
+     * that address's oldest. Authorized connections and unix sockets are
+     * not counted. */
+    unsigned unauthenticated_per_address;
+    unsigned unauthenticated_timeout_s; /* a TCP connection's time to show the token */
     const char *token;       /* what TCP clients must send; a TCP endpoint without one is refused */
     http_handler handle;
     void *handle_ctx;

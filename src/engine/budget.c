@@ -8,9 +8,11 @@
 /* Invariant checks of the checked build (util/verify.h): a broken ledger
  * stops the test run where it breaks instead of showing up later as a
  * silent overcommit. */
-/* One blocked budget_acquire: a ticket in the FIFO queue, on its caller's stack. */
+/* One blocked budget_acquire: a ticket in its class's FIFO queue, on its
+ * caller's stack. */
 typedef struct budget_waiter {
     uint64_t bytes;
+    budget_class cls; /* its queue: NEW until promoted */
     struct budget_waiter *next;
 } budget_waiter;
 
@@ -19,8 +21,9 @@ struct cuzk_budget {
     pthread_cond_t cv; /* broadcast when bytes are released, the queue head changes, or on wake_all */
     uint64_t limit, used, high_water;
     uint64_t by_category[BUDGET_N_CATEGORIES];
-    budget_waiter *head, *tail; /* served strictly in arrival order */
+    budget_waiter *head[BUDGET_N_CLASSES], *tail[BUDGET_N_CLASSES]; /* each in arrival order */
     uint32_t waiters;
+    uint32_t passes; /* ADMITTED grants since the oldest NEW waiter became the oldest */
     budget_evict_fn evict;
     void *evict_ctx;
     void (*listener)(void *ctx); /* told of every release and wake_all */
@@ -90,8 +93,68 @@ static int budget_fits_locked(const cuzk_budget *b, uint64_t bytes)
     return bytes <= b->limit - b->used;
 }
 
-static void budget_take_locked(cuzk_budget *b, budget_category c, uint64_t bytes)
+/* The waiter served next: the oldest ADMITTED one, else the oldest NEW one. */
+static budget_waiter *budget_next_locked(const cuzk_budget *b)
 {
+    return b->head[BUDGET_CLASS_ADMITTED] ? b->head[BUDGET_CLASS_ADMITTED] : b->head[BUDGET_CLASS_NEW];
+}
+
+/* Whether a request of class cls that fits may be granted without waiting:
+ * nobody of its class or of a class served before it waits. */
+static int budget_turn_now_locked(const cuzk_budget *b, budget_class cls)
+{
+    for (int k = 0; k <= (int)cls; k++)
+        if (b->head[k])
+            return 0;
+    return 1;
+}
+
+static void budget_enqueue_locked(cuzk_budget *b, budget_waiter *w)
+{
+    w->next = NULL;
+    if (b->tail[w->cls])
+        b->tail[w->cls]->next = w;
+    else
+        b->head[w->cls] = w;
+    b->tail[w->cls] = w;
+}
+
+/* Removes w from its queue wherever it is (a cancelled waiter may leave
+ * from the middle); a new oldest NEW waiter starts its count of passes. */
+static void budget_unlink_locked(cuzk_budget *b, budget_waiter *w)
+{
+    budget_waiter **pp = &b->head[w->cls], *prev = NULL;
+    while (*pp && *pp != w) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    CUZK_VERIFY_CHECK(*pp == w);
+    if (!*pp)
+        return;
+    *pp = w->next;
+    if (b->tail[w->cls] == w)
+        b->tail[w->cls] = prev;
+    if (w->cls == BUDGET_CLASS_NEW && !prev)
+        b->passes = 0;
+}
+
+/* An ADMITTED grant while a NEW waiter waits passes it; the last pass
+ * allowed moves it to the ADMITTED queue's tail. */
+static void budget_count_pass_locked(cuzk_budget *b)
+{
+    budget_waiter *oldest_new = b->head[BUDGET_CLASS_NEW];
+    if (!oldest_new || ++b->passes < BUDGET_MAX_PASSES)
+        return;
+    budget_unlink_locked(b, oldest_new);
+    oldest_new->cls = BUDGET_CLASS_ADMITTED;
+    budget_enqueue_locked(b, oldest_new);
+    pthread_cond_broadcast(&b->cv);
+}
+
+static void budget_take_locked(cuzk_budget *b, budget_category c, budget_class cls, uint64_t bytes)
+{
+    if (cls == BUDGET_CLASS_ADMITTED && bytes)
+        budget_count_pass_locked(b);
     b->by_category[c] += bytes;
     b->used += bytes;
     if (b->used > b->high_water)
@@ -105,53 +168,24 @@ static void budget_take_locked(cuzk_budget *b, budget_category c, uint64_t bytes
 #endif
 }
 
-static void budget_enqueue_locked(cuzk_budget *b, budget_waiter *w)
+int budget_acquire(cuzk_budget *b, budget_category c, budget_class cls, uint64_t bytes, const atomic_int *cancel)
 {
-    w->next = NULL;
-    if (b->tail)
-        b->tail->next = w;
-    else
-        b->head = w;
-    b->tail = w;
-    b->waiters++;
-}
-
-/* Removes w wherever it is (a cancelled waiter may leave from the middle)
- * and wakes the others: the head may have changed. */
-static void budget_dequeue_locked(cuzk_budget *b, budget_waiter *w)
-{
-    budget_waiter **pp = &b->head, *prev = NULL;
-    while (*pp && *pp != w) {
-        prev = *pp;
-        pp = &(*pp)->next;
-    }
-    CUZK_VERIFY_CHECK(*pp == w);
-    if (!*pp)
-        return;
-    *pp = w->next;
-    if (b->tail == w)
-        b->tail = prev;
-    b->waiters--;
-    pthread_cond_broadcast(&b->cv);
-}
-
-int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const atomic_int *cancel)
-{
-    if (!b || (unsigned)c >= BUDGET_N_CATEGORIES)
+    if (!b || (unsigned)c >= BUDGET_N_CATEGORIES || (unsigned)cls >= BUDGET_N_CLASSES)
         return -1;
     pthread_mutex_lock(&b->mu);
     if (bytes > b->limit || budget_cancelled(cancel)) {
         pthread_mutex_unlock(&b->mu);
         return -1;
     }
-    if (bytes == 0 || (!b->head && budget_fits_locked(b, bytes))) {
-        budget_take_locked(b, c, bytes);
+    if (bytes == 0 || (budget_turn_now_locked(b, cls) && budget_fits_locked(b, bytes))) {
+        budget_take_locked(b, c, cls, bytes);
         pthread_mutex_unlock(&b->mu);
         return 0;
     }
 
-    budget_waiter self = {.bytes = bytes};
+    budget_waiter self = {.bytes = bytes, .cls = cls};
     budget_enqueue_locked(b, &self);
+    b->waiters++;
     int evict_tried = 0;
     int rc;
     for (;;) {
@@ -159,18 +193,21 @@ int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const atom
             rc = -1;
             break;
         }
-        if (b->head == &self && budget_fits_locked(b, bytes)) {
-            budget_take_locked(b, c, bytes);
+        /* unlinked first: a grant to an ADMITTED waiter counts a pass
+         * against the oldest NEW one, which must not be itself */
+        if (budget_next_locked(b) == &self && budget_fits_locked(b, bytes)) {
+            budget_unlink_locked(b, &self);
+            budget_take_locked(b, c, self.cls, bytes);
             rc = 0;
             break;
         }
-        /* Only the head can be served, so only the head asks the evictor,
+        /* Only the next-served can be served, so only it asks the evictor,
          * again while it makes progress, then once per wake-up. It runs
          * without the lock (it releases through budget_release); the loop
          * checks again before sleeping, so a release made meanwhile is not
-         * missed, and nobody else can take what it frees: the queue is not
-         * empty, so newcomers queue up behind us and try_acquire fails. */
-        if (b->head == &self && b->evict && !evict_tried) {
+         * missed, and nobody else can take what it frees: newcomers of
+         * either class wait for their turn behind it, and try_acquire fails. */
+        if (budget_next_locked(b) == &self && b->evict && !evict_tried) {
             budget_evict_fn fn = b->evict;
             void *ctx = b->evict_ctx;
             uint64_t need = bytes - (b->limit - b->used);
@@ -183,19 +220,22 @@ int budget_acquire(cuzk_budget *b, budget_category c, uint64_t bytes, const atom
         pthread_cond_wait(&b->cv, &b->mu);
         evict_tried = 0;
     }
-    budget_dequeue_locked(b, &self);
+    if (rc)
+        budget_unlink_locked(b, &self);
+    b->waiters--;
+    pthread_cond_broadcast(&b->cv); /* who is served next may have changed */
     pthread_mutex_unlock(&b->mu);
     return rc;
 }
 
-int budget_try_acquire(cuzk_budget *b, budget_category c, uint64_t bytes)
+int budget_try_acquire(cuzk_budget *b, budget_category c, budget_class cls, uint64_t bytes)
 {
-    if (!b || (unsigned)c >= BUDGET_N_CATEGORIES)
+    if (!b || (unsigned)c >= BUDGET_N_CATEGORIES || (unsigned)cls >= BUDGET_N_CLASSES)
         return -1;
     pthread_mutex_lock(&b->mu);
-    int ok = bytes == 0 || (!b->head && budget_fits_locked(b, bytes));
+    int ok = bytes == 0 || (budget_turn_now_locked(b, cls) && budget_fits_locked(b, bytes));
     if (ok)
-        budget_take_locked(b, c, bytes);
+        budget_take_locked(b, c, cls, bytes);
     pthread_mutex_unlock(&b->mu);
     return ok ? 0 : -1;
 }
@@ -230,7 +270,7 @@ void budget_release(cuzk_budget *b, budget_category c, uint64_t bytes)
         bytes = b->by_category[c];
     b->by_category[c] -= bytes;
     b->used -= bytes;
-    if (b->head)
+    if (b->waiters)
         pthread_cond_broadcast(&b->cv);
     budget_notify_unlock(b);
 }

@@ -162,8 +162,9 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *jo
  * another node. The same codes as cuzk_engine_submit. */
 int cuzk_engine_check_request(cuzk_engine *e, const cuzk_job_request *req, cuzk_error *err);
 /* What a request id is bound to: a hash (FNV-1a) of the request's circuit,
- * priority and partitions (witness paths, or inline values). Two requests
- * with one request id and different hashes are a conflict. */
+ * priority and partitions (witness paths, or inline values); 0 for a
+ * request without a request id. Two requests with one request id and
+ * different hashes are a conflict. */
 uint64_t cuzk_job_request_hash(const cuzk_job_request *req);
 
 typedef enum { CUZK_JOB_QUEUED, CUZK_JOB_RUNNING, CUZK_JOB_DONE, CUZK_JOB_FAILED, CUZK_JOB_CANCELLED } cuzk_job_state;
@@ -221,6 +222,10 @@ typedef struct {
 
 /* Fills *out for circuit id: 0, or CUZK_ERR_ARG when none is registered. */
 int cuzk_engine_circuit_info(cuzk_engine *e, const char *id, cuzk_circuit_info *out);
+/* Circuit id's verification key as snarkjs's JSON (free() it): how the
+ * verifiers of a key the engine made (cuzk_engine_register_setup) get it.
+ * NULL with CUZK_ERR_ARG for an unknown or simulated circuit. */
+char *cuzk_engine_circuit_vk_json(cuzk_engine *e, const char *id, cuzk_error *err);
 /* Fills out[0 .. min(n, cap)) with the registered circuits, newest first;
  * returns n, the number registered (call with cap 0 to size the array). */
 size_t cuzk_engine_list_circuits(cuzk_engine *e, cuzk_circuit_info *out, size_t cap);

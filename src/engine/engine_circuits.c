@@ -8,6 +8,7 @@
 
 #include "engine/pce.h"
 #include "groth16/curve_id.h"
+#include "groth16/json_io.h"
 #include "util/err.h"
 #include "util/threads.h"
 #include "util/timer.h"
@@ -111,7 +112,7 @@ static int describe_circuit(cuzk_engine *e, circuit *c, engine_waiter *w, cuzk_e
     pthread_mutex_unlock(&e->lock);
     if (rc)
         return rc;
-    if (budget_acquire(e->budget, BUDGET_PCE, c->pce.bytes, &w->cancel))
+    if (budget_acquire(e->budget, BUDGET_PCE, BUDGET_CLASS_NEW, c->pce.bytes, &w->cancel))
         return cuzk_fail(err, CUZK_ERR_CANCELLED, "circuit '%s': cancelled while waiting for memory for its PCE",
                          c->id);
     c->pce_charged = 1;
@@ -326,19 +327,35 @@ size_t cuzk_engine_list_circuits(cuzk_engine *e, cuzk_circuit_info *out, size_t 
     return n;
 }
 
+/* Registered circuit id when it has a key (not simulated), else NULL with
+ * CUZK_ERR_ARG; e->lock held. */
+static circuit *keyed_circuit(cuzk_engine *e, const char *id, cuzk_error *err)
+{
+    circuit *c = engine_find_circuit(e, id);
+    if (!c)
+        cuzk_fail(err, CUZK_ERR_ARG, "unknown circuit '%s'", id);
+    else if (!c->key)
+        cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' is simulated: it has no key", id);
+    return c && c->key ? c : NULL;
+}
+
 /* The key of a registered, non-simulated circuit (key entries live as long
  * as the engine, so the pointer stays valid after the lock is dropped). */
 static key_entry *circuit_key(cuzk_engine *e, const char *id, cuzk_error *err)
 {
     pthread_mutex_lock(&e->lock);
-    circuit *c = engine_find_circuit(e, id);
-    key_entry *k = c ? c->key : NULL;
+    circuit *c = keyed_circuit(e, id, err);
     pthread_mutex_unlock(&e->lock);
-    if (!c)
-        cuzk_fail(err, CUZK_ERR_ARG, "unknown circuit '%s'", id);
-    else if (!k)
-        cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' is simulated: it has no key", id);
-    return k;
+    return c ? c->key : NULL;
+}
+
+char *cuzk_engine_circuit_vk_json(cuzk_engine *e, const char *id, cuzk_error *err)
+{
+    pthread_mutex_lock(&e->lock);
+    circuit *c = keyed_circuit(e, id, err);
+    char *json = c ? cuzk_vk_to_json(&c->vk, err) : NULL;
+    pthread_mutex_unlock(&e->lock);
+    return json;
 }
 
 int cuzk_engine_preload_key(cuzk_engine *e, const char *circuit_id, cuzk_error *err)

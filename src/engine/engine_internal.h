@@ -71,6 +71,7 @@ struct job {
     uint8_t *proved; /* per partition: its proof is in proofs */
     cuzk_job_state state;
     atomic_int cancelled; /* stop its work: read outside e->lock by the pool and the budget */
+    atomic_int admitted;  /* a partition has had its buffer: the rest ask the budget as admitted work */
     int cancel_asked;     /* by cuzk_engine_cancel/_cancel_all: it ends "cancelled", not "failed" */
     int verified_all;
     double t_submit, t_first_synth, t_end, synth_s, witness_s, gpu_s;

@@ -55,7 +55,7 @@ static int load_witness(cuzk_engine *e, partition *p, cuzk_error *err)
     if (rc)
         return rc;
     p->ws_bytes = (uint64_t)p->witness.n_witness * 32;
-    if (budget_acquire(e->budget, BUDGET_PARTITIONS, p->ws_bytes, &j->cancelled)) {
+    if (budget_acquire(e->budget, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, p->ws_bytes, &j->cancelled)) {
         p->ws_bytes = 0;
         return cuzk_fail(err, CUZK_ERR_NOMEM, "the witness does not fit in the memory budget");
     }
@@ -72,9 +72,11 @@ static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
     job *j = p->job;
     circuit *c = j->circ;
     size_t bytes = engine_staging_bytes(c);
-    p->abc = pool_checkout(e->pool, bytes, j->id, p->index, &j->cancelled);
+    budget_class turn = atomic_load(&j->admitted) ? BUDGET_CLASS_ADMITTED : BUDGET_CLASS_NEW;
+    p->abc = pool_checkout(e->pool, bytes, turn, j->id, p->index, &j->cancelled);
     if (!p->abc)
         return j->cancelled ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "no pinned buffer of %zu bytes", bytes);
+    atomic_store(&j->admitted, 1);
     int rc = load_witness(e, p, err);
     if (rc)
         return rc;

@@ -164,7 +164,7 @@ key_entry *keycache_adopt(keycache *kc, const char *label, cuzk_zkey *z, const a
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory"), NULL;
     }
     k->bytes = zkey_host_bytes(z);
-    if (budget_acquire(kc->budget, BUDGET_KEYS, k->bytes, cancel)) {
+    if (budget_acquire(kc->budget, BUDGET_KEYS, BUDGET_CLASS_NEW, k->bytes, cancel)) {
         if (cancel && atomic_load(cancel))
             cuzk_fail(err, CUZK_ERR_CANCELLED, "%s: cancelled while waiting for memory for its key", label);
         else
@@ -224,7 +224,7 @@ static int check_identity(key_entry *k, const cuzk_zkey *z, cuzk_error *err)
 /* Loads k outside the lock (k->loading set by the caller). */
 static int load_hot(keycache *kc, key_entry *k, const atomic_int *cancel, cuzk_error *err)
 {
-    if (budget_acquire(kc->budget, BUDGET_KEYS, k->bytes, cancel)) {
+    if (budget_acquire(kc->budget, BUDGET_KEYS, BUDGET_CLASS_NEW, k->bytes, cancel)) {
         if (cancel && atomic_load(cancel))
             return cuzk_fail(err, CUZK_ERR_CANCELLED, "%s: cancelled while waiting for memory for the key", k->path);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: the key (%llu bytes) does not fit in the memory budget", k->path,

@@ -339,8 +339,8 @@ static int pool_waiter_stop_one_locked(pinned_pool *p, size_t bytes)
  * refused for another reason (it cannot, once bytes <= limit). Registering and
  * the last look at the idle stack happen under one lock hold, so a checkin
  * in between cannot be missed; *reused is set when that look found one. */
-static int pool_wait_for_room(pinned_pool *p, size_t bytes, const atomic_int *cancel, void **reused,
-                              size_t *free_remaining)
+static int pool_wait_for_room(pinned_pool *p, size_t bytes, budget_class turn, const atomic_int *cancel,
+                              void **reused, size_t *free_remaining)
 {
     pool_waiter w = {.bytes = bytes, .cancel = cancel};
     pthread_mutex_lock(&p->mu);
@@ -352,7 +352,7 @@ static int pool_wait_for_room(pinned_pool *p, size_t bytes, const atomic_int *ca
     pthread_mutex_unlock(&p->mu);
     if (*reused)
         return 1;
-    int rc = budget_acquire(p->budget, BUDGET_PINNED, bytes, &w.stop);
+    int rc = budget_acquire(p->budget, BUDGET_PINNED, turn, bytes, &w.stop);
     pool_waiter_remove(p, &w);
     if (rc == 0)
         return 0;
@@ -425,7 +425,8 @@ static void *pool_checkout_charged(pinned_pool *p, size_t bytes, uint64_t job_id
     return ptr;
 }
 
-void *pool_checkout(pinned_pool *p, size_t bytes, uint64_t job_id, uint32_t partition, const atomic_int *cancel)
+void *pool_checkout(pinned_pool *p, size_t bytes, budget_class turn, uint64_t job_id, uint32_t partition,
+                    const atomic_int *cancel)
 {
     if (!p)
         return NULL;
@@ -444,7 +445,7 @@ void *pool_checkout(pinned_pool *p, size_t bytes, uint64_t job_id, uint32_t part
         if (!ptr) {
             if (pool_flag(cancel))
                 rc = -1;
-            else if (budget_try_acquire(p->budget, BUDGET_PINNED, bytes) == 0)
+            else if (budget_try_acquire(p->budget, BUDGET_PINNED, turn, bytes) == 0)
                 rc = 0;
             /* Under pressure, idle buffers of other sizes go first (oldest
              * first): they cannot serve this request, and waiting for the
@@ -452,7 +453,7 @@ void *pool_checkout(pinned_pool *p, size_t bytes, uint64_t job_id, uint32_t part
             else if (pool_free_oldest_idle(p, bytes, cuzk_now_s(), -INFINITY))
                 continue;
             else
-                rc = pool_wait_for_room(p, bytes, cancel, &ptr, &free_remaining);
+                rc = pool_wait_for_room(p, bytes, turn, cancel, &ptr, &free_remaining);
         }
         if (ptr) {
             pool_log_checkout(p, "pinned pool: checkout (reuse)", bytes, job_id, partition, free_remaining);
@@ -512,7 +513,7 @@ int pool_prewarm(pinned_pool *p, size_t bytes, int count)
         pthread_mutex_unlock(&p->mu);
         if (count < 0 || have >= (size_t)count)
             break;
-        if (budget_try_acquire(p->budget, BUDGET_PINNED, bytes) != 0) {
+        if (budget_try_acquire(p->budget, BUDGET_PINNED, BUDGET_CLASS_NEW, bytes) != 0) {
             /* Not a failure (the budget has no room now), but the first
              * checkouts of this size will allocate on the hot path: say so. */
             CUZK_LOG(p->log, CUZK_LOG_INFO, "pinned pool: prewarm stopped by budget",

@@ -54,7 +54,8 @@ void pool_destroy(pinned_pool *p);
  * (budget acquired first, waiting if needed). NULL when the allocation
  * fails, the request exceeds the budget's limit, or *cancel is set while
  * waiting. job_id/partition are for the log only. */
-void *pool_checkout(pinned_pool *p, size_t bytes, uint64_t job_id, uint32_t partition, const atomic_int *cancel);
+void *pool_checkout(pinned_pool *p, size_t bytes, budget_class turn, uint64_t job_id, uint32_t partition,
+                    const atomic_int *cancel);
 void pool_checkin(pinned_pool *p, void *buf, uint64_t job_id, uint32_t partition);
 
 /* Makes sure `count` idle buffers of `bytes` exist (allocating only what is

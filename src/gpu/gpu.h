@@ -132,9 +132,9 @@ int cuzk_gpu_msm_table_run(cuzk_gpu *g, const cuzk_gpu_msm_table *t, void *resul
                            size_t n, cuzk_error *err);
 void cuzk_gpu_msm_table_free(cuzk_gpu_msm_table *t);
 
-/* Whether keys uploaded through g (cuzk_gpu_key_upload) get window tables
- * for their points when those fit in free device memory: on (1, the
- * default) or off (0). */
+/* Whether keys uploaded through g (cuzk_gpu_key_upload) or kept on its
+ * device by a setup (cuzk_gpu_setup) get window tables for their points
+ * when those fit in free device memory: on (1, the default) or off (0). */
 int cuzk_gpu_set_key_tables(cuzk_gpu *g, int on, cuzk_error *err);
 
 /* ---- device-resident data (g must not be NULL) ---- */
@@ -219,9 +219,10 @@ int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const vo
 /* A development setup (cuzk_groth16_setup_with, o's fields but mul) with
  * its fixed-base multiplications on g's device: the same key, byte for
  * byte, as the CPU makes from the same toxic waste. With key != NULL the
- * points also stay on the device as *key, a resident key of z (no window
- * tables, points at infinity kept; free with cuzk_gpu_key_free), and with
- * o->no_host_points z keeps no host copy of them (header, IC and
+ * points also stay on the device as *key, a resident key of z (free with
+ * cuzk_gpu_key_free): when window tables fit, made as cuzk_gpu_key_upload
+ * makes it (tables, points at infinity dropped), else the points as made;
+ * and with o->no_host_points z keeps no host copy of them (header, IC and
  * coefficients only: enough to finish and verify proofs). */
 int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_gpu_key **key,
                    cuzk_error *err);

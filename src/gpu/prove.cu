@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "gpu/abc.cuh"
@@ -124,16 +125,17 @@ static void finite_points(const cuzk_gpu_key *k, int i, std::vector<uint32_t> &i
 }
 
 /* Whether window tables of plan's c and nwin for every array fit in free
- * device memory, with room for two proofs' scratch: digits and their sorts
- * (~32 bytes an entry), a, b, c (96 bytes a row), G2 buckets (XYZZ: twice
- * an affine point). */
-static bool tables_fit(const cuzk_gpu_key *k, const msm_plan &plan)
+ * device memory (and `freed` bytes about to be freed), with room for two
+ * proofs' scratch: digits and their sorts (~32 bytes an entry), a, b, c
+ * (96 bytes a row), G2 buckets (XYZZ: twice an affine point). */
+static bool tables_fit(const cuzk_gpu_key *k, const msm_plan &plan, size_t freed)
 {
     size_t free_bytes = 0, total = 0;
     if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
         cudaGetLastError();
         return false;
     }
+    free_bytes += freed;
     if ((size_t)plan.nwin * largest_array(k) > MSM_MAX_POINTS)
         return false;
     size_t need = 0;
@@ -172,8 +174,8 @@ static void keep_points(cuzk_gpu_key *k, const std::vector<uint32_t> idx[KEY_ARR
 }
 
 /* The points to the device (cuzk_gpu_key: compacted, C with H): as window
- * tables when g allows and they fit, else as they are. */
-static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
+ * tables when tables_allowed, g allows and they fit, else as they are. */
+static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, bool tables_allowed, cuzk_error *err)
 {
     std::vector<uint32_t> idx[KEY_ARRAYS];
     std::vector<uint8_t> packed;
@@ -182,7 +184,7 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
     keep_points(k, idx);
     /* one window for every table: the largest array's */
     const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, largest_array(k));
-    k->tables = !g->no_key_tables && plan.nwin > 1 && tables_fit(k, plan);
+    k->tables = tables_allowed && !g->no_key_tables && plan.nwin > 1 && tables_fit(k, plan, 0);
     k->table = plan;
     for (int i = 0; i < KEY_ARRAYS; i++) {
         if (!idx[i].empty()) {
@@ -583,6 +585,55 @@ static int new_key(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_err
     return 0;
 }
 
+/* Frees k's device arrays (points and index lists). */
+static void free_points(cuzk_gpu_key *k)
+{
+    for (int i = 0; i < KEY_ARRAYS; i++) {
+        if (k->pts[i])
+            cudaFree(k->pts[i]);
+        if (k->idx[i])
+            cudaFree(k->idx[i]);
+        k->pts[i] = nullptr;
+        k->idx[i] = nullptr;
+    }
+    cudaGetLastError();
+}
+
+/* A setup's key, on the device with every point (C's array with H's after
+ * it), made what an uploaded key is (points at infinity dropped, window
+ * tables) when its tables would fit in place of its points: the points go
+ * to host memory, are freed on the device and uploaded from there. Out of
+ * device memory on the way the key is uploaded again without tables; with
+ * no host memory to stage in it stays as it is (slower MSMs, not wrong). */
+static int restage_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
+{
+    const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, largest_array(k));
+    size_t bytes[KEY_ARRAYS], total = 0;
+    for (int i = 0; i < KEY_ARRAYS; i++)
+        total += bytes[i] = device_points(k, i) * k->point_bytes[i];
+    if (g->no_key_tables || plan.nwin < 2 || !tables_fit(k, plan, total))
+        return 0;
+    std::unique_ptr<uint8_t, decltype(&free)> staged[KEY_ARRAYS] = {
+        {nullptr, free}, {nullptr, free}, {nullptr, free}, {nullptr, free}, {nullptr, free}};
+    for (int i = 0; i < KEY_ARRAYS; i++) /* malloc: no clearing of gigabytes about to be overwritten */
+        if (bytes[i] && !(staged[i] = {static_cast<uint8_t *>(malloc(bytes[i])), free}))
+            return 0;
+    for (int i = 0; i < KEY_ARRAYS; i++)
+        if (bytes[i])
+            GPU_CHECK(cudaMemcpy(staged[i].get(), k->pts[i], bytes[i], cudaMemcpyDeviceToHost));
+    free_points(k);
+    for (int i = 0; i < KEY_ARRAYS; i++)
+        k->host[i] = i == KEY_H ? staged[KEY_C].get() + k->count[KEY_C] * k->point_bytes[KEY_C] : staged[i].get();
+    int rc = upload_points(g, k, true, err);
+    if (rc == CUZK_ERR_NOMEM) {
+        free_points(k);
+        rc = upload_points(g, k, false, err);
+    }
+    for (const void *&h : k->host)
+        h = nullptr; /* the staging goes */
+    return rc;
+}
+
 int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[KEY_ARRAYS], cuzk_gpu_key **out, cuzk_error *err)
 {
     cuzk_gpu_key *k = nullptr;
@@ -598,6 +649,10 @@ int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[KEY_ARRAYS], cuzk_gpu_k
     for (int i = 0; i < KEY_ARRAYS; i++) {
         k->pts[i] = pts[i];
         k->host[i] = nullptr;
+    }
+    if ((rc = restage_points(g, k, err))) {
+        cuzk_gpu_key_free(k);
+        return rc;
     }
     *out = k;
     return 0;
@@ -630,11 +685,11 @@ static int make_key(cuzk_gpu *g, const cuzk_zkey *z, bool streamed, size_t slice
         k->streamed = true;
         k->slice = slice ? slice : STREAM_SLICE_DEFAULT;
         lock_host_arrays(k);
-    } else if ((rc = upload_points(g, k, err)) == CUZK_ERR_NOMEM && pool_trim(g)) {
+    } else if ((rc = upload_points(g, k, true, err)) == CUZK_ERR_NOMEM && pool_trim(g)) {
         cuzk_gpu_key_free(k); /* again, with what the pool held */
         k = nullptr;
         GPU_TRY(new_key(g, z, &k, err));
-        rc = upload_points(g, k, err);
+        rc = upload_points(g, k, true, err);
     }
     if (rc) {
         cuzk_gpu_key_free(k);
@@ -692,14 +747,10 @@ extern "C" void cuzk_gpu_key_free(cuzk_gpu_key *k)
     if (!k)
         return;
     cudaSetDevice(k->device);
-    for (int i = 0; i < KEY_ARRAYS; i++) {
-        if (k->pts[i])
-            cudaFree(k->pts[i]);
-        if (k->idx[i])
-            cudaFree(k->idx[i]);
+    gpu::free_points(k);
+    for (int i = 0; i < KEY_ARRAYS; i++)
         if (k->registered[i])
             cudaHostUnregister(const_cast<void *>(k->host[i]));
-    }
     gpu::abc_rows_free(&k->rows);
     cudaGetLastError();
     free(k);

@@ -69,6 +69,30 @@ step "register a second circuit with the client; a duplicate is refused"
 expect_fail "$CUZK" client register c2 "$WORK/c.zkey"
 expect_output "already registered"
 
+step "a development key the daemon makes from an r1cs: its proofs verify with the vk it gives"
+"$CUZK" client register --development-setup dev "$WORK/c.r1cs" >"$WORK/reg-dev.json"
+[ "$(jget "$WORK/reg-dev.json" 'd["n_public"], d["key"]["tier"]')" = "(2, 'hot')" ] || fail "development register"
+"$CUZK" client verificationkey dev >"$WORK/vk-dev.json"
+mkdir -p "$WORK/out-dev"
+"$CUZK" client prove --circuit dev --out "$WORK/out-dev" "$WORK/w.wtns" >"$WORK/prove-dev.json"
+[ "$(jget "$WORK/prove-dev.json" 'd["state"], d["verified"]')" = "('done', True)" ] || fail "development prove"
+"$CUZK" groth16 verify "$WORK/vk-dev.json" "$WORK/out-dev/public_0.json" "$WORK/out-dev/proof_0.json" | grep -q 'OK!'
+[ $have_snarkjs = 0 ] || snarkjs_verify "$WORK/vk-dev.json" "$WORK/out-dev/public_0.json" "$WORK/out-dev/proof_0.json"
+# a key of its own: the file's key's vk refuses the proof
+expect_fail "$CUZK" groth16 verify "$WORK/vk.json" "$WORK/out-dev/public_0.json" "$WORK/out-dev/proof_0.json"
+expect_fail "$CUZK" client register --development-setup --device-only dev2 "$WORK/c.r1cs"
+expect_output "needs a backend with one, not cpu"
+expect_fail "$CUZK" client register --development-setup dev2 "$WORK/c.zkey" "$WORK/c.r1cs"
+expect_output "a development setup takes ID R1CS"
+expect_fail "$CUZK" client register --development-setup dev2 "$WORK/c.zkey"
+expect_output "not a .r1cs file"
+expect_fail "$CUZK" client verificationkey nosuch
+expect_output "HTTP 404: unknown circuit 'nosuch'"
+probe_expect 400 'can only be "development"' "$SOCK" POST /v1/circuits --body \
+    "{\"id\": \"dev3\", \"r1cs\": \"$WORK/c.r1cs\", \"setup\": \"ceremony\"}"
+probe_expect 400 'no "zkey"' "$SOCK" POST /v1/circuits --body \
+    "{\"id\": \"dev3\", \"r1cs\": \"$WORK/c.r1cs\", \"zkey\": \"$WORK/c.zkey\", \"setup\": \"development\"}"
+
 step "four jobs at once (one with inline witnesses), every proof verified"
 for i in 1 2 3 4; do
     inline=(); [ $i = 4 ] && inline=(--inline)
@@ -171,7 +195,7 @@ for line in text.splitlines():
         assert name.endswith("_total"), name
     samples[name + (m.group(2) or "")] = value
 jobs = status["jobs"]
-assert samples['cuzk_proofs_total{outcome="done"}'] == jobs["done"] == 7, jobs
+assert samples['cuzk_proofs_total{outcome="done"}'] == jobs["done"] == 8, jobs
 assert samples['cuzk_proofs_total{outcome="cancelled"}'] == jobs["cancelled"] == 0
 assert samples["cuzk_partitions_proved_total"] == status["partitions"]["proved"]
 assert samples['cuzk_budget_used_bytes{category="keys"}'] == status["budget"]["by_category"]["keys"] > 0

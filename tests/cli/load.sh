@@ -2,8 +2,9 @@
 # small BN254 key; a warm-up round, then 1,000 jobs submitted by 8 threads
 # at once (unix socket and TCP with the token; priorities, request ids some
 # submitted 2-4 times at once, inline witnesses, jobs of 2-3 partitions)
-# while 40 idle TCP connections without a token press on the listener, an
-# authorized client keeps asking for the status, and a cancel storm hits
+# while 40 idle TCP connections without a token from ten other addresses
+# press on the listener, an authorized client keeps asking for the status,
+# and a cancel storm hits
 # jobs right after their submit, while they run and after they are done
 # (tests/cli/load_driver.py drives it from one process). Then: nothing
 # lost, ids unique, request ids idempotent, each cancel's answer consistent

@@ -108,7 +108,9 @@ def cpu_s(pid):
 class IdlePressure(threading.Thread):
     """n TCP connections that never send a byte, held open from start to
     stop: one the server closes is opened again (after a pause of a second, so
-    that the churn does not take a core from the daemon)."""
+    that the churn does not take a core from the daemon). On loopback they
+    come from ten addresses (127.0.0.2 to .11, none the authorized clients'),
+    so that the total bound, not only each address's share, pushes them out."""
 
     def __init__(self, host, port, n):
         super().__init__(daemon=True)
@@ -117,9 +119,12 @@ class IdlePressure(threading.Thread):
         self.ready = threading.Event()
         self.closed_by_server = 0
         self.error = None
+        self.opened = 0
 
     def _open(self, sel):
-        s = socket.create_connection((self.host, self.port), timeout=30)
+        source = (f"127.0.0.{2 + self.opened % 10}", 0) if self.host == "127.0.0.1" else None
+        self.opened += 1
+        s = socket.create_connection((self.host, self.port), timeout=30, source_address=source)
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ)
 

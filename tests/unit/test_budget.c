@@ -1,6 +1,7 @@
 /* Memory budget tests: accounting per category, high-water mark, requests
  * that can never fit, FIFO service (a small request never overtakes a large
- * one at the head), try_acquire behind waiters, cancellation, the evictor,
+ * one at the head), admitted work before new work and the bound on how
+ * often it passes, try_acquire behind waiters, cancellation, the evictor,
  * the release listener, and a many-thread hammer that must never see the
  * limit exceeded. */
 #include <stdarg.h>
@@ -27,6 +28,7 @@ static budget_stats stats_of(cuzk_budget *b)
 typedef struct {
     cuzk_budget *b;
     budget_category cat;
+    budget_class cls;
     uint64_t bytes;
     const atomic_int *cancel;
     int rc;
@@ -36,14 +38,20 @@ typedef struct {
 static void *acquirer_run(void *arg)
 {
     acquirer *a = arg;
-    a->rc = budget_acquire(a->b, a->cat, a->bytes, a->cancel);
+    a->rc = budget_acquire(a->b, a->cat, a->cls, a->bytes, a->cancel);
     return NULL;
+}
+
+static void acquirer_start_as(acquirer *a, cuzk_budget *b, budget_category cat, budget_class cls, uint64_t bytes,
+                              const atomic_int *cancel)
+{
+    *a = (acquirer){.b = b, .cat = cat, .cls = cls, .bytes = bytes, .cancel = cancel, .rc = 99};
+    assert_int_equal(pthread_create(&a->th, NULL, acquirer_run, a), 0);
 }
 
 static void acquirer_start(acquirer *a, cuzk_budget *b, budget_category cat, uint64_t bytes, const atomic_int *cancel)
 {
-    *a = (acquirer){.b = b, .cat = cat, .bytes = bytes, .cancel = cancel, .rc = 99};
-    assert_int_equal(pthread_create(&a->th, NULL, acquirer_run, a), 0);
+    acquirer_start_as(a, b, cat, BUDGET_CLASS_NEW, bytes, cancel);
 }
 
 static int acquirer_join(acquirer *a)
@@ -69,11 +77,11 @@ static void test_accounting_per_category(void **state)
     (void)state;
     cuzk_budget *b = budget_create(1000);
     assert_non_null(b);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 100, NULL), 0);
-    assert_int_equal(budget_acquire(b, BUDGET_PCE, 200, NULL), 0);
-    assert_int_equal(budget_try_acquire(b, BUDGET_PINNED, 300), 0);
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, 50, NULL), 0);
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, 25, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 100, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_PCE, BUDGET_CLASS_NEW, 200, NULL), 0);
+    assert_int_equal(budget_try_acquire(b, BUDGET_PINNED, BUDGET_CLASS_NEW, 300), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 50, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 25, NULL), 0);
 
     budget_stats s = stats_of(b);
     assert_int_equal(s.limit, 1000);
@@ -92,13 +100,13 @@ static void test_accounting_per_category(void **state)
     assert_int_equal(s.by_category[BUDGET_PARTITIONS], 25);
 
     /* Exactly up to the limit is allowed; one byte more is not. */
-    assert_int_equal(budget_try_acquire(b, BUDGET_PARTITIONS, 575), 0);
-    assert_int_equal(budget_try_acquire(b, BUDGET_PARTITIONS, 1), -1);
+    assert_int_equal(budget_try_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 575), 0);
+    assert_int_equal(budget_try_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 1), -1);
     assert_int_equal(stats_of(b).used, 1000);
 
     /* Bad categories are refused, not trusted. */
-    assert_int_equal(budget_acquire(b, BUDGET_N_CATEGORIES, 1, NULL), -1);
-    assert_int_equal(budget_try_acquire(b, BUDGET_N_CATEGORIES, 1), -1);
+    assert_int_equal(budget_acquire(b, BUDGET_N_CATEGORIES, BUDGET_CLASS_NEW, 1, NULL), -1);
+    assert_int_equal(budget_try_acquire(b, BUDGET_N_CATEGORIES, BUDGET_CLASS_NEW, 1), -1);
 
     budget_release(b, BUDGET_KEYS, 100);
     budget_release(b, BUDGET_PINNED, 300);
@@ -111,10 +119,10 @@ static void test_high_water(void **state)
 {
     (void)state;
     cuzk_budget *b = budget_create(100);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 30, NULL), 0);
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, 50, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 30, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 50, NULL), 0);
     budget_release(b, BUDGET_KEYS, 30);
-    assert_int_equal(budget_acquire(b, BUDGET_PINNED, 10, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_PINNED, BUDGET_CLASS_NEW, 10, NULL), 0);
     budget_stats s = stats_of(b);
     assert_int_equal(s.high_water, 80);
     assert_int_equal(s.used, 60);
@@ -132,10 +140,10 @@ static void test_over_limit_fails_at_once(void **state)
     cuzk_budget *b = budget_create(100);
     /* Even with nothing held, a request above the limit could never fit:
      * it must fail rather than wait forever. */
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, 101, NULL), -1);
-    assert_int_equal(budget_try_acquire(b, BUDGET_PARTITIONS, 101), -1);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 60, NULL), 0);
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, 101, NULL), -1);
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 101, NULL), -1);
+    assert_int_equal(budget_try_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 101), -1);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 60, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 101, NULL), -1);
     budget_stats s = stats_of(b);
     assert_int_equal(s.used, 60);
     assert_int_equal(s.waiters, 0);
@@ -149,7 +157,7 @@ static void test_fifo_small_waits_behind_big(void **state)
 {
     (void)state;
     cuzk_budget *b = budget_create(100);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 60, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 60, NULL), 0);
 
     acquirer big, small;
     acquirer_start(&big, b, BUDGET_PARTITIONS, 50, NULL); /* 60 + 50 > 100: waits */
@@ -159,7 +167,7 @@ static void test_fifo_small_waits_behind_big(void **state)
     assert_int_equal(stats_of(b).used, 60);
 
     /* try_acquire never jumps the queue either, even for a byte. */
-    assert_int_equal(budget_try_acquire(b, BUDGET_PINNED, 1), -1);
+    assert_int_equal(budget_try_acquire(b, BUDGET_PINNED, BUDGET_CLASS_NEW, 1), -1);
 
     /* Free just enough for big: big gets 50 (used 90); small's 30 no longer fits. */
     budget_release(b, BUDGET_KEYS, 20);
@@ -176,10 +184,63 @@ static void test_fifo_small_waits_behind_big(void **state)
     assert_int_equal(s.used, 80);
     assert_int_equal(s.by_category[BUDGET_PINNED], 30);
     assert_int_equal(s.waiters, 0);
-    assert_int_equal(budget_try_acquire(b, BUDGET_PINNED, 20), 0); /* queue empty again */
+    assert_int_equal(budget_try_acquire(b, BUDGET_PINNED, BUDGET_CLASS_NEW, 20), 0); /* queue empty again */
 
     budget_release(b, BUDGET_PARTITIONS, 50);
     budget_release(b, BUDGET_PINNED, 50);
+    budget_destroy(b);
+}
+
+/* A new job's big first partition waits; a running job's partitions, which
+ * fit, are not held up behind it, whether they fit at once or wait too. */
+static void test_admitted_goes_before_new(void **state)
+{
+    (void)state;
+    cuzk_budget *b = budget_create(100);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 60, NULL), 0);
+    acquirer big, later;
+    acquirer_start_as(&big, b, BUDGET_PINNED, BUDGET_CLASS_NEW, 50, NULL); /* 60 + 50 > 100 */
+    assert_true(budget_waiters_reach(b, 1));
+
+    assert_int_equal(budget_try_acquire(b, BUDGET_PINNED, BUDGET_CLASS_ADMITTED, 30), 0); /* fits: served */
+    assert_int_equal(budget_try_acquire(b, BUDGET_PINNED, BUDGET_CLASS_NEW, 5), -1);      /* behind big */
+    budget_release(b, BUDGET_PINNED, 30);
+
+    /* both wait, big first; room for either but not both: admitted work wins */
+    acquirer_start_as(&later, b, BUDGET_PINNED, BUDGET_CLASS_ADMITTED, 45, NULL);
+    assert_true(budget_waiters_reach(b, 2));
+    budget_release(b, BUDGET_KEYS, 20);
+    assert_int_equal(acquirer_join(&later), 0);
+    assert_true(budget_waiters_reach(b, 1));
+    assert_int_equal(stats_of(b).used, 85);
+    budget_release(b, BUDGET_PINNED, 45);
+    assert_int_equal(acquirer_join(&big), 0);
+    assert_int_equal(stats_of(b).used, 90);
+    budget_release(b, BUDGET_PINNED, 50);
+    budget_release(b, BUDGET_KEYS, 40);
+    budget_destroy(b);
+}
+
+/* Admitted work passes a waiting new request BUDGET_MAX_PASSES times; then
+ * the new request is served before admitted work arriving later. */
+static void test_new_waiter_not_passed_forever(void **state)
+{
+    (void)state;
+    cuzk_budget *b = budget_create(100);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 60, NULL), 0);
+    acquirer big;
+    acquirer_start_as(&big, b, BUDGET_PINNED, BUDGET_CLASS_NEW, 50, NULL);
+    assert_true(budget_waiters_reach(b, 1));
+    for (int i = 0; i < BUDGET_MAX_PASSES; i++)
+        if (budget_try_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, 1))
+            fail_msg("pass %d of %d was refused", i + 1, BUDGET_MAX_PASSES);
+    assert_int_equal(budget_try_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, 1), -1); /* big's turn */
+    assert_int_equal(stats_of(b).waiters, 1);
+    budget_release(b, BUDGET_KEYS, 60);
+    assert_int_equal(acquirer_join(&big), 0);
+    assert_int_equal(budget_try_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, 1), 0);
+    budget_release(b, BUDGET_PINNED, 50);
+    budget_release(b, BUDGET_PARTITIONS, BUDGET_MAX_PASSES + 1);
     budget_destroy(b);
 }
 
@@ -187,7 +248,7 @@ static void test_cancel_wakes_and_fails(void **state)
 {
     (void)state;
     cuzk_budget *b = budget_create(100);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 100, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 100, NULL), 0);
 
     atomic_int cancel = 0;
     acquirer a;
@@ -203,7 +264,7 @@ static void test_cancel_wakes_and_fails(void **state)
 
     /* Already cancelled: fails without waiting, even when it would fit. */
     budget_release(b, BUDGET_KEYS, 100);
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, 10, &cancel), -1);
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 10, &cancel), -1);
     assert_int_equal(stats_of(b).used, 0);
     budget_destroy(b);
 }
@@ -212,7 +273,7 @@ static void test_cancelled_head_lets_next_through(void **state)
 {
     (void)state;
     cuzk_budget *b = budget_create(100);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 60, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 60, NULL), 0);
 
     atomic_int cancel_big = 0;
     acquirer big, small;
@@ -272,7 +333,7 @@ static void fake_cache_init(fake_cache *c, cuzk_budget *b, uint64_t held, uint64
     *c = (fake_cache){.b = b, .held = held, .give = give};
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, held, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, held, NULL), 0);
     budget_set_evictor(b, fake_cache_evict, c);
 }
 
@@ -298,7 +359,7 @@ static void test_evictor_release_satisfies_waiter(void **state)
     fake_cache_init(&c, b, 70, 70);
     /* 70 + 50 > 100: the evictor is asked for the 20 missing bytes, frees
      * its 70, and the request is served without sleeping. */
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, 50, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 50, NULL), 0);
     assert_int_equal(c.calls, 1);
     assert_int_equal(c.last_need, 20);
     budget_stats s = stats_of(b);
@@ -307,7 +368,7 @@ static void test_evictor_release_satisfies_waiter(void **state)
     assert_int_equal(s.waiters, 0);
 
     /* A fitting request never calls it. */
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, 50, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 50, NULL), 0);
     assert_int_equal(c.calls, 1);
     budget_release(b, BUDGET_PARTITIONS, 100);
     budget_destroy(b);
@@ -320,7 +381,7 @@ static void test_evictor_called_again_while_it_progresses(void **state)
     cuzk_budget *b = budget_create(100);
     fake_cache c;
     fake_cache_init(&c, b, 90, 10); /* frees 10 per call */
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, 40, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, 40, NULL), 0);
     assert_int_equal(c.calls, 3); /* needs 30: 30, then 20, then 10 */
     assert_int_equal(c.last_need, 10);
     assert_int_equal(stats_of(b).by_category[BUDGET_KEYS], 60);
@@ -388,7 +449,7 @@ static void test_release_listener_calls(void **state)
     pthread_mutex_init(&l.mu, NULL);
     pthread_cond_init(&l.cv, NULL);
     budget_set_release_listener(b, listener_probe_fn, &l);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 10, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 10, NULL), 0);
     assert_int_equal(l.calls, 0); /* acquiring tells nobody */
     budget_release(b, BUDGET_KEYS, 4);
     budget_release(b, BUDGET_KEYS, 6);
@@ -396,7 +457,7 @@ static void test_release_listener_calls(void **state)
     budget_wake_all(b);
     assert_int_equal(l.calls, 3);
     budget_set_release_listener(b, NULL, NULL);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 10, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 10, NULL), 0);
     budget_release(b, BUDGET_KEYS, 10);
     budget_wake_all(b);
     assert_int_equal(l.calls, 3);
@@ -438,7 +499,7 @@ static void test_listener_removal_waits_for_running_call(void **state)
     pthread_mutex_init(&l.mu, NULL);
     pthread_cond_init(&l.cv, NULL);
     budget_set_release_listener(b, listener_probe_fn, &l);
-    assert_int_equal(budget_acquire(b, BUDGET_KEYS, 10, NULL), 0);
+    assert_int_equal(budget_acquire(b, BUDGET_KEYS, BUDGET_CLASS_NEW, 10, NULL), 0);
 
     pthread_t releaser, remover;
     assert_int_equal(pthread_create(&releaser, NULL, releaser_run, b), 0);
@@ -489,12 +550,13 @@ static void *hammer_run(void *arg)
         uint32_t r = xorshift32(&h->seed);
         budget_category cat = (budget_category)(r % BUDGET_N_CATEGORIES);
         uint64_t bytes = 1 + (r >> 8) % 40;
+        budget_class cls = (budget_class)((r >> 6) % BUDGET_N_CLASSES);
         int got;
         if ((r >> 4) % 4 == 0) {
-            got = budget_try_acquire(h->b, cat, bytes) == 0;
+            got = budget_try_acquire(h->b, cat, cls, bytes) == 0;
             h->tries_ok += got;
         } else {
-            got = budget_acquire(h->b, cat, bytes, NULL) == 0;
+            got = budget_acquire(h->b, cat, cls, bytes, NULL) == 0;
             h->failures += !got;
         }
         if (!got)
@@ -545,6 +607,8 @@ int main(void)
         cmocka_unit_test(test_high_water),
         cmocka_unit_test(test_over_limit_fails_at_once),
         cmocka_unit_test(test_fifo_small_waits_behind_big),
+        cmocka_unit_test(test_admitted_goes_before_new),
+        cmocka_unit_test(test_new_waiter_not_passed_forever),
         cmocka_unit_test(test_cancel_wakes_and_fails),
         cmocka_unit_test(test_cancelled_head_lets_next_through),
         cmocka_unit_test(test_evictor_release_satisfies_waiter),

@@ -2,8 +2,10 @@
  * libsecp256k1's valgrind_ctime_test: the secret bytes are marked undefined
  * for memcheck, which then reports every branch and every memory address
  * that depends on them. The paths: jac_mul_secret of every group (the
- * prover's blinding r and s), and the field operations promised constant
- * time (field.h: add, sub, neg, mul, eq, is_zero, the Fermat inverse).
+ * prover's blinding r and s), jac_sum_table_secret of every group (the
+ * setup's fixed-base multiplications of its toxic waste), and the field
+ * operations promised constant time (field.h: add, sub, neg, mul, eq,
+ * is_zero, the Fermat inverse).
  *
  * The program starts itself under valgrind (error exit 1 on any report);
  * it exits 77 (skipped) where valgrind or its header is missing, and in the
@@ -60,6 +62,47 @@ CTIME_GROUP(bn254_g2)
 CTIME_GROUP(bls12_381_g1)
 CTIME_GROUP(bls12_381_g2)
 
+/* Secret digits: the sum of table entries through jac_sum_table_secret, on
+ * each group, over windows of 255 entries as the setup's (table[i] =
+ * (i + 1) G here), compared with the variable-time sum of the same
+ * entries once the digits are public again. Digit 0 and 255 are forced
+ * into two windows. */
+enum { CTIME_WINDOWS = 4, CTIME_PER_WINDOW = 255 };
+#define CTIME_TABLE(G)                                                                  \
+    static void ctime_table_##G(void)                                                   \
+    {                                                                                   \
+        enum { N = CTIME_WINDOWS * CTIME_PER_WINDOW };                                  \
+        static G##_affine table[N];                                                     \
+        static G##_jac multiples[N];                                                    \
+        static __typeof__(multiples[0].z) scratch[N];                                   \
+        G##_affine g;                                                                   \
+        G##_generator(&g);                                                              \
+        G##_jac_from_affine(&multiples[0], &g);                                         \
+        for (size_t i = 1; i < N; i++)                                                  \
+            G##_jac_add_affine(&multiples[i], &multiples[i - 1], &g);                   \
+        G##_jac_batch_to_affine(table, multiples, N, scratch);                          \
+        uint8_t digits[CTIME_WINDOWS];                                                  \
+        if (cuzk_random_bytes(digits, sizeof digits))                                   \
+            exit(2);                                                                    \
+        digits[0] = 0;                                                                  \
+        digits[1] = CTIME_PER_WINDOW;                                                   \
+        G##_jac r, want;                                                                \
+        SECRET(digits, sizeof digits);                                                  \
+        G##_jac_sum_table_secret(&r, table, CTIME_WINDOWS, CTIME_PER_WINDOW, digits);   \
+        PUBLIC(&r, sizeof r);                                                           \
+        PUBLIC(digits, sizeof digits);                                                  \
+        G##_jac_set_inf(&want);                                                         \
+        for (size_t j = 0; j < CTIME_WINDOWS; j++)                                      \
+            if (digits[j])                                                              \
+                G##_jac_add_affine(&want, &want, &table[j * CTIME_PER_WINDOW + digits[j] - 1]); \
+        if (!G##_jac_eq(&r, &want))                                                     \
+            exit(3);                                                                    \
+    }
+CTIME_TABLE(bn254_g1)
+CTIME_TABLE(bn254_g2)
+CTIME_TABLE(bls12_381_g1)
+CTIME_TABLE(bls12_381_g2)
+
 /* a, b secret (canonical: below the modulus); every result is made public
  * only after the operations. */
 #define CTIME_FIELD(F)                                                  \
@@ -108,6 +151,10 @@ static int run_checks(void)
     ctime_bn254_g2();
     ctime_bls12_381_g1();
     ctime_bls12_381_g2();
+    ctime_table_bn254_g1();
+    ctime_table_bn254_g2();
+    ctime_table_bls12_381_g1();
+    ctime_table_bls12_381_g2();
     unsigned errors = VALGRIND_COUNT_ERRORS;
     printf("test_ctime: %u report(s) of secret-dependent branches or addresses\n", errors);
     return errors ? 1 : 0;

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "daemon/api.h"
@@ -23,6 +25,7 @@
 #include "daemon/http_client.h"
 #include "daemon/http_server.h"
 #include "daemon/metrics.h"
+#include "daemon/peer_address.h"
 #include "daemon/token.h"
 #include "support.h"
 
@@ -206,6 +209,48 @@ static void test_endpoints(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (endpoint_parse(bad[i], &ep, &err) != CUZK_ERR_ARG)
             fail_msg("'%s' was accepted", bad[i]);
+}
+
+/* peer_address of a textual IPv4 or IPv6 address. */
+static peer_address peer_of(const char *text)
+{
+    struct sockaddr_storage ss = {0};
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
+    if (inet_pton(AF_INET, text, &v4->sin_addr) == 1)
+        v4->sin_family = AF_INET;
+    else {
+        assert_int_equal(inet_pton(AF_INET6, text, &v6->sin6_addr), 1);
+        v6->sin6_family = AF_INET6;
+    }
+    peer_address p;
+    peer_address_of((struct sockaddr *)&ss, &p);
+    return p;
+}
+
+static int same_peer(const char *a, const char *b)
+{
+    peer_address pa = peer_of(a), pb = peer_of(b);
+    return peer_address_same(&pa, &pb);
+}
+
+static void test_peer_address(void **state)
+{
+    (void)state;
+    assert_true(same_peer("127.0.0.1", "127.0.0.1"));
+    assert_false(same_peer("127.0.0.1", "127.0.0.2"));
+    assert_true(same_peer("192.0.2.7", "::ffff:192.0.2.7")); /* from a dual-stack listener */
+    assert_false(same_peer("::ffff:192.0.2.7", "::ffff:192.0.2.8"));
+    assert_true(same_peer("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff")); /* one /64 */
+    assert_false(same_peer("2001:db8:1:2::1", "2001:db8:1:3::1"));
+    assert_false(same_peer("::1", "127.0.0.1"));
+    /* a unix socket has no address: not even the same as itself */
+    struct sockaddr_un un = {.sun_family = AF_UNIX};
+    peer_address u, none;
+    peer_address_of((struct sockaddr *)&un, &u);
+    peer_address_of(NULL, &none);
+    assert_false(peer_address_same(&u, &u));
+    assert_false(peer_address_same(&u, &none));
 }
 
 static void test_token(void **state)
@@ -587,6 +632,19 @@ static void test_api_draining(void **state)
 
 /* ---------- the server and the client over a unix socket ---------- */
 
+/* A small server's settings over the fixture's API, without a token. */
+static http_server_config server_config(api_fixture *f)
+{
+    return (http_server_config){.max_body_bytes = 1024,
+                                .max_connections = 8,
+                                .idle_timeout_s = 10,
+                                .unauthenticated_per_address = 4,
+                                .unauthenticated_timeout_s = 10,
+                                .handle = api_handle,
+                                .handle_ctx = &f->api,
+                                .counters = &f->api.counters};
+}
+
 static void test_server_and_client(void **state)
 {
     api_fixture *f = *state;
@@ -595,7 +653,7 @@ static void test_server_and_client(void **state)
     endpoint ep;
     cuzk_error err = {0};
     assert_int_equal(endpoint_parse(sock, &ep, &err), CUZK_OK);
-    http_server_config cfg = {1024, 8, 10, NULL, api_handle, &f->api, &f->api.counters, NULL};
+    http_server_config cfg = server_config(f);
     http_server *s = http_server_start(&cfg, &ep, 1, &err);
     assert_non_null(s);
     /* a second server on a live socket is refused */
@@ -638,9 +696,13 @@ static void test_tcp_needs_token(void **state)
     endpoint ep;
     cuzk_error err = {0};
     assert_int_equal(endpoint_parse("tcp:127.0.0.1:1", &ep, &err), CUZK_OK);
-    http_server_config cfg = {1024, 8, 10, NULL, api_handle, &f->api, NULL, NULL};
+    http_server_config cfg = server_config(f);
     assert_null(http_server_start(&cfg, &ep, 1, &err));
     assert_non_null(strstr(err.msg, "needs a token"));
+    cfg.token = "t";
+    cfg.unauthenticated_per_address = 0;
+    assert_null(http_server_start(&cfg, &ep, 1, &err));
+    assert_non_null(strstr(err.msg, "per address: from 1 to 16, not 0"));
 }
 
 int main(void)
@@ -651,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_config_sources_and_errors),
         cmocka_unit_test(test_config_cluster),
         cmocka_unit_test(test_endpoints),
+        cmocka_unit_test(test_peer_address),
         cmocka_unit_test(test_token),
     };
     /* in order: each builds on what the one before left in the engine */

@@ -121,11 +121,11 @@ static void test_reuse_same_size(void **state)
     pinned_pool *p = pool_create(b, fake_host(f), 60.0, NULL);
     assert_non_null(p);
 
-    void *a = pool_checkout(p, S, 1, 0, NULL);
+    void *a = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 0, NULL);
     assert_non_null(a);
     pool_checkin(p, a, 1, 0);
     for (int i = 0; i < 5; i++) {
-        void *again = pool_checkout(p, S, 2, (uint32_t)i, NULL);
+        void *again = pool_checkout(p, S, BUDGET_CLASS_NEW, 2, (uint32_t)i, NULL);
         assert_ptr_equal(again, a);
         pool_checkin(p, again, 2, (uint32_t)i);
     }
@@ -152,12 +152,12 @@ static void test_exact_classes_never_cross(void **state)
     cuzk_budget *b = budget_create(8 * GIB);
     pinned_pool *p = pool_create(b, fake_host(f), 60.0, NULL);
 
-    void *big = pool_checkout(p, S, 1, 0, NULL);
+    void *big = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 0, NULL);
     pool_checkin(p, big, 1, 0);
     /* An idle 1.5 GiB buffer is never handed to a smaller or larger request. */
-    void *smaller = pool_checkout(p, S - 1, 2, 0, NULL);
-    void *small = pool_checkout(p, T, 2, 1, NULL);
-    void *larger = pool_checkout(p, S + 1, 2, 2, NULL);
+    void *smaller = pool_checkout(p, S - 1, BUDGET_CLASS_NEW, 2, 0, NULL);
+    void *small = pool_checkout(p, T, BUDGET_CLASS_NEW, 2, 1, NULL);
+    void *larger = pool_checkout(p, S + 1, BUDGET_CLASS_NEW, 2, 2, NULL);
     assert_non_null(smaller);
     assert_non_null(small);
     assert_non_null(larger);
@@ -174,10 +174,10 @@ static void test_exact_classes_never_cross(void **state)
     pool_checkin(p, small, 2, 1);
     pool_checkin(p, smaller, 2, 0);
     pool_checkin(p, larger, 2, 2);
-    assert_ptr_equal(pool_checkout(p, T, 3, 0, NULL), small);
-    assert_ptr_equal(pool_checkout(p, S, 3, 1, NULL), big);
-    assert_ptr_equal(pool_checkout(p, S + 1, 3, 2, NULL), larger);
-    assert_ptr_equal(pool_checkout(p, S - 1, 3, 3, NULL), smaller);
+    assert_ptr_equal(pool_checkout(p, T, BUDGET_CLASS_NEW, 3, 0, NULL), small);
+    assert_ptr_equal(pool_checkout(p, S, BUDGET_CLASS_NEW, 3, 1, NULL), big);
+    assert_ptr_equal(pool_checkout(p, S + 1, BUDGET_CLASS_NEW, 3, 2, NULL), larger);
+    assert_ptr_equal(pool_checkout(p, S - 1, BUDGET_CLASS_NEW, 3, 3, NULL), smaller);
     s = pstats(p);
     assert_int_equal(s.allocations, 4);
     assert_int_equal(s.reuses, 4);
@@ -201,15 +201,15 @@ static void test_budget_charged_once(void **state)
     cuzk_budget *b = budget_create(8 * GIB);
     pinned_pool *p = pool_create(b, fake_host(f), 60.0, NULL);
 
-    void *a = pool_checkout(p, S, 1, 0, NULL);
+    void *a = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 0, NULL);
     assert_int_equal(pinned_charged(b), S);
     assert_charged_once(b, p, f);
     pool_checkin(p, a, 1, 0); /* idle still counts */
     assert_int_equal(pinned_charged(b), S);
-    a = pool_checkout(p, S, 1, 1, NULL); /* reuse charges nothing more */
+    a = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 1, NULL); /* reuse charges nothing more */
     assert_int_equal(pinned_charged(b), S);
-    void *a2 = pool_checkout(p, S, 1, 2, NULL);
-    void *c = pool_checkout(p, T, 1, 3, NULL);
+    void *a2 = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 2, NULL);
+    void *c = pool_checkout(p, T, BUDGET_CLASS_NEW, 1, 3, NULL);
     assert_int_equal(pinned_charged(b), 2 * S + T);
     assert_charged_once(b, p, f);
 
@@ -258,21 +258,21 @@ static void test_failures_counted(void **state)
 
     /* The allocator says no: NULL, counted, and the budget charge undone. */
     f->fail_next = 1;
-    assert_null(pool_checkout(p, GIB, 1, 0, NULL));
+    assert_null(pool_checkout(p, GIB, BUDGET_CLASS_NEW, 1, 0, NULL));
     pool_stats s = pstats(p);
     assert_int_equal(s.alloc_failures, 1);
     assert_int_equal(s.allocations, 0);
     assert_int_equal(pinned_charged(b), 0);
 
     /* Above the budget's limit: it could never fit, so no waiting. */
-    assert_null(pool_checkout(p, 2 * GIB + 1, 1, 1, NULL));
+    assert_null(pool_checkout(p, 2 * GIB + 1, BUDGET_CLASS_NEW, 1, 1, NULL));
     assert_int_equal(pstats(p).alloc_failures, 2);
-    assert_null(pool_checkout(p, 0, 1, 2, NULL));
+    assert_null(pool_checkout(p, 0, BUDGET_CLASS_NEW, 1, 2, NULL));
     assert_int_equal(pstats(p).alloc_failures, 3);
 
     /* A cancelled checkout is not an allocation failure. */
     atomic_int cancel = 1;
-    assert_null(pool_checkout(p, GIB, 1, 3, &cancel));
+    assert_null(pool_checkout(p, GIB, BUDGET_CLASS_NEW, 1, 3, &cancel));
     s = pstats(p);
     assert_int_equal(s.alloc_failures, 3);
     assert_int_equal(s.allocations, 0);
@@ -339,7 +339,7 @@ typedef struct {
 static void *checkout_run(void *arg)
 {
     checkout_arg *c = arg;
-    c->result = pool_checkout(c->p, c->bytes, 42, 7, c->cancel);
+    c->result = pool_checkout(c->p, c->bytes, BUDGET_CLASS_NEW, 42, 7, c->cancel);
     return NULL;
 }
 
@@ -352,8 +352,8 @@ static void test_checkout_waits_for_budget(void **state)
     evict_probe_attach(&probe, b);
     pinned_pool *p = pool_create(b, fake_host(f), 60.0, NULL);
 
-    void *a = pool_checkout(p, S, 1, 0, NULL);
-    void *a2 = pool_checkout(p, S, 1, 1, NULL);
+    void *a = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 0, NULL);
+    void *a2 = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 1, NULL);
     assert_non_null(a);
     assert_non_null(a2);
     assert_int_equal(probe.calls, 0);
@@ -378,7 +378,7 @@ static void test_checkout_waits_for_budget(void **state)
     assert_charged_once(b, p, f);
 
     /* A waiting checkout that is cancelled returns NULL and takes nothing. */
-    void *fill = pool_checkout(p, S - T, 1, 2, NULL); /* budget full again */
+    void *fill = pool_checkout(p, S - T, BUDGET_CLASS_NEW, 1, 2, NULL); /* budget full again */
     assert_non_null(fill);
     atomic_int cancel = 0;
     checkout_arg wc = {.p = p, .bytes = T, .cancel = &cancel};
@@ -416,8 +416,8 @@ static void test_waiter_takes_buffer_checked_in_meanwhile(void **state)
     evict_probe_attach(&probe, b);
     pinned_pool *p = pool_create(b, fake_host(f), 60.0, NULL);
 
-    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, S, NULL), 0);
-    void *a = pool_checkout(p, S, 1, 0, NULL); /* budget now full */
+    assert_int_equal(budget_acquire(b, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, S, NULL), 0);
+    void *a = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 0, NULL); /* budget now full */
     checkout_arg w = {.p = p, .bytes = S};
     assert_int_equal(pthread_create(&w.th, NULL, checkout_run, &w), 0);
     evict_probe_wait(&probe, 1); /* blocked in budget_acquire */
@@ -447,10 +447,10 @@ static void test_pressure_frees_idle_of_other_size(void **state)
     fake_alloc *f = fake_new();
     cuzk_budget *b = budget_create(2 * S);
     pinned_pool *p = pool_create(b, fake_host(f), 60.0, NULL);
-    void *a = pool_checkout(p, S, 1, 0, NULL);
-    void *a2 = pool_checkout(p, S, 1, 1, NULL);
+    void *a = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 0, NULL);
+    void *a2 = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 1, NULL);
     pool_checkin(p, a2, 1, 1);
-    void *t = pool_checkout(p, T, 2, 0, NULL); /* no waiting: the idle S goes */
+    void *t = pool_checkout(p, T, BUDGET_CLASS_NEW, 2, 0, NULL); /* no waiting: the idle S goes */
     assert_non_null(t);
     pool_stats s = pstats(p);
     assert_int_equal(s.allocations, 3);
@@ -486,9 +486,9 @@ static void test_trim_frees_only_long_idle(void **state)
     cuzk_budget *b = budget_create(8 * GIB);
     pinned_pool *p = pool_create(b, fake_host(f), timeout, NULL);
 
-    void *a = pool_checkout(p, S, 1, 0, NULL);
-    void *bb = pool_checkout(p, S, 1, 1, NULL);
-    void *out = pool_checkout(p, T, 1, 2, NULL); /* stays checked out */
+    void *a = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 0, NULL);
+    void *bb = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 1, NULL);
+    void *out = pool_checkout(p, T, BUDGET_CLASS_NEW, 1, 2, NULL); /* stays checked out */
 
     double t0 = cuzk_now_s();
     pool_checkin(p, a, 1, 0); /* a idle since some ta in [t0, t1] */
@@ -507,7 +507,7 @@ static void test_trim_frees_only_long_idle(void **state)
     assert_int_equal(s.frees, 1);
     assert_int_equal(pinned_charged(b), S + T);
     /* The survivor is bb. */
-    void *again = pool_checkout(p, S, 2, 0, NULL);
+    void *again = pool_checkout(p, S, BUDGET_CLASS_NEW, 2, 0, NULL);
     assert_ptr_equal(again, bb);
     pool_checkin(p, again, 2, 0);
 
@@ -547,8 +547,8 @@ static void test_prewarm(void **state)
     assert_charged_once(b, p, f);
 
     /* The first checkouts are reuses: no allocation on the hot path. */
-    void *x = pool_checkout(p, S, 1, 0, NULL);
-    void *y = pool_checkout(p, S, 1, 1, NULL);
+    void *x = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 0, NULL);
+    void *y = pool_checkout(p, S, BUDGET_CLASS_NEW, 1, 1, NULL);
     s = pstats(p);
     assert_int_equal(s.reuses, 2);
     assert_int_equal(s.allocations, 3);
@@ -576,14 +576,14 @@ static void test_pageable_allocator(void **state)
     cuzk_budget *b = budget_create(1 << 20);
     pinned_pool *p = pool_create(b, host_allocator_pageable(), 60.0, NULL);
     const size_t n = 1000; /* not a multiple of 64 */
-    unsigned char *buf = pool_checkout(p, n, 1, 0, NULL);
+    unsigned char *buf = pool_checkout(p, n, BUDGET_CLASS_NEW, 1, 0, NULL);
     assert_non_null(buf);
     assert_int_equal((uintptr_t)buf % 64, 0);
     for (size_t i = 0; i < n; i++)
         assert_int_equal(buf[i], 0); /* touched (zeroed) at allocation */
     memset(buf, 0xab, n);            /* the whole size is usable (the sanitizer checks) */
     pool_checkin(p, buf, 1, 0);
-    assert_ptr_equal(pool_checkout(p, n, 2, 0, NULL), buf);
+    assert_ptr_equal(pool_checkout(p, n, BUDGET_CLASS_NEW, 2, 0, NULL), buf);
     pool_checkin(p, buf, 2, 0);
     pool_destroy(p);
     assert_int_equal(pinned_charged(b), 0);
@@ -607,7 +607,7 @@ static void *worker_run(void *arg)
     worker_arg *w = arg;
     for (int i = 0; i < ROUNDS; i++) {
         size_t bytes = (i + w->id) % 3 ? S : T;
-        void *buf = pool_checkout(w->p, bytes, (uint64_t)w->id, (uint32_t)i, NULL);
+        void *buf = pool_checkout(w->p, bytes, BUDGET_CLASS_NEW, (uint64_t)w->id, (uint32_t)i, NULL);
         if (!buf) {
             w->nulls++;
             continue;
@@ -736,15 +736,15 @@ static void test_log_texts_and_fields(void **state)
     fake_alloc *f = fake_new();
     cuzk_budget *b = budget_create(8 * GIB);
     pinned_pool *p = pool_create(b, fake_host(f), 60.0, lg);
-    void *a = pool_checkout(p, S, 7, 2, NULL);
+    void *a = pool_checkout(p, S, BUDGET_CLASS_NEW, 7, 2, NULL);
     pool_checkin(p, a, 7, 2);
-    a = pool_checkout(p, S, 8, 0, NULL);
-    void *c = pool_checkout(p, T, 9, 1, NULL);
+    a = pool_checkout(p, S, BUDGET_CLASS_NEW, 8, 0, NULL);
+    void *c = pool_checkout(p, T, BUDGET_CLASS_NEW, 9, 1, NULL);
     pool_checkin(p, c, 9, 1);
     pool_checkin(p, a, 8, 0);
     assert_int_equal(pool_trim_idle(p, FAR_FUTURE), 2);
     f->fail_next = 1;
-    assert_null(pool_checkout(p, GIB, 10, 3, NULL));
+    assert_null(pool_checkout(p, GIB, BUDGET_CLASS_NEW, 10, 3, NULL));
     pool_destroy(p);
     budget_destroy(b);
     fake_delete(f);

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""One address floods a TCP listener of the daemon with connections that
+never show the token, while a connection from another address waits; for
+tests/cli/connection_limits.sh. Every check is decided by what the server
+does (a connection closed, a response), never by how long anything takes;
+the timeouts below only bound a failure.
+
+  address_flood.py LISTENER FLOOD_FROM BYSTANDER BYSTANDER_FROM TOKEN PER_ADDRESS COUNT
+LISTENER and BYSTANDER are HOST:PORT (a bracketed IPv6 host allowed);
+FLOOD_FROM and BYSTANDER_FROM the local addresses the connections come
+from (any of 127.0.0.0/8 on Linux). With the daemon's
+unauthenticated_per_address = PER_ADDRESS:
+  - the bystander connects first and sends nothing (a request refused
+    with 401 would end its connection); on one listener the server takes
+    connections in the order they came, so it is counted before the flood;
+  - of COUNT connections from FLOOD_FROM the first COUNT - PER_ADDRESS are
+    closed by the server;
+  - the bystander's connection then sends the token and is answered 200:
+    the flood did not push it out;
+  - a new connection from FLOOD_FROM with the token is answered 200; it
+    pushed out its address's oldest, and the other PER_ADDRESS - 1 are
+    still open (each answered 401, which ends them: so checked last)."""
+import socket
+import sys
+
+WAIT_S = 120  # a generous bound on a loaded machine; nothing here is timed
+
+
+def split(hostport):
+    host, port = hostport.rsplit(":", 1)
+    return host.strip("[]"), int(port)
+
+
+def connect(listener, source):
+    host, port = split(listener)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    s = socket.socket(family, socket.SOCK_STREAM)
+    s.settimeout(WAIT_S)
+    s.bind((source, 0))
+    s.connect((host, port))
+    return s
+
+
+def request(s, token=None):
+    """GET /v1/status on a kept-alive connection: the status code, or None
+    when the server closed the connection instead of answering."""
+    head = "GET /v1/status HTTP/1.1\r\nHost: cuzk\r\n"
+    if token:
+        head += f"Authorization: Bearer {token}\r\n"
+    try:
+        s.sendall((head + "\r\n").encode())
+        raw = b""
+        while b"\r\n\r\n" not in raw:
+            data = s.recv(65536)
+            if not data:
+                return None
+            raw += data
+    except (ConnectionResetError, BrokenPipeError):
+        return None
+    head, _, body = raw.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    while len(body) < length:
+        data = s.recv(65536)
+        if not data:
+            return None
+        body += data
+    return int(head.split(b" ")[1])
+
+
+def closed_by_server(s):
+    """Waits until the server closes s (True) or sends something (False)."""
+    try:
+        return s.recv(1) == b""
+    except ConnectionResetError:
+        return True
+
+
+def check(ok, what):
+    if not ok:
+        sys.exit(f"FAIL: {what}")
+
+
+def main():
+    listener, flood_from, bystander, bystander_from, token = sys.argv[1:6]
+    per_address, count = int(sys.argv[6]), int(sys.argv[7])
+    by = connect(bystander, bystander_from)
+    flood = [connect(listener, flood_from) for _ in range(count)]
+    for i, s in enumerate(flood[: count - per_address]):
+        check(closed_by_server(s), f"flood connection {i} was answered instead of closed")
+    check(request(by, token) == 200, f"the bystander from {bystander_from} was pushed out by a flood from {flood_from}")
+    fresh = connect(listener, flood_from)
+    check(request(fresh, token) == 200, "an authorized client from the flooding address was not served")
+    check(closed_by_server(flood[count - per_address]), "the newcomer did not push out its address's oldest")
+    for i in range(count - per_address + 1, count):
+        check(request(flood[i]) == 401, f"flood connection {i}, within the share, was closed")
+    print(f"  {count} from {flood_from}: {count - per_address} closed, {per_address} kept; "
+          f"the bystander from {bystander_from} and a token holder served")
+
+
+main()
