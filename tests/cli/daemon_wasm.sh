@@ -106,6 +106,8 @@ expect_fail "$CUZK" client register --wasm "$FIX/bn128/mul.zkey" notwasm "$WORK/
 expect_output "not a WebAssembly file"
 expect_fail "$CUZK" client register --wasm "$FIX/bn128/mul.wasm" wrongwasm "$WORK/checks.zkey"
 expect_output "does not belong to"
+expect_fail "$CUZK" client register --wasm "$FIX/bn128/mul.wasm" --development-setup devwasm "$FIX/bn128/mul.r1cs"
+expect_output "--wasm goes with a ZKEY"
 
 step "the daemon still proves after all that"
 "$CUZK" client prove --circuit checks "$WORK/good.json" >/dev/null || fail "a job after the bad inputs"
