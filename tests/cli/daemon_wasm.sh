@@ -84,7 +84,8 @@ PY
 step "the witness stage in the status and the metrics"
 "$CUZK" client status >"$WORK/status.json"
 [ "$(jget "$WORK/status.json" 'd["stages"]["witness"]["count"]')" = 6 ] || fail "status: witness stage count"
-"$CUZK" client metrics | grep -q '^cuzk_stage_duration_seconds_count{stage="witness"} ' || fail "metrics: no witness stage"
+"$CUZK" client metrics >"$WORK/metrics.txt"
+grep -qx 'cuzk_stage_duration_seconds_count{stage="witness"} 6' "$WORK/metrics.txt" || fail "metrics: the witness stage's count"
 
 step "bad inputs: not JSON, wrong signals, a file of neither kind, input for a circuit without wasm, a wasm not circom's"
 echo '{"a": 5,' >"$WORK/broken.json"
