@@ -27,6 +27,7 @@ enum { AWAIT_POLL_S = 30, REPLY_GRACE_S = 30, KEY_LOAD_S = 3600, MAX_WITNESS_BYT
 typedef struct {
     const char *connect, *token_file;
     const char *circuit, *priority, *request_id, *out_dir;
+    const char *wasm; /* register: the circuit's circom wasm */
     int inline_witness, drop;
     int development_setup, device_only; /* register: a key made by the daemon */
     int quiet; /* submit: the job id alone */
@@ -64,6 +65,9 @@ static int client_opt(int opt, const char *arg, void *ctx)
         return 0;
     case 'o':
         o->out_dir = arg;
+        return 0;
+    case 'w':
+        o->wasm = arg;
         return 0;
     case 'q':
         o->quiet = 1;
@@ -200,9 +204,44 @@ static char *file_base64(const char *path)
     return text;
 }
 
-/* {"witness": absolute path} or {"witness_b64": contents}. */
+/* 1 when the file at path begins as a .wtns does, 0 when not, -1 (said)
+ * when it cannot be read. */
+static int is_wtns(const char *path)
+{
+    cuzk_error err = {0};
+    FILE *f = cuzk_fopen_regular(path, NULL, &err);
+    if (!f) {
+        fprintf(stderr, "cuzk client: %s\n", err.msg);
+        return -1;
+    }
+    char magic[4];
+    int yes = fread(magic, 1, 4, f) == 4 && !memcmp(magic, "wtns", 4);
+    fclose(f);
+    return yes;
+}
+
+/* {"input": the file's JSON object}: the circuit's input, sent as it is
+ * (the daemon reads its values). */
+static json_t *input_json(const char *path)
+{
+    json_error_t jerr;
+    json_t *input = json_load_file(path, 0, &jerr);
+    if (!json_is_object(input)) {
+        fprintf(stderr, "cuzk client: %s: neither a .wtns witness nor input JSON (an object of input signals)%s%s\n",
+                path, input ? "" : ": ", input ? "" : jerr.text);
+        json_decref(input);
+        return NULL;
+    }
+    return json_pack("{s:o}", "input", input);
+}
+
+/* {"witness": absolute path}, {"witness_b64": contents}, or for input JSON
+ * {"input": {...}}. */
 static json_t *partition_json(const client_session *s, const char *path)
 {
+    int wtns = is_wtns(path);
+    if (wtns <= 0)
+        return wtns ? NULL : input_json(path);
     if (s->o.inline_witness) {
         char *b64 = file_base64(path);
         json_t *p = b64 ? json_pack("{s:s}", "witness_b64", b64) : NULL;
@@ -347,8 +386,8 @@ static json_int_t parse_job_id(const char *text)
 
 static const struct option connection_opts[] = {CLIENT_CONNECTION_OPTS, {0, 0, 0, 0}};
 
-/* The body of POST /v1/circuits: {"id", "zkey", "r1cs"?} from ID ZKEY
- * [R1CS], or with --development-setup {"id", "r1cs", "setup",
+/* The body of POST /v1/circuits: {"id", "zkey", "r1cs"?, "wasm"?} from ID
+ * ZKEY [R1CS] [--wasm WASM], or with --development-setup {"id", "r1cs", "setup",
  * "device_only"} from ID R1CS; NULL (reported) when a file is missing. */
 static json_t *register_body(const client_session *s)
 {
@@ -362,25 +401,33 @@ static json_t *register_body(const client_session *s)
     if (dev)
         return json_pack("{s:s, s:s, s:s, s:b}", "id", s->args[0], "r1cs", path[0], "setup", "development",
                          "device_only", s->o.device_only);
+    char wasm[PATH_MAX];
+    if (s->o.wasm && !realpath(s->o.wasm, wasm)) {
+        fprintf(stderr, "cuzk client: %s: no such file\n", s->o.wasm);
+        return NULL;
+    }
     json_t *j = json_pack("{s:s, s:s}", "id", s->args[0], "zkey", path[0]);
     if (j && s->n_args == 3)
         json_object_set_new(j, "r1cs", json_string(path[1]));
+    if (j && s->o.wasm)
+        json_object_set_new(j, "wasm", json_string(wasm));
     return j;
 }
 
 static int run_register(int argc, char **argv)
 {
     static const struct option opts[] = {CLIENT_CONNECTION_OPTS, {"development-setup", no_argument, NULL, 'S'},
-                                         {"device-only", no_argument, NULL, 'O'}, {0, 0, 0, 0}};
+                                         {"device-only", no_argument, NULL, 'O'}, {"wasm", required_argument, NULL, 'w'},
+                                         {0, 0, 0, 0}};
     client_session s;
     int rc = client_start(argc, argv, &cli_cmd_client_register, opts, 2, 3, &s);
     if (rc >= 0)
         return rc;
-    if (s.o.development_setup ? s.n_args != 2 : s.o.device_only) {
+    if (s.o.development_setup ? s.n_args != 2 || s.o.wasm : s.o.device_only) {
         client_end(&s);
-        return cli_usage_error(&cli_cmd_client_register, s.o.development_setup
-                                                             ? "a development setup takes ID R1CS"
-                                                             : "--device-only goes with --development-setup");
+        return cli_usage_error(&cli_cmd_client_register, !s.o.development_setup ? "--device-only goes with --development-setup"
+                                                         : s.o.wasm           ? "--wasm goes with a ZKEY, not a development setup"
+                                                                              : "a development setup takes ID R1CS");
     }
     json_t *j = register_body(&s);
     if (!j) {
@@ -495,7 +542,9 @@ static int run_evict(int argc, char **argv)
     "  --circuit ID        the registered circuit (required)\n"                                                 \
     "  --priority P        critical, high, normal (default) or low\n"                                            \
     "  --request-id R      makes the submit idempotent: the same request returns the same job\n"               \
-    "  --inline            send the witnesses' contents (base64) instead of their paths\n"
+    "  --inline            send the witnesses' contents (base64) instead of their paths\n"                 \
+    "  A WITNESS is a .wtns file, or the circuit's input JSON (a circuit registered with --wasm):\n"          \
+    "  the daemon then calculates the witness.\n"
 
 #define AWAIT_OPTIONS                                                                                            \
     "  --timeout S         give up waiting after S seconds (default: wait until the job ends)\n"                 \
@@ -503,12 +552,14 @@ static int run_evict(int argc, char **argv)
 
 const cli_command cli_cmd_client_register = {
     "client register", NULL,
-    "cuzk client register [connection] ID ZKEY [R1CS]\n"
+    "cuzk client register [connection] [--wasm WASM] ID ZKEY [R1CS]\n"
     "cuzk client register [connection] --development-setup [--device-only] ID R1CS\n"
     "  Registers a circuit from its proving key (and r1cs, to check witnesses), or\n"
     "  has the daemon make a development key for the r1cs in memory (NOT for\n"
     "  production: the toxic waste is random and wiped, no ceremony; for tests and\n"
     "  benchmarks of circuits whose zkey would not fit the disk).\n"
+    "  --wasm WASM          circom's witness calculator (circuit_js/circuit.wasm): jobs may then give\n"
+    "                       input JSON instead of witnesses; compiled once, cached by the daemon\n"
     "  --development-setup  make the key in the daemon, on its GPU when it has one\n"
     "  --device-only        keep the key's points on the GPU only (no host copy)\n" CLIENT_USAGE_CONNECTION,
     run_register};
@@ -516,7 +567,7 @@ const cli_command cli_cmd_client_submit = {
     "client submit", NULL,
     "cuzk client submit [connection] --circuit ID [--priority P] [--request-id R] [--inline] [--quiet]\n"
     "                   WITNESS...\n"
-    "  Queues a job of one partition per witness file; prints the daemon's answer (JSON: job_id,\n"
+    "  Queues a job of one partition per witness or input file; prints the daemon's answer (JSON: job_id,\n"
     "  state, ...), or with --quiet the job id alone: cuzk client await $(cuzk client submit --quiet ...)\n"
     JOB_OPTIONS "  --quiet             print the job id alone\n" CLIENT_USAGE_CONNECTION,
     run_submit};

@@ -249,7 +249,7 @@ static int pipeline_run(pipeline_opts *o, int threads)
     const double t_setup = cuzk_now_s();
     if (!e || (b->simulated ? cuzk_engine_register_sim_circuit(e, "bench", 1u << 12, &err)
                : o->in_memory ? cuzk_engine_register_setup(e, "bench", &circuit, o->device_key, &err)
-                              : cuzk_engine_register_circuit(e, "bench", zkey, NULL, &err))) {
+                              : cuzk_engine_register_circuit(e, "bench", zkey, NULL, NULL, &err))) {
         cuzk_engine_destroy(e);
         cuzk_logger_close(o->cfg.log);
         cuzk_wtns_free(&w);

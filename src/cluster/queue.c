@@ -448,6 +448,8 @@ static int take_proofs(const PGresult *r, cuzk_job_result *out, cuzk_error *err)
         return cuzk_fail(err, CUZK_ERR_IO, "job %llu is done but has %d of %u results", (unsigned long long)out->id,
                          rows, out->n_partitions);
     out->proofs = calloc(out->n_partitions, sizeof *out->proofs);
+    if ((out->proved = malloc(out->n_partitions)))
+        memset(out->proved, 1, out->n_partitions);
     size_t pub_len = 0;
     for (int i = 0; i < rows && out->proofs; i++) {
         size_t len;
@@ -469,7 +471,7 @@ static int take_proofs(const PGresult *r, cuzk_job_result *out, cuzk_error *err)
         if (!ok)
             return cuzk_fail(err, CUZK_ERR_IO, "job %llu: partition %d's result is damaged", (unsigned long long)out->id, i);
     }
-    return out->proofs ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    return out->proofs && out->proved ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
 }
 
 int queue_read_job(pg_conn *c, uint64_t job_id, cuzk_job_result *out, cuzk_error *err)

@@ -152,8 +152,8 @@ json_t *api_circuit_json(const cuzk_circuit_info *c)
                                            key_tier_name(c->key.tier), "refs", c->key.refs, "bytes",
                                            (json_int_t)c->key.bytes, "loads", (json_int_t)c->key.loads,
                                            "evictions", (json_int_t)c->key.evictions);
-    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:b, s:b, s:o}", "id", c->id, "curve",
+    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:b, s:b, s:b, s:o}", "id", c->id, "curve",
                      cuzk_curve_snarkjs_name(c->curve), "domain_size", (json_int_t)c->domain_size, "n_vars",
                      (json_int_t)c->n_vars, "n_public", (json_int_t)c->n_public, "simulated", c->simulated,
-                     "checks_r1cs", c->has_r1cs, "key", key);
+                     "checks_r1cs", c->has_r1cs, "takes_input", c->has_wasm, "key", key);
 }

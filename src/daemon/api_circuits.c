@@ -1,4 +1,4 @@
-/* POST /v1/circuits {"id", "zkey", "r1cs"?} or {"id", "r1cs", "setup":
+/* POST /v1/circuits {"id", "zkey", "r1cs"?, "wasm"?} or {"id", "r1cs", "setup":
  * "development", "device_only"?}, GET /v1/circuits/{circuit}/verification_key,
  * POST /v1/keys/{circuit}/preload, DELETE /v1/keys/{circuit}[?drop=true]. */
 #include <string.h>
@@ -46,26 +46,27 @@ void api_register_circuit(api_context *a, const http_request *rq, const char *ar
         return;
     const json_t *id = json_object_get(root, "id"), *zkey = json_object_get(root, "zkey"),
                  *r1cs = json_object_get(root, "r1cs"), *setup = json_object_get(root, "setup"),
-                 *device_only = json_object_get(root, "device_only");
+                 *device_only = json_object_get(root, "device_only"), *wasm = json_object_get(root, "wasm");
     cuzk_circuit_info info;
     cuzk_error err = {0};
     if (!json_is_string(id) || !api_circuit_id_ok(json_string_value(id)))
         http_respond_error(rs, 400, "\"id\" must be 1 to %d letters, digits or . _ : -", API_MAX_CIRCUIT_ID);
     else if (setup && (!json_is_string(setup) || strcmp(json_string_value(setup), "development") != 0))
         http_respond_error(rs, 400, "\"setup\" can only be \"development\" (a key made here, not for production)");
-    else if (setup && (zkey || !absolute_path(r1cs)))
-        http_respond_error(rs, 400, "a development setup takes \"r1cs\" (an absolute path) and no \"zkey\"");
+    else if (setup && (zkey || wasm || !absolute_path(r1cs)))
+        http_respond_error(rs, 400, "a development setup takes \"r1cs\" (an absolute path), no \"zkey\" and no \"wasm\"");
     else if (device_only && (!setup || !json_is_boolean(device_only)))
         http_respond_error(rs, 400, "\"device_only\" is true or false, and only with a development setup");
-    else if (!setup && (!absolute_path(zkey) || (r1cs && !absolute_path(r1cs))))
-        http_respond_error(rs, 400, "\"zkey\" (and \"r1cs\", when given) must be absolute paths");
+    else if (!setup && (!absolute_path(zkey) || (r1cs && !absolute_path(r1cs)) || (wasm && !absolute_path(wasm))))
+        http_respond_error(rs, 400, "\"zkey\" (and \"r1cs\" and \"wasm\", when given) must be absolute paths");
     else if (!cuzk_engine_circuit_info(a->engine, json_string_value(id), &info))
         http_respond_error(rs, 409, "circuit '%s' is already registered", json_string_value(id));
     else {
         int rc = setup ? register_development(a, json_string_value(id), json_string_value(r1cs),
                                               json_is_true(device_only), &err)
                        : cuzk_engine_register_circuit(a->engine, json_string_value(id), json_string_value(zkey),
-                                                      r1cs ? json_string_value(r1cs) : NULL, &err);
+                                                      r1cs ? json_string_value(r1cs) : NULL,
+                                                      wasm ? json_string_value(wasm) : NULL, &err);
         if (rc)
             http_respond_error(rs, http_status_for(rc), "%s", err.msg);
         else

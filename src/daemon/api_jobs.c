@@ -2,7 +2,8 @@
  *
  * A job request:
  *   {"circuit": "porep", "priority": "normal", "request_id": "sector-42",
- *    "partitions": [{"witness": "/abs/path.wtns"} | {"witness_b64": "..."}]}
+ *    "partitions": [{"witness": "/abs/path.wtns"} | {"witness_b64": "..."} |
+ *                   {"input": {"a": "3", ...}}]}
  * priority (critical, high, normal, low) and request_id are optional; a
  * request_id makes the submit idempotent (the engine's rule). */
 #include <errno.h>
@@ -22,12 +23,16 @@ typedef struct {
     cuzk_job_request req;
     cuzk_partition_input *parts;
     cuzk_wtns *inline_witnesses; /* one per partition, used where witness_b64 was given */
+    char **inputs;               /* one per partition: the input's JSON text where input was given */
 } submission;
 
 static void submission_free(submission *s)
 {
     for (uint32_t i = 0; s->inline_witnesses && i < s->req.n_partitions; i++)
         cuzk_wtns_free(&s->inline_witnesses[i]);
+    for (uint32_t i = 0; s->inputs && i < s->req.n_partitions; i++)
+        free(s->inputs[i]);
+    free(s->inputs);
     free(s->inline_witnesses);
     free(s->parts);
 }
@@ -70,14 +75,32 @@ static int parse_inline_witness(const json_t *b64, uint32_t index, cuzk_wtns *w,
     return rc ? -1 : 0;
 }
 
-static int parse_partition(const json_t *p, uint32_t i, submission *s, http_response *rs)
+/* The circuit's input, handed to the engine as JSON text. */
+static int parse_input(const json_t *input, uint32_t i, submission *s, http_response *rs)
 {
-    const json_t *path = json_object_get(p, "witness"), *b64 = json_object_get(p, "witness_b64");
-    if (!json_is_object(p) || (path != NULL) == (b64 != NULL)) {
-        http_respond_error(rs, 400, "partition %u must be an object with either \"witness\" or \"witness_b64\"",
-                           i);
+    if (!json_is_object(input)) {
+        http_respond_error(rs, 400, "partition %u: input must be an object of the circuit's input signals", i);
         return -1;
     }
+    if (!(s->inputs[i] = json_dumps(input, JSON_COMPACT))) {
+        http_respond_error(rs, 503, "out of memory");
+        return -1;
+    }
+    s->parts[i].input_json = s->inputs[i];
+    return 0;
+}
+
+static int parse_partition(const json_t *p, uint32_t i, submission *s, http_response *rs)
+{
+    const json_t *path = json_object_get(p, "witness"), *b64 = json_object_get(p, "witness_b64"),
+                 *input = json_object_get(p, "input");
+    if (!json_is_object(p) || (path != NULL) + (b64 != NULL) + (input != NULL) != 1) {
+        http_respond_error(rs, 400,
+                           "partition %u must be an object with one of \"witness\", \"witness_b64\" or \"input\"", i);
+        return -1;
+    }
+    if (input)
+        return parse_input(input, i, s, rs);
     if (b64) {
         if (!json_is_string(b64)) {
             http_respond_error(rs, 400, "partition %u: witness_b64 must be a string", i);
@@ -122,7 +145,8 @@ static int parse_submission(const json_t *root, submission *s, http_response *rs
     s->req.n_partitions = (uint32_t)n;
     s->parts = calloc(n, sizeof *s->parts);
     s->inline_witnesses = calloc(n, sizeof *s->inline_witnesses);
-    if (!s->parts || !s->inline_witnesses)
+    s->inputs = calloc(n, sizeof *s->inputs);
+    if (!s->parts || !s->inline_witnesses || !s->inputs)
         return http_respond_error(rs, 503, "out of memory"), -1;
     s->req.partitions = s->parts;
     for (uint32_t i = 0; i < n; i++)
@@ -173,14 +197,20 @@ static json_t *snarkjs_json(char *text)
     return v;
 }
 
-/* The proofs and public signals of a finished job; -1 when one cannot be
- * written (the proof is then not what it should be). */
+/* The proofs and public signals of a finished job (of a failed one: null
+ * for each partition that was not proved); -1 when one cannot be written
+ * (the proof is then not what it should be). */
 static int add_proofs(json_t *o, const cuzk_job_result *r)
 {
     json_t *proofs = json_array(), *publics = json_array();
     json_object_set_new(o, "proofs", proofs);
     json_object_set_new(o, "public_signals", publics);
     for (uint32_t i = 0; i < r->n_partitions; i++) {
+        if (!r->proved[i]) {
+            if (json_array_append_new(proofs, json_null()) | json_array_append_new(publics, json_null()))
+                return -1;
+            continue;
+        }
         cuzk_error err = {0};
         json_t *proof = snarkjs_json(cuzk_proof_to_json(&r->proofs[i], &err));
         json_t *pub = snarkjs_json(cuzk_public_to_json(
@@ -193,13 +223,16 @@ static int add_proofs(json_t *o, const cuzk_job_result *r)
 
 static json_t *job_json(const cuzk_job_result *r)
 {
-    json_t *o = json_pack("{s:I, s:s, s:i, s:i, s:b, s:{s:f, s:f, s:f, s:f}}", "job_id", (json_int_t)r->id,
+    json_t *o = json_pack("{s:I, s:s, s:i, s:i, s:b, s:{s:f, s:f, s:f, s:f, s:f}}", "job_id", (json_int_t)r->id,
                           "state", cuzk_job_state_name(r->state), "partitions", (int)r->n_partitions,
                           "partitions_done", (int)r->partitions_done, "verified", r->verified, "timings", "queue_s",
-                          r->queue_s, "synthesis_s", r->synth_s, "gpu_s", r->gpu_s, "total_s", r->total_s);
+                          r->queue_s, "synthesis_s", r->synth_s, "witness_s", r->witness_s, "gpu_s", r->gpu_s,
+                          "total_s", r->total_s);
     if (o && r->error[0])
         json_object_set_new(o, "error", json_string(r->error));
-    if (o && r->state == CUZK_JOB_DONE && (!r->proofs || !r->publics || add_proofs(o, r))) {
+    /* a failed job's proofs where the job API kept them (the cluster's does not) */
+    int has_proofs = r->state == CUZK_JOB_DONE || (r->state == CUZK_JOB_FAILED && r->proofs);
+    if (o && has_proofs && (!r->proofs || !r->publics || !r->proved || add_proofs(o, r))) {
         json_decref(o);
         return NULL;
     }

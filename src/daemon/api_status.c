@@ -116,11 +116,24 @@ static json_t *cluster_json(const cluster_stats *c, double lease_s)
                      c->view_ok ? cluster_view_json(&c->view, lease_s) : json_null());
 }
 
+/* Each stage's partitions since start and their mean latency. */
+static json_t *stages_json(const cuzk_engine_stats *st)
+{
+    json_t *o = json_object();
+    for (int i = 0; o && i < N_STAGES; i++) {
+        const cuzk_stage_histogram *h = &st->stage_hist[i];
+        json_object_set_new(o, engine_stage_name((engine_stage)i),
+                            json_pack("{s:I, s:f}", "count", (json_int_t)h->count, "mean_s",
+                                      h->count ? h->sum / (double)h->count : 0.0));
+    }
+    return o;
+}
+
 static json_t *status_json(const api_context *a, const snapshot *s)
 {
     const cuzk_engine_stats *st = &s->stats;
     return json_pack("{s:f, s:s, s:b, s:o, s:o, s:{s:i, s:i, s:i, s:i}, s:{s:I, s:I, s:I, s:I}, "
-                     "s:{s:I, s:I, s:I}, s:o, s:o, s:{s:I, s:I, s:I, s:I}}",
+                     "s:{s:I, s:I, s:I}, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}}",
                      "uptime_s", s->uptime_s, "backend", a->backend, "accepting_jobs", atomic_load(&a->accepting), "devices",
                      devices_json(s), "circuits", circuits_json(s), "queues", "queued", (int)st->queued,
                      "synthesizing", (int)st->synthesizing, "gpu_queued", (int)st->gpu_queued, "on_gpu",
@@ -128,7 +141,7 @@ static json_t *status_json(const api_context *a, const snapshot *s)
                      (json_int_t)st->jobs_done, "failed", (json_int_t)st->jobs_failed, "cancelled",
                      (json_int_t)st->jobs_cancelled, "partitions", "proved", (json_int_t)st->partitions_done,
                      "verified", (json_int_t)st->proofs_verified, "dispatched", (json_int_t)st->dispatched,
-                     "pinned_pool", pool_json(&st->pool), "budget", budget_json(&st->budget), "http_responses",
+                     "stages", stages_json(st), "pinned_pool", pool_json(&st->pool), "budget", budget_json(&st->budget), "http_responses",
                      "2xx", (json_int_t)s->http_by_class[2], "3xx", (json_int_t)s->http_by_class[3], "4xx",
                      (json_int_t)s->http_by_class[4], "5xx", (json_int_t)s->http_by_class[5]);
 }

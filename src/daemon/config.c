@@ -131,10 +131,14 @@ static const config_key config_keys[] = {
 
     {"keys", "pce_cache_dir", CFG_TEXT, AT(pce_cache_dir), "", 0, 0, NULL,
      "Where compiled circuits (PCE) are cached on disk (empty: memory only)."},
+    {"keys", "wasm_cache_dir", CFG_TEXT, AT(wasm_cache_dir), "", 0, 0, NULL,
+     "Where circom circuits compiled to native code are cached (empty:\n"
+     "$CUZK_WASM_CACHE, else $XDG_CACHE_HOME/cuzk/wasm, else ~/.cache/cuzk/wasm)."},
     {"keys", "circuit", CFG_LIST, AT(circuits), "", 0, 0, NULL,
-     "A circuit registered at start: ID, ZKEY[, R1CS] (comma-separated, absolute\n"
-     "paths); repeat the key for more. Clients may also POST /v1/circuits.\n"
-     "Example: circuit = porep, /var/lib/cuzk/porep.zkey"},
+     "A circuit registered at start: ID, ZKEY[, R1CS][, WASM] (comma-separated,\n"
+     "absolute paths; the WASM, circom's witness calculator, by its .wasm name,\n"
+     "lets jobs give input JSON); repeat the key for more. Clients may also POST\n"
+     "/v1/circuits. Example: circuit = porep, /var/lib/cuzk/porep.zkey"},
 
     {"cluster", "database", CFG_TEXT, AT(cluster.database), "", 0, 0, NULL,
      "The queue's database as a libpq connection string, e.g.\n"
@@ -505,5 +509,6 @@ void daemon_config_engine(const daemon_config *c, cuzk_engine_config *o)
     if (c->synthesis_workers > 0)
         o->synthesis_workers = c->synthesis_workers;
     o->pce_cache_dir = *c->pce_cache_dir ? c->pce_cache_dir : NULL;
+    o->wasm_cache_dir = *c->wasm_cache_dir ? c->wasm_cache_dir : NULL;
     o->timeline_path = *c->timeline ? c->timeline : NULL;
 }

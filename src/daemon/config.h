@@ -50,6 +50,7 @@ typedef struct {
     char *timeline;
     /* [keys] */
     char *pce_cache_dir;
+    char *wasm_cache_dir;
     config_list circuits;
     /* [cluster]: database "" is single-machine mode */
     cluster_config cluster;

@@ -40,15 +40,16 @@ static cuzk_log_level log_level_from(const char *name)
     return CUZK_LOG_INFO;
 }
 
-/* "ID, ZKEY[, R1CS]" of [keys] circuit, registered with the engine. */
+/* "ID, ZKEY[, R1CS][, WASM]" of [keys] circuit (the wasm by its name),
+ * registered with the engine. */
 static int register_config_circuit(daemon_state *d, const char *spec, cuzk_error *err)
 {
-    char buf[1024], *fields[3] = {NULL, NULL, NULL}, *save = NULL;
+    char buf[1024], *fields[4] = {NULL, NULL, NULL, NULL}, *save = NULL;
     snprintf(buf, sizeof buf, "%s", spec);
     int n = 0;
     for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-        if (n == 3)
-            return cuzk_fail(err, CUZK_ERR_ARG, "[keys] circuit = %s: ID, ZKEY[, R1CS] expected", spec);
+        if (n == 4)
+            return cuzk_fail(err, CUZK_ERR_ARG, "[keys] circuit = %s: ID, ZKEY[, R1CS][, WASM] expected", spec);
         while (*f == ' ' || *f == '\t')
             f++;
         size_t len = strlen(f);
@@ -56,11 +57,20 @@ static int register_config_circuit(daemon_state *d, const char *spec, cuzk_error
             f[--len] = 0;
         fields[n++] = f;
     }
+    const char *r1cs = NULL, *wasm = NULL;
+    for (int i = 2; i < n; i++) {
+        size_t len = strlen(fields[i]);
+        const char **slot = len > 5 && !strcmp(fields[i] + len - 5, ".wasm") ? &wasm : &r1cs;
+        if (*slot)
+            return cuzk_fail(err, CUZK_ERR_ARG, "[keys] circuit = %s: two %s files", spec, slot == &wasm ? "wasm" : "r1cs");
+        *slot = fields[i];
+    }
     if (n < 2 || !api_circuit_id_ok(fields[0]))
         return cuzk_fail(err, CUZK_ERR_ARG,
-                         "[keys] circuit = %s: ID, ZKEY[, R1CS] expected, ID of letters, digits and . _ : -", spec);
+                         "[keys] circuit = %s: ID, ZKEY[, R1CS][, WASM] expected, ID of letters, digits and . _ : -",
+                         spec);
     cuzk_error why = {0};
-    if (cuzk_engine_register_circuit(d->engine, fields[0], fields[1], fields[2], &why))
+    if (cuzk_engine_register_circuit(d->engine, fields[0], fields[1], r1cs, wasm, &why))
         return cuzk_fail(err, why.code, "[keys] circuit %s: %.400s", fields[0], why.msg);
     return CUZK_OK;
 }

@@ -85,8 +85,11 @@ static int read_events(const char *path, tl_event **out, size_t *n, size_t *skip
 /* Folds the sorted events of one partition into its record. */
 static void fold(const tl_event *ev, size_t n, tl_partition *p)
 {
-    *p = (tl_partition){ev[0].job, ev[0].partition, -1, NAN, NAN, NAN, NAN, NAN, NAN};
-    double *slot[] = {&p->synth_start, &p->synth_end, &p->gpu_queue, &p->gpu_start, &p->gpu_end, &p->done};
+    *p = (tl_partition){ev[0].job, ev[0].partition, -1, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    /* in timeline_event's order */
+    double *slot[] = {&p->synth_start, &p->witness_start, &p->witness_end, &p->synth_end,
+                      &p->gpu_queue,   &p->gpu_start,     &p->gpu_end,     &p->done};
+    _Static_assert(sizeof slot / sizeof slot[0] == TL_DONE + 1, "a slot for every timeline event");
     for (size_t i = 0; i < n; i++) {
         *slot[ev[i].event] = ev[i].t;
         if (ev[i].event == TL_GPU_START)

@@ -19,7 +19,7 @@ typedef struct {
     uint64_t job;
     uint32_t partition;
     int device; /* -1 until GPU_START */
-    double synth_start, synth_end, gpu_queue, gpu_start, gpu_end, done;
+    double synth_start, witness_start, witness_end, synth_end, gpu_queue, gpu_start, gpu_end, done;
 } tl_partition;
 
 typedef struct {

@@ -110,6 +110,8 @@ static void partition_rows(svg_canvas *c, const timeline_data *t)
         job_colour(p->job, 1, light);
         job_colour(p->job, 0, solid);
         span(c, p->synth_start, p->synth_end, c->y, ROW_H - 1, light, p, "synthesis");
+        /* the witness's part of it (read or calculated), in the lower half */
+        span(c, p->witness_start, p->witness_end, c->y + ROW_H / 2, ROW_H - 1 - ROW_H / 2, solid, p, "witness");
         if (!isnan(p->synth_end) && !isnan(p->gpu_start))
             fprintf(c->f,
                     "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#999\"><title>job %llu partition "

@@ -61,7 +61,7 @@ const char *cuzk_job_state_name(cuzk_job_state s)
 
 const char *engine_stage_name(engine_stage s)
 {
-    static const char *const names[] = {"queue", "synthesis", "gpu_queue", "gpu", "finalize", "total"};
+    static const char *const names[] = {"queue", "synthesis", "witness", "gpu_queue", "gpu", "finalize", "total"};
     return names[s];
 }
 

@@ -14,7 +14,8 @@
  *          poll       the legacy throttle: every poll_ms, if the device
  *                     queue is below max_gpu_queue_depth, release everything
  *                     pending (kept to reproduce the original's failure)
- *     -> synthesis workers: pinned buffer from the pool, witness read,
+ *     -> synthesis workers: pinned buffer from the pool, witness read (or
+ *          calculated from the partition's input by the circuit's wasm),
  *          a = A.w, b = B.w, c = a o b by the circuit's PCE into the buffer
  *     -> device workers (per device x gpu_workers_per_device): backend
  *          prove_start, buffer checked back in, permit returned
@@ -74,6 +75,7 @@ typedef struct {
     int verify_proofs;            /* verify each proof before a job completes (default 1) */
     int finalizers;               /* threads blinding and verifying proofs (default: CPU count / 4, >= 2) */
     const char *pce_cache_dir;    /* on-disk PCE cache (NULL: memory only) */
+    const char *wasm_cache_dir;   /* compiled circom circuits (witness/wasm_build.h; NULL: its default) */
     const char *timeline_path;    /* JSONL timeline of partition events (NULL: off) */
     uint32_t results_max;         /* finished jobs kept (default 1000) */
     double results_ttl_s;         /* and for how long (default 600) */
@@ -101,12 +103,16 @@ cuzk_engine *cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_backend *bac
 void cuzk_engine_destroy(cuzk_engine *e);
 
 /* A circuit from its proving key (and optionally its r1cs, used to check
- * witnesses). The key is loaded, its PCE compiled or read from the cache,
- * and prewarm_buffers pinned buffers allocated, before this returns.
+ * witnesses, and its circom wasm, which makes witnesses from partitions'
+ * input JSON). The key is loaded, its PCE compiled or read from the cache,
+ * the wasm compiled or found in its cache (witness/circom.h), and
+ * prewarm_buffers pinned buffers allocated, before this returns.
  * CUZK_ERR_NOMEM, with the numbers, when one job of it could never fit in
- * the memory budget (key, PCE, one partition). */
+ * the memory budget (key, PCE, one partition); CUZK_ERR_FORMAT for a wasm
+ * that is not circom 2's calculator, CUZK_ERR_MISMATCH for one of another
+ * curve or witness size than the key's. */
 int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
-                                 cuzk_error *err);
+                                 const char *wasm_path, cuzk_error *err);
 /* A circuit whose development key the engine makes itself from r, with
  * no zkey file (NOT for production: toxic waste from getrandom, wiped):
  * backend_setup on the engine's backend, so on a GPU backend the
@@ -118,9 +124,13 @@ int cuzk_engine_register_setup(cuzk_engine *e, const char *id, cuzk_r1cs *r, int
 /* A simulated circuit: only its domain size matters (buffer sizes). */
 int cuzk_engine_register_sim_circuit(cuzk_engine *e, const char *id, uint32_t domain_size, cuzk_error *err);
 
+/* One of the three. */
 typedef struct {
     const char *witness_path;  /* a .wtns file, or */
-    const cuzk_wtns *witness;  /* one in memory (copied) */
+    const cuzk_wtns *witness;  /* one in memory (copied), or */
+    const char *input_json;    /* the circuit's input, JSON text (witness/input.h), for a
+                                * circuit registered with its wasm: the witness is calculated
+                                * at synthesis */
 } cuzk_partition_input;
 
 typedef struct {
@@ -134,7 +144,11 @@ typedef struct {
 /* Queues a job. Each witness is checked against the circuit's key first
  * (of a file, its header): a missing file (CUZK_ERR_IO), a bad one
  * (CUZK_ERR_FORMAT) or a wrong curve or length (CUZK_ERR_MISMATCH) fails
- * the submit, naming the partition. A job that could never fit in the
+ * the submit, naming the partition; so does an input that is not JSON or
+ * whose values are not numbers (CUZK_ERR_FORMAT), one whose signals are
+ * not the circuit's inputs or not all of them, or an input for a circuit
+ * registered without its wasm (CUZK_ERR_ARG). A calculation that fails
+ * later (circom's assert, a trap) fails the job with circom's message. A job that could never fit in the
  * memory budget fails it with CUZK_ERR_NOMEM and the numbers; a wait for
  * memory for the key ends with CUZK_ERR_CANCELLED on cancel_all,
  * stop_accepting or destroy. With a request_id seen before: the
@@ -156,15 +170,21 @@ uint64_t cuzk_job_request_hash(const cuzk_job_request *req);
 typedef enum { CUZK_JOB_QUEUED, CUZK_JOB_RUNNING, CUZK_JOB_DONE, CUZK_JOB_FAILED, CUZK_JOB_CANCELLED } cuzk_job_state;
 const char *cuzk_job_state_name(cuzk_job_state s);
 
+/* A job's state. A partition that fails does not stop the others: the job
+ * ends "failed" once every partition has ended, error naming the first
+ * that failed and why, and the proofs of those that were proved are kept
+ * (proved says which). */
 typedef struct {
     uint64_t id;
     cuzk_job_state state;
     uint32_t n_partitions, partitions_done;
     uint32_t n_public;
-    cuzk_proof *proofs;        /* n_partitions, when done */
-    uint64_t (*publics)[4];    /* n_partitions x n_public, when done */
+    cuzk_proof *proofs;        /* n_partitions, when done or failed (only those proved are set) */
+    uint64_t (*publics)[4];    /* n_partitions x n_public, likewise */
+    uint8_t *proved;           /* n_partitions: 1 where proofs and publics hold the partition's, likewise */
     int verified;              /* every proof verified (0 for simulated) */
-    double queue_s, synth_s, gpu_s, total_s; /* waiting before the first synthesis, sums, submit to done */
+    double queue_s, synth_s, witness_s, gpu_s, total_s; /* waiting before the first synthesis, sums (witness:
+                                                         * read or calculated, part of synthesis), submit to done */
     char error[512];
 } cuzk_job_result;
 
@@ -196,6 +216,7 @@ typedef struct {
     uint32_t domain_size, n_vars, n_public;
     int simulated;       /* registered with cuzk_engine_register_sim_circuit: no key */
     int has_r1cs;        /* witnesses are checked against the r1cs */
+    int has_wasm;        /* partitions may give input JSON */
     key_info key;        /* tier, references, bytes (zero for simulated circuits) */
 } cuzk_circuit_info;
 
@@ -217,7 +238,18 @@ int cuzk_engine_preload_key(cuzk_engine *e, const char *circuit_id, cuzk_error *
 int cuzk_engine_evict_key(cuzk_engine *e, const char *circuit_id, int drop, cuzk_error *err);
 
 enum { CUZK_MAX_DEVICES = 16 };
-typedef enum { STAGE_QUEUE, STAGE_SYNTH, STAGE_GPU_QUEUE, STAGE_GPU, STAGE_FINALIZE, STAGE_TOTAL, N_STAGES } engine_stage;
+/* STAGE_WITNESS (the witness read from its file or calculated from the
+ * input) is a part of STAGE_SYNTH; the others follow one another. */
+typedef enum {
+    STAGE_QUEUE,
+    STAGE_SYNTH,
+    STAGE_WITNESS,
+    STAGE_GPU_QUEUE,
+    STAGE_GPU,
+    STAGE_FINALIZE,
+    STAGE_TOTAL,
+    N_STAGES
+} engine_stage;
 const char *engine_stage_name(engine_stage s);
 
 /* Stage latencies since the engine started, in fixed buckets (a daemon's

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/pce.h"
+#include "groth16/curve_id.h"
 #include "groth16/json_io.h"
 #include "util/err.h"
 #include "util/threads.h"
@@ -51,6 +52,7 @@ void engine_free_circuit(cuzk_engine *e, circuit *c)
         cuzk_r1cs_free(&c->r1cs);
     if (c->has_vk)
         cuzk_vk_free(&c->vk);
+    cuzk_circom_free(c->wasm);
     free(c->id);
     free(c);
 }
@@ -119,9 +121,38 @@ static int describe_circuit(cuzk_engine *e, circuit *c, engine_waiter *w, cuzk_e
     return CUZK_OK;
 }
 
-/* Loads the key, then describe_circuit, then the r1cs if given. */
+typedef struct {
+    cuzk_engine *e;
+    const char *id;
+} wasm_log;
+
+static void log_wasm_step(void *ctx, const char *line)
+{
+    const wasm_log *l = ctx;
+    CUZK_LOG(l->e->cfg.log, CUZK_LOG_INFO, "wasm compile", "circuit=%s step=\"%s\"", l->id, line);
+}
+
+/* The circuit's witness calculator (compiled now when its cache has none),
+ * which must make the key's witnesses. */
+static int load_wasm(cuzk_engine *e, circuit *c, const char *wasm_path, const char *zkey_path, cuzk_error *err)
+{
+    wasm_log l = {e, c->id};
+    cuzk_circom_options o = {.cache_dir = e->cfg.wasm_cache_dir, .progress = log_wasm_step, .ctx = &l};
+    int rc = cuzk_circom_load(&c->wasm, wasm_path, &o, err);
+    if (rc)
+        return rc;
+    cuzk_curve_id curve = cuzk_circom_curve(c->wasm);
+    uint32_t n = cuzk_circom_witness_size(c->wasm);
+    if (curve != c->curve || n != c->n_vars)
+        return cuzk_fail(err, CUZK_ERR_MISMATCH,
+                         "%s does not belong to %s: its witnesses are %u values of %s, the key's %u of %s", wasm_path,
+                         zkey_path, n, cuzk_curve_snarkjs_name(curve), c->n_vars, cuzk_curve_snarkjs_name(c->curve));
+    return CUZK_OK;
+}
+
+/* Loads the key, then describe_circuit, then the r1cs and the wasm if given. */
 static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, const char *r1cs_path,
-                           engine_waiter *w, cuzk_error *err)
+                           const char *wasm_path, engine_waiter *w, cuzk_error *err)
 {
     if (!(c->key = keycache_add(e->keys, zkey_path, err)))
         return err->code;
@@ -136,7 +167,7 @@ static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, co
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "%s does not belong to %s (wires %u, key nVars %u)", r1cs_path,
                              zkey_path, c->r1cs.n_wires, c->n_vars);
     }
-    return CUZK_OK;
+    return wasm_path ? load_wasm(e, c, wasm_path, zkey_path, err) : CUZK_OK;
 }
 
 static circuit *new_circuit(const char *id, cuzk_error *err)
@@ -164,22 +195,22 @@ static int with_waiter(cuzk_engine *e, circuit *c, int (*prepare)(cuzk_engine *,
 }
 
 typedef struct {
-    const char *zkey_path, *r1cs_path;
+    const char *zkey_path, *r1cs_path, *wasm_path;
 } file_circuit;
 
 static int prepare_file_circuit(cuzk_engine *e, circuit *c, void *ctx, engine_waiter *w, cuzk_error *err)
 {
     const file_circuit *f = ctx;
-    return prepare_circuit(e, c, f->zkey_path, f->r1cs_path, w, err);
+    return prepare_circuit(e, c, f->zkey_path, f->r1cs_path, f->wasm_path, w, err);
 }
 
 int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
-                                 cuzk_error *err)
+                                 const char *wasm_path, cuzk_error *err)
 {
     circuit *c = new_circuit(id, err);
     if (!c)
         return err->code;
-    int rc = with_waiter(e, c, prepare_file_circuit, &(file_circuit){zkey_path, r1cs_path}, err);
+    int rc = with_waiter(e, c, prepare_file_circuit, &(file_circuit){zkey_path, r1cs_path, wasm_path}, err);
     if (!rc)
         rc = add_circuit(e, c, err);
     if (rc)
@@ -269,7 +300,8 @@ int cuzk_engine_register_sim_circuit(cuzk_engine *e, const char *id, uint32_t do
 
 static void fill_circuit_info(cuzk_engine *e, const circuit *c, cuzk_circuit_info *out)
 {
-    *out = (cuzk_circuit_info){c->id, c->curve, c->domain_size, c->n_vars, c->n_public, !c->key, c->has_r1cs, {0}};
+    *out = (cuzk_circuit_info){c->id,        c->curve, c->domain_size, c->n_vars, c->n_public,
+                               !c->key,      c->has_r1cs, c->wasm != NULL, {0}};
     if (c->key)
         keycache_info(e->keys, c->key, &out->key);
 }

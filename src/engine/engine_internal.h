@@ -16,6 +16,7 @@
 #include "engine/timeline.h"
 #include "groth16/r1cs_eval.h"
 #include "util/log.h"
+#include "witness/circom.h"
 
 typedef struct circuit {
     char *id;
@@ -29,6 +30,7 @@ typedef struct circuit {
     cuzk_vk vk; /* exported once at registration: proofs are verified against it */
     int has_vk;
     int abc_on_device; /* the backend builds a, b, c from the key (builds_abc): no host synthesis */
+    cuzk_circom *wasm; /* its witness calculator, when registered with one (NULL: witnesses only) */
     struct circuit *next;
 } circuit;
 
@@ -41,15 +43,17 @@ typedef struct partition {
     uint32_t index;
     part_state state;
     char *witness_path;
-    cuzk_wtns witness;  /* loaded at synthesis (or copied at submit) */
+    cuzk_wtns witness;  /* loaded or calculated at synthesis (or copied at submit) */
     int has_witness;
+    witness_input input; /* read at submit; the witness is calculated from it */
+    int has_input;
     cuzk_wtns staged;   /* the witness with its values in the pool buffer */
     uint64_t ws_bytes;  /* working set charged under BUDGET_PARTITIONS */
     void *abc;          /* pinned buffer while checked out */
     int holds_permit;
     int device;
     cuzk_msm_results msm;
-    double t_synth_start, t_synth_end, t_gpu_start, t_gpu_end, t_done;
+    double t_synth_start, t_witness_start, t_witness_end, t_synth_end, t_gpu_start, t_gpu_end, t_done;
     struct partition *next; /* in whichever queue holds it */
 } partition;
 
@@ -64,12 +68,13 @@ struct job {
     partition *parts;
     cuzk_proof *proofs;
     uint64_t (*publics)[4];
+    uint8_t *proved; /* per partition: its proof is in proofs */
     cuzk_job_state state;
     atomic_int cancelled; /* stop its work: read outside e->lock by the pool and the budget */
     atomic_int admitted;  /* a partition has had its buffer: the rest ask the budget as admitted work */
     int cancel_asked;     /* by cuzk_engine_cancel/_cancel_all: it ends "cancelled", not "failed" */
     int verified_all;
-    double t_submit, t_first_synth, t_end, synth_s, gpu_s;
+    double t_submit, t_first_synth, t_end, synth_s, witness_s, gpu_s;
     char error[512];
     job *next; /* in the job table */
 };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "groth16/curve_id.h"
 #include "util/err.h"
 
 /* ---------- queues (under e->lock) ---------- */
@@ -104,18 +105,22 @@ void engine_partition_retire(cuzk_engine *e, partition *p, part_state how)
         cuzk_wtns_free(&p->witness);
         p->has_witness = 0;
     }
+    if (p->has_input) {
+        witness_input_free(&p->input);
+        p->has_input = 0;
+    }
     if (p->ws_bytes) {
         budget_release(e->budget, BUDGET_PARTITIONS, p->ws_bytes);
         p->ws_bytes = 0;
     }
     j->in_flight--;
     if (how == P_DONE) {
+        j->proved[p->index] = 1;
         j->done++;
         e->partitions_done++;
         engine_add_sample(e, p);
     }
-    /* a failure also sets cancelled (to stop the other partitions): the
-     * error decides first */
+    /* a job cancelled after a partition failed stays "failed" */
     if (j->in_flight == 0 && j->state < CUZK_JOB_DONE) {
         if (j->error[0])
             job_end(e, j, CUZK_JOB_FAILED);
@@ -148,7 +153,7 @@ void engine_fail_partition(cuzk_engine *e, partition *p, const cuzk_error *err)
         snprintf(j->error, sizeof j->error, "partition %u: %.480s", p->index, err->msg);
     CUZK_LOG(e->cfg.log, CUZK_LOG_ERROR, "partition failed", "job_id=%llu partition=%u error=\"%s\"",
              (unsigned long long)j->id, p->index, err->msg);
-    j->cancelled = 1; /* the other partitions are pointless now */
+    /* the other partitions go on: their proofs stay the job's */
     engine_give_back_permit(e, p);
     engine_partition_retire(e, p, P_DROPPED);
 }
@@ -215,9 +220,12 @@ void engine_free_job(job *j)
         free(j->parts[i].witness_path);
         if (j->parts[i].has_witness)
             cuzk_wtns_free(&j->parts[i].witness);
+        if (j->parts[i].has_input)
+            witness_input_free(&j->parts[i].input);
     }
     free(j->parts);
     free(j->proofs);
+    free(j->proved);
     free(j->publics);
     free(j->request_id);
     free(j);
@@ -271,6 +279,8 @@ uint64_t cuzk_job_request_hash(const cuzk_job_request *req)
             h = fnv(h, in->witness_path, strlen(in->witness_path) + 1);
         else if (in->witness)
             h = fnv(h, in->witness->values, (size_t)in->witness->n_witness * 32);
+        else if (in->input_json)
+            h = fnv(h, in->input_json, strlen(in->input_json) + 1);
     }
     return h;
 }
@@ -294,6 +304,34 @@ static int copy_wtns(cuzk_wtns *dst, const cuzk_wtns *src)
     return 0;
 }
 
+/* A partition's witness as the request gives it: a path, a copy of one in
+ * memory, or the input read (values mod the circuit's prime). */
+static int take_partition_input(const circuit *c, partition *p, const cuzk_partition_input *in, cuzk_error *err)
+{
+    int given = (in->witness_path != NULL) + (in->witness != NULL) + (in->input_json != NULL);
+    if (given != 1)
+        return cuzk_fail(err, CUZK_ERR_ARG, "partition %u: give one of a witness file, a witness or an input",
+                         p->index);
+    if (in->witness_path)
+        return (p->witness_path = strdup(in->witness_path)) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    if (in->witness) {
+        if (copy_wtns(&p->witness, in->witness))
+            return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+        p->has_witness = 1;
+        return CUZK_OK;
+    }
+    if (!c->wasm)
+        return cuzk_fail(err, CUZK_ERR_ARG,
+                         "partition %u: circuit '%s' was registered without its wasm: give a .wtns witness, or "
+                         "register the circuit with its wasm to prove from input JSON",
+                         p->index, c->id);
+    char name[32];
+    snprintf(name, sizeof name, "partition %u: input", p->index);
+    int rc = witness_input_parse(&p->input, in->input_json, strlen(in->input_json), name, cuzk_curve_r(c->curve), err);
+    p->has_input = !rc;
+    return rc;
+}
+
 static job *build_job(circuit *c, const cuzk_job_request *req, cuzk_error *err)
 {
     job *j = calloc(1, sizeof *j);
@@ -305,34 +343,32 @@ static job *build_job(circuit *c, const cuzk_job_request *req, cuzk_error *err)
     j->parts = calloc(req->n_partitions, sizeof *j->parts);
     j->proofs = calloc(req->n_partitions, sizeof *j->proofs);
     j->publics = calloc((size_t)req->n_partitions * (c->n_public ? c->n_public : 1), sizeof *j->publics);
+    j->proved = calloc(req->n_partitions, 1);
     j->request_id = req->request_id ? strdup(req->request_id) : NULL;
-    int ok = j->parts && j->proofs && j->publics && (!req->request_id || j->request_id);
-    for (uint32_t i = 0; ok && i < req->n_partitions; i++) {
+    int rc = j->parts && j->proofs && j->publics && j->proved && (!req->request_id || j->request_id)
+                 ? CUZK_OK
+                 : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; !rc && i < req->n_partitions; i++) {
         partition *p = &j->parts[i];
         p->job = j;
         p->index = i;
         p->device = -1;
-        if (!c->key)
-            continue;
-        const cuzk_partition_input *in = &req->partitions[i];
-        if (in->witness_path)
-            ok = (p->witness_path = strdup(in->witness_path)) != NULL;
-        else if (in->witness)
-            ok = !copy_wtns(&p->witness, in->witness) && (p->has_witness = 1);
-        else
-            ok = 0;
+        if (c->key)
+            rc = take_partition_input(c, p, &req->partitions[i], err);
     }
-    if (!ok) {
+    if (rc) {
         engine_free_job(j);
-        return cuzk_fail(err, CUZK_ERR_ARG, "out of memory, or a partition without a witness"), NULL;
+        return NULL;
     }
     j->verified_all = 1;
     return j;
 }
 
 /* Witnesses are checked against the key at submit (of a file, its header:
- * the values are read at synthesis), so a caller learns of a missing file
- * or a wrong length or curve at once rather than from a failed job. */
+ * the values are read at synthesis; of an input, its signals against the
+ * circuit's), so a caller learns of a missing file, a wrong length or
+ * curve or an input of another circuit at once rather than from a failed
+ * job. */
 static int check_witnesses(const job *j, cuzk_error *err)
 {
     for (uint32_t i = 0; i < j->n_partitions; i++) {
@@ -340,6 +376,11 @@ static int check_witnesses(const job *j, cuzk_error *err)
         cuzk_wtns header;
         cuzk_error why = {0};
         const cuzk_wtns *w = &p->witness;
+        if (p->has_input) {
+            if (cuzk_circom_check_input(j->circ->wasm, &p->input, &why))
+                return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
+            continue;
+        }
         if (!p->has_witness) {
             if (cuzk_wtns_read_header(&header, p->witness_path, &why))
                 return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
@@ -377,7 +418,7 @@ static int prepare_job(cuzk_engine *e, circuit *c, const cuzk_job_request *req, 
         return cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' needs a witness per partition", req->circuit);
     job *j = build_job(c, req, err);
     if (!j)
-        return err->code;
+        return err->code ? err->code : CUZK_ERR_NOMEM;
     if (c->key) {
         int rc = keycache_acquire(e->keys, c->key, &j->key, &w->cancel, err);
         if (!rc)
@@ -493,18 +534,22 @@ static void copy_result(const cuzk_engine *e, const job *j, cuzk_job_result *out
     out->verified = j->state == CUZK_JOB_DONE && j->verified_all;
     out->queue_s = (j->t_first_synth ? j->t_first_synth : engine_now(e)) - j->t_submit;
     out->synth_s = j->synth_s;
+    out->witness_s = j->witness_s;
     out->gpu_s = j->gpu_s;
     out->total_s = (j->t_end ? j->t_end : engine_now(e)) - j->t_submit;
     snprintf(out->error, sizeof out->error, "%s", j->error);
-    if (j->state != CUZK_JOB_DONE)
+    if (j->state != CUZK_JOB_DONE && j->state != CUZK_JOB_FAILED)
         return;
     out->proofs = malloc(j->n_partitions * sizeof *out->proofs);
     size_t npub = (size_t)j->n_partitions * out->n_public;
     out->publics = malloc((npub ? npub : 1) * sizeof *out->publics);
+    out->proved = malloc(j->n_partitions);
     if (out->proofs)
         memcpy(out->proofs, j->proofs, j->n_partitions * sizeof *out->proofs);
     if (out->publics)
         memcpy(out->publics, j->publics, npub * sizeof *out->publics);
+    if (out->proved)
+        memcpy(out->proved, j->proved, j->n_partitions);
 }
 
 int cuzk_engine_wait(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *out)
@@ -535,8 +580,10 @@ void cuzk_job_result_free(cuzk_job_result *r)
 {
     free(r->proofs);
     free(r->publics);
+    free(r->proved);
     r->proofs = NULL;
     r->publics = NULL;
+    r->proved = NULL;
 }
 
 static void cancel_locked(cuzk_engine *e, job *j)

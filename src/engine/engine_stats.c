@@ -40,8 +40,8 @@ static int grow_samples(cuzk_engine *e)
 void engine_add_sample(cuzk_engine *e, const partition *p)
 {
     double v[N_STAGES] = {p->t_synth_start - p->job->t_submit, p->t_synth_end - p->t_synth_start,
-                          p->t_gpu_start - p->t_synth_end, p->t_gpu_end - p->t_gpu_start,
-                          p->t_done - p->t_gpu_end, p->t_done - p->job->t_submit};
+                          p->t_witness_end - p->t_witness_start, p->t_gpu_start - p->t_synth_end,
+                          p->t_gpu_end - p->t_gpu_start, p->t_done - p->t_gpu_end, p->t_done - p->job->t_submit};
     for (int s = 0; s < N_STAGES; s++)
         cuzk_stage_histogram_add(&e->stage_hist[s], v[s]);
     /* the ring fills slots 0 .. MAX-1 in order before it wraps, so the

@@ -24,27 +24,43 @@ static partition *take_next(cuzk_engine *e, part_queue *q, pthread_cond_t *cv, i
 
 /* ---------- synthesis ---------- */
 
+/* The witness stage: the partition's witness read from its file, or
+ * calculated from its input by the circuit's wasm (the input is done with
+ * then), unless it came in memory. */
+static int obtain_witness(cuzk_engine *e, partition *p, cuzk_error *err)
+{
+    job *j = p->job;
+    p->t_witness_start = engine_now(e);
+    timeline_emit(e->tl, TL_WITNESS_START, j->id, p->index, -1, p->t_witness_start);
+    int rc = CUZK_OK;
+    if (p->has_input) {
+        rc = cuzk_circom_calculate(j->circ->wasm, &p->input, &p->witness, err);
+        witness_input_free(&p->input);
+        p->has_input = 0;
+    } else if (!p->has_witness) {
+        rc = cuzk_wtns_read(&p->witness, p->witness_path, err);
+    }
+    p->has_witness = !rc;
+    p->t_witness_end = engine_now(e);
+    timeline_emit(e->tl, TL_WITNESS_END, j->id, p->index, -1, p->t_witness_end);
+    return rc;
+}
+
 static int load_witness(cuzk_engine *e, partition *p, cuzk_error *err)
 {
     job *j = p->job;
     if (!j->circ->key)
         return CUZK_OK;
-    if (!p->has_witness) {
-        int rc = cuzk_wtns_read(&p->witness, p->witness_path, err);
-        if (rc)
-            return rc;
-        p->has_witness = 1;
-    }
+    int rc = obtain_witness(e, p, err);
+    if (rc)
+        return rc;
     p->ws_bytes = (uint64_t)p->witness.n_witness * 32;
     if (budget_acquire(e->budget, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, p->ws_bytes, &j->cancelled)) {
         p->ws_bytes = 0;
         return cuzk_fail(err, CUZK_ERR_NOMEM, "the witness does not fit in the memory budget");
     }
-    if (j->key) {
-        int rc = cuzk_groth16_check_inputs(j->key, &p->witness, err);
-        if (rc)
-            return rc;
-    }
+    if (j->key && (rc = cuzk_groth16_check_inputs(j->key, &p->witness, err)))
+        return rc;
     if (j->circ->has_r1cs)
         return cuzk_r1cs_check_witness(&j->circ->r1cs, &p->witness, err);
     return CUZK_OK;
@@ -98,6 +114,7 @@ void *engine_synth_worker_main(void *arg)
         pthread_mutex_lock(&e->lock);
         e->synthesizing--;
         j->synth_s += p->t_synth_end - p->t_synth_start;
+        j->witness_s += p->t_witness_end - p->t_witness_start;
         if (rc || j->cancelled) {
             if (p->abc) {
                 pool_checkin(e->pool, p->abc, j->id, p->index);

@@ -11,7 +11,8 @@ struct timeline {
 
 const char *timeline_event_name(timeline_event ev)
 {
-    static const char *const names[] = {"SYNTH_START", "SYNTH_END", "GPU_QUEUE", "GPU_START", "GPU_END", "DONE"};
+    static const char *const names[] = {"SYNTH_START", "WITNESS_START", "WITNESS_END", "SYNTH_END",
+                                        "GPU_QUEUE",   "GPU_START",     "GPU_END",     "DONE"};
     return names[ev];
 }
 

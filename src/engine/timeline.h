@@ -8,7 +8,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef enum { TL_SYNTH_START, TL_SYNTH_END, TL_GPU_QUEUE, TL_GPU_START, TL_GPU_END, TL_DONE } timeline_event;
+/* In a partition's order; WITNESS_START and _END (its witness read or
+ * calculated) fall inside its synthesis. */
+typedef enum {
+    TL_SYNTH_START,
+    TL_WITNESS_START,
+    TL_WITNESS_END,
+    TL_SYNTH_END,
+    TL_GPU_QUEUE,
+    TL_GPU_START,
+    TL_GPU_END,
+    TL_DONE
+} timeline_event;
 
 const char *timeline_event_name(timeline_event ev);
 

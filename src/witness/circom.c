@@ -22,9 +22,6 @@
 /* Witness values read per call into the object. */
 #define WITNESS_CHUNK 4096
 
-/* Serialises every call into a compiled circuit (circom.h says why). */
-static pthread_mutex_t glue_lock = PTHREAD_MUTEX_INITIALIZER;
-
 /* The object's entry points (wasm_glue.h). */
 typedef struct {
     int (*abi)(void);
@@ -49,11 +46,19 @@ typedef struct {
     const cuzk_circom_options *o;
 } glue_host;
 
+/* One instance of the circuit and what it tells its host: one calculation
+ * at a time. */
+typedef struct instance {
+    void *inst; /* NULL after a trap: made again at its next use */
+    glue_host host;
+    struct instance *next; /* among the idle ones */
+} instance;
+
 struct cuzk_circom {
     void *so;
     glue_api api;
-    void *inst; /* NULL after a failed calculation: made again */
-    glue_host host;
+    pthread_mutex_t lock; /* guards idle */
+    instance *idle;
     cuzk_circom_options o;
     char *path;
     cuzk_curve_id curve;
@@ -131,7 +136,7 @@ static int find_entry_points(cuzk_circom *c, cuzk_error *err)
 }
 
 /* Why a call into the circuit ended with trap code `trap`. */
-static int call_failed(cuzk_circom *c, int trap, const char *doing, cuzk_error *err)
+static int call_failed(cuzk_circom *c, instance *in, int trap, const char *doing, cuzk_error *err)
 {
     static const char *const raised[] = {NULL,
                                          "Signal not found",
@@ -140,11 +145,11 @@ static int call_failed(cuzk_circom *c, int trap, const char *doing, cuzk_error *
                                          "Assert Failed",
                                          "Not enough memory",
                                          "Input signal array access exceeds the size"};
-    glue_host *h = &c->host;
+    glue_host *h = &in->host;
     /* the instance's state is unknown after a trap: the next calculation
      * starts from a fresh one */
-    c->api.destroy(c->inst);
-    c->inst = NULL;
+    c->api.destroy(in->inst);
+    in->inst = NULL;
     if (h->exception) {
         uint32_t code = h->exception;
         const char *what = code < sizeof raised / sizeof raised[0] ? raised[code] : "Unknown error";
@@ -156,22 +161,54 @@ static int call_failed(cuzk_circom *c, int trap, const char *doing, cuzk_error *
                      c->api.trap_name(trap));
 }
 
-static int instance_start(cuzk_circom *c, cuzk_error *err)
+static int instance_start(cuzk_circom *c, instance *in, cuzk_error *err)
 {
-    memset(&c->host, 0, sizeof c->host);
-    c->host.o = &c->o;
-    if (!(c->inst = c->api.create(&c->host, on_exception, on_message, on_value)))
+    memset(&in->host, 0, sizeof in->host);
+    in->host.o = &c->o;
+    if (!(in->inst = c->api.create(&in->host, on_exception, on_message, on_value)))
         return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: cannot start the circuit (no memory, or its start trapped)",
                          c->path);
     return CUZK_OK;
 }
 
+/* An instance for one calculation: an idle one, else a new one (not yet
+ * started: calculations start it). Give it back with instance_put. */
+static instance *instance_take(cuzk_circom *c)
+{
+    pthread_mutex_lock(&c->lock);
+    instance *in = c->idle;
+    if (in) c->idle = in->next;
+    pthread_mutex_unlock(&c->lock);
+    return in ? in : calloc(1, sizeof *in);
+}
+
+static void instance_put(cuzk_circom *c, instance *in)
+{
+    pthread_mutex_lock(&c->lock);
+    in->next = c->idle;
+    c->idle = in;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* An instance taken and started: CUZK_OK, or why not (*out NULL). */
+static int instance_ready(cuzk_circom *c, instance **out, cuzk_error *err)
+{
+    instance *in = *out = instance_take(c);
+    if (!in) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for an instance of the circuit", c->path);
+    int rc = in->inst ? CUZK_OK : instance_start(c, in, err);
+    if (rc) {
+        instance_put(c, in);
+        *out = NULL;
+    }
+    return rc;
+}
+
 /* The circuit's version, sizes and prime, checked. */
-static int read_info(cuzk_circom *c, cuzk_error *err)
+static int read_info(cuzk_circom *c, instance *in, cuzk_error *err)
 {
     uint32_t info[WASM_GLUE_INFO_N], prime[N32];
-    int trap = c->api.info(c->inst, info);
-    if (trap) return call_failed(c, trap, "reporting its sizes", err);
+    int trap = c->api.info(in->inst, info);
+    if (trap) return call_failed(c, in, trap, "reporting its sizes", err);
     memcpy(c->version, info, sizeof c->version);
     if (info[WASM_GLUE_VERSION] != 2)
         return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: a calculator of circom %u: only circom 2's are supported",
@@ -180,7 +217,7 @@ static int read_info(cuzk_circom *c, cuzk_error *err)
         return cuzk_fail(err, CUZK_ERR_FORMAT,
                          "%s: its field elements are %u bytes: cuzk proves on bn128 and bls12381 (32 bytes)",
                          c->path, 4 * info[WASM_GLUE_N32]);
-    if ((trap = c->api.prime(c->inst, prime, N32))) return call_failed(c, trap, "reporting its prime", err);
+    if ((trap = c->api.prime(in->inst, prime, N32))) return call_failed(c, in, trap, "reporting its prime", err);
     uint8_t le[4 * N32];
     for (int j = 0; j < N32; j++)
         for (int b = 0; b < 4; b++) le[4 * j + b] = (uint8_t)(prime[j] >> (8 * b));
@@ -202,6 +239,7 @@ int cuzk_circom_load(cuzk_circom **out, const char *wasm_path, const cuzk_circom
         free(c);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory to load %s", wasm_path);
     }
+    pthread_mutex_init(&c->lock, NULL);
     if (o) c->o = *o;
     uint8_t *bytes;
     size_t len;
@@ -215,11 +253,11 @@ int cuzk_circom_load(cuzk_circom **out, const char *wasm_path, const cuzk_circom
     if (!rc) rc = wasm_build_open(bytes, len, wasm_path, &bo, &c->so, &c->compiled, err);
     free(bytes);
     if (!rc) rc = find_entry_points(c, err);
-    if (!rc) {
-        pthread_mutex_lock(&glue_lock);
-        rc = instance_start(c, err);
-        if (!rc) rc = read_info(c, err);
-        pthread_mutex_unlock(&glue_lock);
+    instance *in = NULL;
+    if (!rc) rc = instance_ready(c, &in, err);
+    if (in) {
+        rc = read_info(c, in, err);
+        instance_put(c, in);
     }
     if (rc) {
         cuzk_circom_free(c);
@@ -232,11 +270,12 @@ int cuzk_circom_load(cuzk_circom **out, const char *wasm_path, const cuzk_circom
 void cuzk_circom_free(cuzk_circom *c)
 {
     if (!c) return;
-    if (c->inst) {
-        pthread_mutex_lock(&glue_lock);
-        c->api.destroy(c->inst);
-        pthread_mutex_unlock(&glue_lock);
+    for (instance *in; (in = c->idle);) {
+        c->idle = in->next;
+        if (in->inst) c->api.destroy(in->inst);
+        free(in);
     }
+    pthread_mutex_destroy(&c->lock);
     if (c->so) dlclose(c->so);
     free(c->path);
     free(c);
@@ -244,6 +283,7 @@ void cuzk_circom_free(cuzk_circom *c)
 
 cuzk_curve_id cuzk_circom_curve(const cuzk_circom *c) { return c->curve; }
 int cuzk_circom_compiled(const cuzk_circom *c) { return c->compiled; }
+uint32_t cuzk_circom_witness_size(const cuzk_circom *c) { return c->n_witness; }
 
 /* ---- calculating ---- */
 
@@ -252,15 +292,15 @@ static void to_words32(const uint64_t v[WITNESS_INPUT_WORDS], uint32_t out[N32])
     for (int j = 0; j < N32; j++) out[j] = (uint32_t)(v[j / 2] >> (32 * (j % 2)));
 }
 
-/* Every value of one input signal, its size checked first. */
-static int set_signal(cuzk_circom *c, const witness_input_signal *s, uint32_t *counter, cuzk_error *err)
+/* That the circuit has input signal s with as many values as s gives. */
+static int check_signal(cuzk_circom *c, instance *in, const witness_input_signal *s, cuzk_error *err)
 {
     uint32_t hi = (uint32_t)(s->hash >> 32), lo = (uint32_t)s->hash;
     int32_t size;
     char doing[128];
     snprintf(doing, sizeof doing, "looking up input '%.64s'", s->name);
-    int trap = c->api.input_size(c->inst, hi, lo, &size);
-    if (trap) return call_failed(c, trap, doing, err);
+    int trap = c->api.input_size(in->inst, hi, lo, &size);
+    if (trap) return call_failed(c, in, trap, doing, err);
     /* circom 2.2 answers 0 for a name it does not know (no input has no
      * values), earlier versions a negative size */
     if (size <= 0)
@@ -269,19 +309,39 @@ static int set_signal(cuzk_circom *c, const witness_input_signal *s, uint32_t *c
         return cuzk_fail(err, CUZK_ERR_ARG, "%s: input signal '%.64s' takes %d value%s; the input gives %s%u",
                          c->path, s->name, size, size == 1 ? "" : "s", s->n_values < (uint32_t)size ? "only " : "",
                          s->n_values);
+    return CUZK_OK;
+}
+
+static int count_missing(const cuzk_circom *c, uint32_t counter, cuzk_error *err)
+{
+    if (counter >= c->n_inputs) return CUZK_OK;
+    return cuzk_fail(err, CUZK_ERR_ARG,
+                     "%s: the input sets %u of the circuit's %u input values: an input signal is missing", c->path,
+                     counter, c->n_inputs);
+}
+
+/* Every value of one input signal, its size checked first. */
+static int set_signal(cuzk_circom *c, instance *in, const witness_input_signal *s, uint32_t *counter,
+                      cuzk_error *err)
+{
+    int rc = check_signal(c, in, s, err);
+    if (rc) return rc;
+    uint32_t hi = (uint32_t)(s->hash >> 32), lo = (uint32_t)s->hash;
     for (uint32_t i = 0; i < s->n_values; i++) {
         uint32_t words[N32];
         to_words32(s->values[i], words);
-        if ((trap = c->api.set_input(c->inst, hi, lo, i, words, N32))) {
+        int trap = c->api.set_input(in->inst, hi, lo, i, words, N32);
+        if (trap) {
+            char doing[128];
             snprintf(doing, sizeof doing, "as input '%.64s'[%u] was set", s->name, i);
-            return call_failed(c, trap, doing, err);
+            return call_failed(c, in, trap, doing, err);
         }
         (*counter)++;
     }
     return CUZK_OK;
 }
 
-static int read_witness(cuzk_circom *c, cuzk_wtns *w, cuzk_error *err)
+static int read_witness(cuzk_circom *c, instance *in, cuzk_wtns *w, cuzk_error *err)
 {
     w->curve = c->curve;
     w->n_witness = c->n_witness;
@@ -292,9 +352,9 @@ static int read_witness(cuzk_circom *c, cuzk_wtns *w, cuzk_error *err)
         rc = cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %u witness values", c->path, c->n_witness);
     for (uint32_t first = 0; !rc && first < c->n_witness; first += WITNESS_CHUNK) {
         uint32_t count = c->n_witness - first < WITNESS_CHUNK ? c->n_witness - first : WITNESS_CHUNK;
-        int trap = c->api.witness(c->inst, first, count, N32, buf);
+        int trap = c->api.witness(in->inst, first, count, N32, buf);
         if (trap) {
-            rc = call_failed(c, trap, "giving its witness", err);
+            rc = call_failed(c, in, trap, "giving its witness", err);
             break;
         }
         for (uint32_t i = 0; i < count; i++) {
@@ -306,31 +366,43 @@ static int read_witness(cuzk_circom *c, cuzk_wtns *w, cuzk_error *err)
     return rc;
 }
 
-static int calculate_locked(cuzk_circom *c, const witness_input *in, cuzk_wtns *w, cuzk_error *err)
+int cuzk_circom_check_input(cuzk_circom *c, const witness_input *input, cuzk_error *err)
 {
-    int rc = c->inst ? CUZK_OK : instance_start(c, err);
-    if (rc) return rc;
-    c->host.exception = 0;
-    c->host.errors[0] = 0;
-    /* snarkjs's default: no sanity checks inside the circuit */
-    int trap = c->api.init(c->inst, 0);
-    if (trap) return call_failed(c, trap, "starting", err);
+    instance *in;
+    int rc = instance_ready(c, &in, err);
     uint32_t counter = 0;
-    for (uint32_t i = 0; i < in->n_signals; i++)
-        if ((rc = set_signal(c, &in->signals[i], &counter, err))) return rc;
-    if (counter < c->n_inputs)
-        return cuzk_fail(err, CUZK_ERR_ARG,
-                         "%s: the input sets %u of the circuit's %u input values: an input signal is missing",
-                         c->path, counter, c->n_inputs);
-    return read_witness(c, w, err);
+    for (uint32_t i = 0; !rc && i < input->n_signals; i++) {
+        rc = check_signal(c, in, &input->signals[i], err);
+        counter += input->signals[i].n_values;
+    }
+    if (!rc) rc = count_missing(c, counter, err);
+    if (in) instance_put(c, in);
+    return rc;
 }
 
-int cuzk_circom_calculate(cuzk_circom *c, const witness_input *in, cuzk_wtns *w, cuzk_error *err)
+static int calculate_in(cuzk_circom *c, instance *in, const witness_input *input, cuzk_wtns *w, cuzk_error *err)
+{
+    in->host.exception = 0;
+    in->host.errors[0] = 0;
+    /* snarkjs's default: no sanity checks inside the circuit */
+    int trap = c->api.init(in->inst, 0);
+    if (trap) return call_failed(c, in, trap, "starting", err);
+    uint32_t counter = 0;
+    int rc = CUZK_OK;
+    for (uint32_t i = 0; !rc && i < input->n_signals; i++) rc = set_signal(c, in, &input->signals[i], &counter, err);
+    if (!rc) rc = count_missing(c, counter, err);
+    return rc ? rc : read_witness(c, in, w, err);
+}
+
+int cuzk_circom_calculate(cuzk_circom *c, const witness_input *input, cuzk_wtns *w, cuzk_error *err)
 {
     memset(w, 0, sizeof *w);
-    pthread_mutex_lock(&glue_lock);
-    int rc = calculate_locked(c, in, w, err);
-    pthread_mutex_unlock(&glue_lock);
+    instance *in;
+    int rc = instance_ready(c, &in, err);
+    if (!rc) {
+        rc = calculate_in(c, in, input, w, err);
+        instance_put(c, in);
+    }
     if (rc) cuzk_wtns_free(w);
     return rc;
 }

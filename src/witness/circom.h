@@ -19,8 +19,11 @@
  * on. Only circom 2 calculators of the curves cuzk proves on are taken:
  * getVersion must be 2 and the prime bn128's or bls12381's r.
  *
- * Calculations run one at a time in a process, whatever the object: wabt
- * 1.0.32's runtime keeps its trap target in globals. */
+ * One cuzk_circom serves calculations on several threads at once: each
+ * runs in an instance of its own (the circuit's memory and state), taken
+ * from the idle ones or made, and kept for the next; the runtime's trap
+ * state is per thread (wasm_runtime.h). The log callback is then called
+ * from the calculating threads. */
 #ifndef CUZK_WITNESS_CIRCOM_H
 #define CUZK_WITNESS_CIRCOM_H
 
@@ -52,6 +55,15 @@ void cuzk_circom_free(cuzk_circom *c);
 cuzk_curve_id cuzk_circom_curve(const cuzk_circom *c);
 /* 1 when cuzk_circom_load compiled the circuit, 0 when the cache had it. */
 int cuzk_circom_compiled(const cuzk_circom *c);
+/* The values of its witness (the r1cs's wires). */
+uint32_t cuzk_circom_witness_size(const cuzk_circom *c);
+
+/* Whether in could be the circuit's input: every signal is an input of
+ * the circuit with as many values as it takes, and every input value is
+ * given (what cuzk_circom_calculate checks before the circuit runs, without
+ * running it). CUZK_OK, or CUZK_ERR_ARG as cuzk_circom_calculate names
+ * them, CUZK_ERR_NOMEM. Safe beside calculations. */
+int cuzk_circom_check_input(cuzk_circom *c, const witness_input *in, cuzk_error *err);
 
 /* The witness for in (values reduced mod the circuit's prime, as
  * witness_input_read with cuzk_curve_r(cuzk_circom_curve(c)) gives them)
@@ -59,7 +71,8 @@ int cuzk_circom_compiled(const cuzk_circom *c);
  * CUZK_ERR_ARG (a signal the circuit has no input of, a signal with too
  * many or too few values, an input value missing), CUZK_ERR_UNSATISFIED
  * (the circuit raised an error: a failed assert), CUZK_ERR_FORMAT (its
- * code trapped), CUZK_ERR_NOMEM; w then holds nothing. c stays usable. */
+ * code trapped), CUZK_ERR_NOMEM; w then holds nothing. c stays usable.
+ * Any number of threads may calculate with one c at once. */
 int cuzk_circom_calculate(cuzk_circom *c, const witness_input *in, cuzk_wtns *w, cuzk_error *err);
 /* witness_input_read of input_path, then cuzk_circom_calculate. */
 int cuzk_circom_calculate_file(cuzk_circom *c, const char *input_path, cuzk_wtns *w, cuzk_error *err);

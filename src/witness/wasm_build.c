@@ -18,19 +18,17 @@
 #include "util/file.h"
 #include "util/timer.h"
 #include "witness/wasm_glue.h"
+#include "witness/wasm_runtime.h"
 
 extern char **environ;
-
-/* Where Debian's wabt puts the runtime's source (wasm-rt-impl.c and .h;
- * wasm-rt.h is in /usr/include, and in /usr/src/wasm2c too). */
-static const char *const runtime_dirs[] = {"/usr/share/wabt/wasm2c", "/usr/src/wasm2c"};
 
 /* Bounds-checked memory: the runtime's faster guard-page mode needs a
  * SIGSEGV handler of its own in the process, which a library must not take
  * over. Stack depth: circom's code keeps its own data in linear memory, so a
  * native frame is small and 20,000 of them fit in an 8 MiB stack; deeper
- * recursion traps ("call stack exhausted") instead of crashing. */
-static const char *const cc_flags[] = {"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-w",
+ * recursion traps ("call stack exhausted") instead of crashing. -pthread:
+ * the glue's one-time start (pthread_once). */
+static const char *const cc_flags[] = {"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-w", "-pthread",
                                        "-DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0",
                                        "-DWASM_RT_MAX_CALL_STACK_DEPTH=20000"};
 enum { N_CC_FLAGS = sizeof cc_flags / sizeof cc_flags[0] };
@@ -78,34 +76,18 @@ static int cache_folder(const char *given, char out[FOLDER_CAP], cuzk_error *err
     return make_folders(out, err);
 }
 
-static const char *runtime_dir(void)
+/* The recipe's hash: the glue, the flags and the runtime's files as built. */
+static int recipe_hex(const wasm_runtime *rt, char out[RECIPE_HEX + 1], cuzk_error *err)
 {
-    char path[PATH_CAP];
-    for (size_t i = 0; i < sizeof runtime_dirs / sizeof runtime_dirs[0]; i++) {
-        snprintf(path, sizeof path, "%s/wasm-rt-impl.c", runtime_dirs[i]);
-        if (!access(path, R_OK)) return runtime_dirs[i];
-    }
-    return NULL;
-}
-
-/* The recipe's hash: the glue, the flags and the runtime's source. */
-static int recipe_hex(const char *rt_dir, char out[RECIPE_HEX + 1], cuzk_error *err)
-{
-    char path[PATH_CAP];
-    snprintf(path, sizeof path, "%s/wasm-rt-impl.c", rt_dir);
-    uint8_t *rt_src;
-    size_t rt_len;
-    int rc = cuzk_file_read_all(path, 1 << 24, &rt_src, &rt_len, err);
-    if (rc) return rc;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     int ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) &&
              EVP_DigestUpdate(ctx, wasm_glue_source, strlen(wasm_glue_source) + 1);
     for (int i = 0; ok && i < N_CC_FLAGS; i++) ok = EVP_DigestUpdate(ctx, cc_flags[i], strlen(cc_flags[i]) + 1);
+    for (int i = 0; ok && i < WASM_RUNTIME_FILES; i++) ok = EVP_DigestUpdate(ctx, rt->files[i].text, rt->files[i].len + 1);
     uint8_t md[32];
     unsigned int md_len = 0;
-    ok = ok && EVP_DigestUpdate(ctx, rt_src, rt_len) && EVP_DigestFinal_ex(ctx, md, &md_len);
+    ok = ok && EVP_DigestFinal_ex(ctx, md, &md_len);
     EVP_MD_CTX_free(ctx);
-    free(rt_src);
     if (!ok) return cuzk_fail(err, CUZK_ERR_NOMEM, "SHA-256 failed");
     hex_of(md, RECIPE_HEX / 2, out);
     return CUZK_OK;
@@ -181,45 +163,90 @@ static void progress(const wasm_build_options *o, const char *fmt, ...)
     o->progress(o->ctx, line);
 }
 
-/* circom's Montgomery product, the bulk of a witness's time, rerouted to
- * the glue's native one (wasm_glue.c says why the bits are the same): the
- * translation's definition, as wabt 1.0.32 writes it, gets a new name and
- * the old name a body that calls the glue. Another translation, where the
- * definition is not found, is compiled as it is. */
-static const char mont_mul_def[] =
-    "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {";
-static const char mont_mul_native[] =
-    "void cuzk_glue_mont_mul(Z_circuit_instance_t*, u32, u32, u32);\n"
-    "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {\n"
-    "  cuzk_glue_mont_mul(instance, w2c_x, w2c_y, w2c_r);\n"
-    "}\n"
-    "static void w2c_Fr_F1m_mul_wasm(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {";
+/* Rewrites of wasm2c's translation, as wabt 1.0.32 writes it; one whose
+ * text is not found once leaves the translation as it is (still correct,
+ * slower):
+ *   - circom's Montgomery product, the bulk of a witness's time, rerouted
+ *     to the glue's native one (wasm_glue.c says why the bits are the
+ *     same): the definition gets a new name and the old name a body that
+ *     calls the glue;
+ *   - the call depth counted in the instance (the first word of the glue's
+ *     runtime instance, which every function reaches through its
+ *     `instance`) rather than in the runtime's thread-local counter, whose
+ *     every access from a loaded object is a call (__tls_get_addr): 1.8x
+ *     the time of a SHA-256 witness. */
+static const struct {
+    const char *what, *how, *was, *now;
+} translation_rows[] = {
+    {"field products", "native",
+     "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {",
+     "void cuzk_glue_mont_mul(Z_circuit_instance_t*, u32, u32, u32);\n"
+     "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {\n"
+     "  cuzk_glue_mont_mul(instance, w2c_x, w2c_y, w2c_r);\n"
+     "}\n"
+     "static void w2c_Fr_F1m_mul_wasm(Z_circuit_instance_t* instance, u32 w2c_x, u32 w2c_y, u32 w2c_r) {"},
+    {"call depth", "per instance",
+     "#define FUNC_PROLOGUE                                            \\\n"
+     "  if (++wasm_rt_call_stack_depth > WASM_RT_MAX_CALL_STACK_DEPTH) \\\n"
+     "    TRAP(EXHAUSTION);\n"
+     "\n"
+     "#define FUNC_EPILOGUE --wasm_rt_call_stack_depth\n",
+     "#define FUNC_PROLOGUE \\\n"
+     "  if (++*(u32*)instance->Z_runtime_instance > WASM_RT_MAX_CALL_STACK_DEPTH) \\\n"
+     "    TRAP(EXHAUSTION);\n"
+     "\n"
+     "#define FUNC_EPILOGUE --*(u32*)instance->Z_runtime_instance\n"},
+};
+enum { N_TRANSLATION_ROWS = sizeof translation_rows / sizeof translation_rows[0] };
 
-/* Rewrites c_src with the product rerouted; *done says whether it was. */
-static int reroute_mont_mul(const char *c_src, int *done, cuzk_error *err)
+/* text (len bytes, NUL after) with `was`, when it is there once, replaced
+ * by `now`: a new allocation, or text itself when nothing changed; NULL
+ * when out of memory. */
+static char *replace_once(char *text, size_t *len, const char *was, const char *now, int *done)
 {
-    uint8_t *text;
-    size_t len;
+    char *at = strstr(text, was);
     *done = 0;
-    int rc = cuzk_file_read_all(c_src, (size_t)1 << 34, &text, &len, err);
+    if (!at || strstr(at + 1, was)) return text;
+    size_t head = (size_t)(at - text), wl = strlen(was), nl = strlen(now);
+    char *out = malloc(*len - wl + nl + 1);
+    if (!out) return NULL;
+    memcpy(out, text, head);
+    memcpy(out + head, now, nl);
+    memcpy(out + head + nl, at + wl, *len - head - wl + 1);
+    *len = *len - wl + nl;
+    free(text);
+    *done = 1;
+    return out;
+}
+
+/* Rewrites c_src by translation_rows; done[i] says whether row i applied. */
+static int rewrite_translation(const char *c_src, int done[N_TRANSLATION_ROWS], cuzk_error *err)
+{
+    uint8_t *bytes;
+    size_t len;
+    int rc = cuzk_file_read_all(c_src, (size_t)1 << 34, &bytes, &len, err);
     if (rc) return rc;
-    char *at = strstr((char *)text, mont_mul_def);
-    if (at && !strstr(at + 1, mont_mul_def)) {
-        size_t head = (size_t)(at - (char *)text), def = sizeof mont_mul_def - 1;
+    char *text = (char *)bytes;
+    int any = 0;
+    for (int i = 0; text && i < N_TRANSLATION_ROWS; i++) {
+        text = replace_once(text, &len, translation_rows[i].was, translation_rows[i].now, &done[i]);
+        any |= done[i];
+    }
+    if (!text) return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory to rewrite %s", c_src);
+    if (any) {
         FILE *f = fopen(c_src, "wb");
-        int ok = f && fwrite(text, 1, head, f) == head &&
-                 fwrite(mont_mul_native, 1, sizeof mont_mul_native - 1, f) == sizeof mont_mul_native - 1 &&
-                 fwrite(at + def, 1, len - head - def, f) == len - head - def;
+        int ok = f && fwrite(text, 1, len, f) == len;
         if (f && fclose(f)) ok = 0;
         if (!ok) rc = cuzk_fail(err, CUZK_ERR_IO, "cannot rewrite %s: %s", c_src, strerror(errno));
-        *done = ok;
     }
     free(text);
     return rc;
 }
 
 /* The files a build leaves in its temporary folder, removed with it. */
-static const char *const build_files[] = {"circuit.wasm", "circuit.c", "circuit.h", "glue.c", "circuit.so", "log"};
+static const char *const build_files[] = {"circuit.wasm", "circuit.c",      "circuit.h",      "glue.c",
+                                          "circuit.so",   "wasm-rt.h",      "wasm-rt-impl.h", "wasm-rt-impl.c",
+                                          "log"};
 
 static void remove_build(const char tmp[TMP_CAP])
 {
@@ -238,37 +265,47 @@ static long long file_size(const char *path)
 }
 
 /* wasm2c, then cc, in tmp; the object renamed to so_path. */
-static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, const char *rt_dir, const char *so_path,
-                    const wasm_build_options *o, cuzk_error *err)
+static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, const wasm_runtime *rt,
+                    const char *so_path, const wasm_build_options *o, cuzk_error *err)
 {
     char wasm[PATH_CAP], c_src[PATH_CAP], glue[PATH_CAP], so[PATH_CAP], log[PATH_CAP], inc_tmp[PATH_CAP],
-        inc_rt[PATH_CAP], rt_c[PATH_CAP];
+        rt_c[PATH_CAP];
     snprintf(wasm, sizeof wasm, "%s/circuit.wasm", tmp);
     snprintf(c_src, sizeof c_src, "%s/circuit.c", tmp);
     snprintf(glue, sizeof glue, "%s/glue.c", tmp);
     snprintf(so, sizeof so, "%s/circuit.so", tmp);
     snprintf(log, sizeof log, "%s/log", tmp);
     snprintf(inc_tmp, sizeof inc_tmp, "-I%s", tmp);
-    snprintf(inc_rt, sizeof inc_rt, "-I%s", rt_dir);
-    snprintf(rt_c, sizeof rt_c, "%s/wasm-rt-impl.c", rt_dir);
+    snprintf(rt_c, sizeof rt_c, "%s/wasm-rt-impl.c", tmp);
     /* the bytes that were hashed are the bytes translated, whatever
      * happens to the caller's file meanwhile */
     int rc = write_file(wasm, bytes, len, err);
     if (!rc) rc = write_file(glue, wasm_glue_source, strlen(wasm_glue_source), err);
+    /* the runtime beside the translation, whose quoted includes find it
+     * there before the system's copy */
+    for (int i = 0; !rc && i < WASM_RUNTIME_FILES; i++) {
+        char path[PATH_CAP];
+        snprintf(path, sizeof path, "%s/%s", tmp, rt->files[i].name);
+        rc = write_file(path, rt->files[i].text, rt->files[i].len, err);
+    }
     double t0 = cuzk_now_s();
     char *wasm2c[] = {"wasm2c", wasm, "--module-name=circuit", "-o", c_src, NULL};
     if (!rc) rc = run_tool(wasm2c, log, "translating the wasm to C", err);
-    int native = 0;
-    if (!rc) rc = reroute_mont_mul(c_src, &native, err);
+    int done[N_TRANSLATION_ROWS] = {0};
+    if (!rc) rc = rewrite_translation(c_src, done, err);
     if (rc) return rc;
-    progress(o, "wasm2c: %.1f MiB of C in %.1f s (field products %s); compiling it with cc -O2",
-             (double)file_size(c_src) / 1048576.0, cuzk_now_s() - t0, native ? "native" : "left in wasm");
+    char rewrites[200] = "";
+    for (int i = 0; i < N_TRANSLATION_ROWS; i++)
+        snprintf(rewrites + strlen(rewrites), sizeof rewrites - strlen(rewrites), "%s%s %s", i ? ", " : "",
+                 translation_rows[i].what, done[i] ? translation_rows[i].how : "as wasm2c wrote it");
+    progress(o, "wasm2c: %.1f MiB of C in %.1f s (%s); compiling it with cc -O2",
+             (double)file_size(c_src) / 1048576.0, cuzk_now_s() - t0, rewrites);
     char *cc[N_CC_FLAGS + 10];
     int n = 0;
     cc[n++] = "cc";
     for (int i = 0; i < N_CC_FLAGS; i++) cc[n++] = (char *)cc_flags[i];
     char out_flag[] = "-o";
-    char *rest[] = {inc_tmp, inc_rt, c_src, glue, rt_c, out_flag, so, NULL};
+    char *rest[] = {inc_tmp, c_src, glue, rt_c, out_flag, so, NULL};
     memcpy(cc + n, rest, sizeof rest);
     t0 = cuzk_now_s();
     if ((rc = run_tool(cc, log, "compiling the circuit's C", err))) return rc;
@@ -279,7 +316,7 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
 }
 
 static int build(const char folder[FOLDER_CAP], const uint8_t *bytes, size_t len, const char *name,
-                 const char *rt_dir, const char *so_path, const wasm_build_options *o, cuzk_error *err)
+                 const wasm_runtime *rt, const char *so_path, const wasm_build_options *o, cuzk_error *err)
 {
     char tmp[TMP_CAP];
     snprintf(tmp, sizeof tmp, "%s/.build-XXXXXX", folder);
@@ -287,25 +324,19 @@ static int build(const char folder[FOLDER_CAP], const uint8_t *bytes, size_t len
         return cuzk_fail(err, CUZK_ERR_IO, "cannot make a build folder in %s: %s", folder, strerror(errno));
     progress(o, "%s: compiling the circuit to native code once (%zu KiB of wasm; cached for later runs)", name,
              len / 1024);
-    int rc = build_in(tmp, bytes, len, rt_dir, so_path, o, err);
+    int rc = build_in(tmp, bytes, len, rt, so_path, o, err);
     remove_build(tmp);
     return rc;
 }
 
-int wasm_build_open(const uint8_t *bytes, size_t len, const char *name, const wasm_build_options *o,
-                    void **handle, int *built, cuzk_error *err)
+/* The cached object for the bytes, built first when there is none. */
+static int open_or_build(const uint8_t *bytes, size_t len, const char *name, const wasm_build_options *o,
+                         const wasm_runtime *rt, void **handle, int *built, cuzk_error *err)
 {
-    *handle = NULL;
-    *built = 0;
-    const char *rt_dir = runtime_dir();
-    if (!rt_dir)
-        return cuzk_fail(err, CUZK_ERR_IO,
-                         "wabt's wasm2c runtime (wasm-rt-impl.c) is not installed: install Debian's wabt "
-                         "(scripts/install-deps does)");
     char folder[FOLDER_CAP], recipe[RECIPE_HEX + 1], hex[WASM_HASH_HEX + 1], so_path[PATH_CAP];
     uint8_t md[32];
     int rc = cache_folder(o ? o->cache_dir : NULL, folder, err);
-    if (!rc) rc = recipe_hex(rt_dir, recipe, err);
+    if (!rc) rc = recipe_hex(rt, recipe, err);
     if (rc) return rc;
     if (!EVP_Digest(bytes, len, md, NULL, EVP_sha256(), NULL)) return cuzk_fail(err, CUZK_ERR_NOMEM, "SHA-256 failed");
     hex_of(md, sizeof md, hex);
@@ -317,9 +348,22 @@ int wasm_build_open(const uint8_t *bytes, size_t len, const char *name, const wa
         progress(o, "%s: the cached object does not load (%s): building it again", so_path, dlerror());
         unlink(so_path);
     }
-    if ((rc = build(folder, bytes, len, name, rt_dir, so_path, o, err))) return rc;
+    if ((rc = build(folder, bytes, len, name, rt, so_path, o, err))) return rc;
     *built = 1;
     if (!(*handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL)))
         return cuzk_fail(err, CUZK_ERR_IO, "%s: the compiled circuit does not load: %s", so_path, dlerror());
     return CUZK_OK;
+}
+
+int wasm_build_open(const uint8_t *bytes, size_t len, const char *name, const wasm_build_options *o,
+                    void **handle, int *built, cuzk_error *err)
+{
+    *handle = NULL;
+    *built = 0;
+    wasm_runtime rt;
+    int rc = wasm_runtime_load(&rt, err);
+    if (rc) return rc;
+    rc = open_or_build(bytes, len, name, o, &rt, handle, built, err);
+    wasm_runtime_free(&rt);
+    return rc;
 }

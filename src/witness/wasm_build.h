@@ -1,13 +1,14 @@
 /* A circuit's wasm as native code: translated by wabt's wasm2c, compiled
  * with the system's C compiler (cc -O2) into a shared object together with
- * the glue (wasm_glue.h) and wabt's runtime (Debian puts wasm-rt-impl.c in
- * /usr/share/wabt/wasm2c), once per circuit, and kept in a cache:
+ * the glue (wasm_glue.h) and wabt's runtime (wasm_runtime.h), once per
+ * circuit, and kept in a cache:
  *
  *   <cache>/<SHA-256 of the wasm bytes>-<recipe>.so
  *
  * where <recipe> is the start of a SHA-256 over the glue's source, the
- * compiler's flags and the runtime's source, so that a new cuzk or wabt
- * makes new objects instead of loading stale ones. The cache folder is the
+ * compiler's flags and the runtime's files as built (wasm_runtime.h: made
+ * thread-local), so that a new cuzk or wabt makes new objects instead of
+ * loading stale ones. The cache folder is the
  * caller's, else $CUZK_WASM_CACHE, else $XDG_CACHE_HOME/cuzk/wasm, else
  * ~/.cache/cuzk/wasm (made when missing). An object is built in a
  * temporary folder inside the cache and renamed into place when whole, so

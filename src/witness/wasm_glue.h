@@ -32,9 +32,11 @@
  * translation's Fr_F1m_mul to; the instance keeps the circuit's prime for
  * it, read at its start.
  *
- * wabt 1.0.32's runtime keeps its trap target and call depth in globals
- * (one set per shared object): calls into one object must not overlap
- * (circom.c holds a lock around them). */
+ * The runtime's trap target is thread-local (the object is built with
+ * wasm_runtime.h's rewrite) and the translation's call depth the
+ * instance's own (the first word of its runtime instance, reset at each
+ * entry point; wasm_build.c): an instance serves one thread at a time, and several instances of one object run on several threads at
+ * once (circom.c keeps one per calculation under way). */
 #ifndef CUZK_WITNESS_WASM_GLUE_H
 #define CUZK_WITNESS_WASM_GLUE_H
 

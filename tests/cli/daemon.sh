@@ -10,16 +10,8 @@ PROBE=(python3 "$ROOT/tests/cli/http_probe.py")
 have_snarkjs=0
 command -v node >/dev/null && [ -x "$SNARKJS" ] && have_snarkjs=1
 
-declare -A PID=()
-cleanup() {
-    for p in "${PID[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source "$ROOT/tests/cli/daemon_lib.bash"
 
-# jget FILE PYTHON-EXPR: the expression over the JSON in FILE (as d).
-jget() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
-fail() { echo "FAIL: $*"; exit 1; }
 # probe_expect STATUS TEXT ARGS...: one raw request; the status must be
 # STATUS and the body a JSON {"error": ...} containing TEXT.
 probe_expect() {
@@ -29,18 +21,6 @@ probe_expect() {
     [ "$(head -n 1 "$WORK/probe.txt")" = "$status" ] || fail "expected HTTP $status: $*"
     tail -n +2 "$WORK/probe.txt" | python3 -c 'import json, sys; e = json.load(sys.stdin)["error"]; sys.exit(sys.argv[1] not in e)' "$text" ||
         fail "the error lacks '$text'"
-}
-
-# start_daemon NAME CONFIG: runs the daemon in the background until it answers.
-start_daemon() {
-    "$CUZK" daemon --config "$2" >"$WORK/$1.out" 2>&1 &
-    PID[$1]=$!
-    for _ in $(seq 600); do # a generous minute: nothing here measures how long it takes
-        "$CUZK" client status --connect "unix:$WORK/$1.sock" >/dev/null 2>&1 && return 0
-        kill -0 "${PID[$1]}" 2>/dev/null || { cat "$WORK/$1.out"; fail "the daemon $1 died at start"; }
-        sleep 0.1
-    done
-    fail "the daemon $1 did not answer"
 }
 
 step "a small circuit, its key, a witness; the witness of another circuit"

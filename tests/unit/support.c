@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ff/mont52.h"
 #include "groth16/groth16.h"
@@ -21,6 +22,20 @@ int gpu_tests_unavailable(void)
         return 1;
     }
     return 0;
+}
+
+int wasm_tests_unavailable(void)
+{
+    const char *path = getenv("PATH");
+    char dirs[4096], file[4200];
+    snprintf(dirs, sizeof dirs, "%s", path ? path : "/usr/bin");
+    for (char *save, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(file, sizeof file, "%s/wasm2c", d);
+        if (!access(file, X_OK))
+            return 0;
+    }
+    printf("SKIP: wasm2c is not installed (Debian's wabt)\n");
+    return 1;
 }
 
 int count_lines_with(const char *path, const char *needle1, const char *needle2)
@@ -85,6 +100,24 @@ int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id cu
         cuzk_wtns_free(&witness);
     else
         *w = witness;
+    return rc;
+}
+
+int verify_partition_proof(const char *zkey_path, const cuzk_job_result *r, uint32_t i)
+{
+    cuzk_error err = {0};
+    cuzk_zkey z;
+    cuzk_vk vk;
+    int rc = cuzk_zkey_read(&z, zkey_path, &err);
+    if (rc)
+        return rc;
+    rc = cuzk_groth16_export_vk(&z, &vk, &err);
+    cuzk_zkey_free(&z);
+    if (rc)
+        return rc;
+    rc = cuzk_groth16_verify(&vk, (const uint64_t(*)[4])r->publics + (size_t)i * r->n_public, r->n_public,
+                             &r->proofs[i], &err);
+    cuzk_vk_free(&vk);
     return rc;
 }
 

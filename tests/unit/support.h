@@ -4,6 +4,7 @@
 #define CUZK_TESTS_SUPPORT_H
 
 #include "engine/budget.h"
+#include "engine/engine.h"
 #include "groth16/synth.h"
 #include "groth16/wtns.h"
 #include "groth16/zkey.h"
@@ -13,6 +14,10 @@
  * memory do not mix). The caller then exits 77, which tests/run-all counts
  * as skipped. */
 int gpu_tests_unavailable(void);
+
+/* 1 (after printing "SKIP: ...") when circom's wasm cannot be compiled
+ * here: wabt's wasm2c is not on PATH. The caller then exits 77. */
+int wasm_tests_unavailable(void);
 
 /* The arithmetic paths a test runs through: 2 where the CPU has AVX-512
  * IFMA (path 0: with the 8-lane code of ff/mont52.h, path 1: the scalar
@@ -66,6 +71,11 @@ int write_dev_key(const char *zkey_path, const char *r1cs_path, cuzk_curve_id cu
 /* The toxic waste tests give setups (cuzk_setup_options.toxic): fixed
  * values, so two setups of one circuit make the same key. */
 extern const uint64_t test_toxic[5][4];
+
+/* Partition i's proof of r against the verification key of the zkey at
+ * zkey_path (snarkjs's check, independent of the engine's own): CUZK_OK or
+ * the library's code. */
+int verify_partition_proof(const char *zkey_path, const cuzk_job_result *r, uint32_t i);
 
 /* 1 when a and b are the same key byte for byte (header, IC, coefficients,
  * and each point array both hold), else 0 after printing what differs.

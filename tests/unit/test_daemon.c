@@ -395,6 +395,8 @@ static void test_api_routes_and_circuits(void **state)
     expect_error(f, "POST", "/v1/circuits", "[1, 2]", 400, "JSON object");
     expect_error(f, "POST", "/v1/circuits", "{\"id\": \"a/b\", \"zkey\": \"/x\"}", 400, "letters, digits");
     expect_error(f, "POST", "/v1/circuits", "{\"id\": \"c\", \"zkey\": \"rel.zkey\"}", 400, "absolute paths");
+    expect_error(f, "POST", "/v1/circuits", "{\"id\": \"c\", \"zkey\": \"/x.zkey\", \"wasm\": \"c.wasm\"}", 400,
+                 "absolute paths");
     expect_error(f, "POST", "/v1/circuits", "{\"id\": \"c\", \"zkey\": \"/nonexistent.zkey\"}", 400,
                  "/nonexistent.zkey");
     register_c(f);
@@ -442,7 +444,11 @@ static void test_api_bad_jobs(void **state)
     expect_error(f, "POST", "/v1/jobs", "{\"circuit\": \"c\", \"request_id\": \"\", \"partitions\": [{}]}", 400,
                  "request_id");
     expect_error(f, "POST", "/v1/jobs", "{\"circuit\": \"c\", \"partitions\": [{}]}", 400,
-                 "either \"witness\" or \"witness_b64\"");
+                 "one of \"witness\", \"witness_b64\" or \"input\"");
+    expect_error(f, "POST", "/v1/jobs", "{\"circuit\": \"c\", \"partitions\": [{\"input\": 5}]}", 400,
+                 "input must be an object");
+    expect_error(f, "POST", "/v1/jobs", "{\"circuit\": \"c\", \"partitions\": [{\"input\": {\"a\": 1}}]}", 400,
+                 "partition 0: circuit 'c' was registered without its wasm");
     expect_error(f, "POST", "/v1/jobs", "{\"circuit\": \"c\", \"partitions\": [{\"witness\": \"w.wtns\"}]}", 400,
                  "absolute path");
     expect_error(f, "POST", "/v1/jobs", "{\"circuit\": \"c\", \"partitions\": [{\"witness_b64\": \"@@@@\"}]}", 400,

@@ -91,7 +91,7 @@ static cuzk_job_result wait_job(cuzk_engine *e, uint64_t id)
  * it must end done with every proof verified. */
 static cuzk_job_result prove_verified(cuzk_engine *e, const char *id, const cuzk_wtns *w, uint32_t n)
 {
-    cuzk_partition_input parts[4] = {{NULL, w}, {NULL, w}, {NULL, w}, {NULL, w}};
+    cuzk_partition_input parts[4] = {{.witness = w}, {.witness = w}, {.witness = w}, {.witness = w}};
     assert_true(n <= 4);
     cuzk_job_request req = {id, CUZK_PRIORITY_HIGH, NULL, n, parts};
     cuzk_error err = {0};
@@ -510,7 +510,7 @@ static cuzk_engine *small_key_engine(char *dir, cuzk_backend *backend, cuzk_wtns
     cuzk_error err = {0};
     cuzk_engine *e = cuzk_engine_create(&cfg, backend, &err);
     assert_non_null(e);
-    assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, NULL, &err), CUZK_OK);
     return e;
 }
 
@@ -537,7 +537,7 @@ static void test_cpu_backend_end_to_end(void **state)
     assert_non_null(cfg.log);
     cuzk_engine *e = cuzk_engine_create(&cfg, backend_cpu_create(2), &err);
     assert_non_null(e);
-    assert_int_equal(cuzk_engine_register_circuit(e, "c", zkey, NULL, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_register_circuit(e, "c", zkey, NULL, NULL, &err), CUZK_OK);
     cuzk_job_result r = prove_verified(e, "c", &w, 3);
     assert_int_equal(r.n_public, 2);
     assert_memory_equal(r.publics[0], w.values + 4, 32);
@@ -548,7 +548,8 @@ static void test_cpu_backend_end_to_end(void **state)
     assert_int_equal(count_lines_with(log_path, "pinned pool: checkout", NULL), 3);
     assert_int_equal(count_lines_with(log_path, "partition proved\" backend=cpu", NULL), 3);
     int events = count_lines_with(tl_path, "", NULL);
-    assert_int_equal(events, 3 * 6);
+    assert_int_equal(events, 3 * 8);
+    assert_int_equal(count_lines_with(tl_path, "\"WITNESS_END\"", NULL), 3);
     cuzk_wtns_free(&w);
     assert_int_equal(remove_tree(dir), 0);
 }
@@ -762,7 +763,7 @@ static void test_circuit_keys(void **state)
     assert_non_null(strstr(err.msg, "simulated"));
 
     /* a job holds its key from submit to its end */
-    cuzk_partition_input part = {NULL, &w};
+    cuzk_partition_input part = {.witness = &w};
     cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 1, &part};
     uint64_t id;
     assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
@@ -933,7 +934,7 @@ static void test_submit_checks_witness(void **state)
     cuzk_error err = {0};
     cuzk_wtns short_w = w;
     short_w.n_witness = w.n_witness - 1;
-    cuzk_partition_input parts[2] = {{NULL, &w}, {NULL, &short_w}};
+    cuzk_partition_input parts[2] = {{.witness = &w}, {.witness = &short_w}};
     cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 2, parts};
     uint64_t id = 0;
     assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_ERR_MISMATCH);
@@ -942,7 +943,7 @@ static void test_submit_checks_witness(void **state)
     char path[96];
     snprintf(path, sizeof path, "%s/short.wtns", dir);
     assert_int_equal(cuzk_wtns_write(&short_w, path, &err), CUZK_OK);
-    parts[1] = (cuzk_partition_input){path, NULL};
+    parts[1] = (cuzk_partition_input){.witness_path = path};
     assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_ERR_MISMATCH);
     assert_non_null(strstr(err.msg, "partition 1: the witness has"));
     snprintf(path, sizeof path, "%s/missing.wtns", dir);
@@ -974,7 +975,7 @@ static void test_replaced_key_refused(void **state)
     snprintf(saved, sizeof saved, "%s/saved.zkey", dir);
     assert_int_equal(rename(zkey, saved), 0);
     cuzk_error err = {0};
-    cuzk_partition_input part = {NULL, &w};
+    cuzk_partition_input part = {.witness = &w};
     cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 1, &part};
     uint64_t id = 0;
     const uint32_t sizes[3] = {200, 400, 100};
@@ -1043,7 +1044,7 @@ static void test_budget_that_cannot_fit_refused(void **state)
         cuzk_error err = {0};
         e = cuzk_engine_create(&cfg, backend_cpu_create(1), &err);
         assert_non_null(e);
-        assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, &err), CUZK_ERR_NOMEM);
+        assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, NULL, &err), CUZK_ERR_NOMEM);
         char limit[32];
         snprintf(limit, sizeof limit, "%llu", (unsigned long long)budgets[i]);
         assert_non_null(strstr(err.msg, "budget"));
@@ -1115,13 +1116,13 @@ static void test_submit_wait_cancellable(void **state)
     cuzk_error err = {0};
     e = cuzk_engine_create(&cfg, backend_sim_create(1, 500), &err);
     assert_non_null(e);
-    assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, &err), CUZK_OK);
-    assert_int_equal(cuzk_engine_register_circuit(e, "other", other, NULL, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, NULL, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_register_circuit(e, "other", other, NULL, NULL, &err), CUZK_OK);
 
     cuzk_partition_input parts[20];
     for (int i = 0; i < 20; i++)
-        parts[i] = (cuzk_partition_input){NULL, &w};
-    cuzk_partition_input part2 = {NULL, &w2};
+        parts[i] = (cuzk_partition_input){.witness = &w};
+    cuzk_partition_input part2 = {.witness = &w2};
     for (int round = 0; round < 2; round++) {
         cuzk_job_request long_job = {"real", CUZK_PRIORITY_NORMAL, NULL, 20, parts};
         uint64_t id;
@@ -1183,7 +1184,7 @@ static void test_request_id_under_concurrency(void **state)
     snprintf(path, sizeof path, "%s/w.wtns", dir);
     cuzk_error err = {0};
     assert_int_equal(cuzk_wtns_write(&w, path, &err), CUZK_OK);
-    cuzk_partition_input part = {path, NULL};
+    cuzk_partition_input part = {.witness_path = path};
     for (int round = 0; round < ROUNDS; round++) {
         char rid[32];
         snprintf(rid, sizeof rid, "race-%d", round);
@@ -1230,12 +1231,13 @@ static cuzk_engine *checked_key_engine(char *dir, cuzk_wtns *w)
     cuzk_error err = {0};
     cuzk_engine *e = cuzk_engine_create(&cfg, backend_cpu_create(1), &err);
     assert_non_null(e);
-    assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, r1cs, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, r1cs, NULL, &err), CUZK_OK);
     return e;
 }
 
 /* A partition that fails (a witness that does not satisfy the r1cs) makes
- * its job "failed", with the reason, counted as failed, not cancelled. */
+ * its job "failed", with the partition and the reason, counted as failed,
+ * not cancelled; the other partitions are proved and their proofs kept. */
 static void test_failure_is_failed(void **state)
 {
     (void)state;
@@ -1247,18 +1249,28 @@ static void test_failure_is_failed(void **state)
     assert_non_null(bad.values = aligned_alloc(64, (bytes + 63) / 64 * 64));
     memcpy(bad.values, w.values, bytes);
     bad.values[4 * (w.n_witness - 1)] ^= 1; /* still below r: it passes the submit's checks */
-    cuzk_partition_input parts[2] = {{NULL, &w}, {NULL, &bad}};
-    cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 2, parts};
+    /* the bad one between good ones: they are proved all the same */
+    cuzk_partition_input parts[3] = {{.witness = &w}, {.witness = &bad}, {.witness = &w}};
+    cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 3, parts};
     uint64_t id;
     cuzk_error err = {0};
     assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
     cuzk_job_result r = wait_job(e, id);
     assert_int_equal(r.state, CUZK_JOB_FAILED);
     assert_string_equal(cuzk_job_state_name(r.state), "failed");
-    assert_non_null(strstr(r.error, "partition 1"));
+    assert_non_null(strstr(r.error, "partition 1: "));
+    assert_non_null(strstr(r.error, "constraint")); /* the r1cs check's reason */
+    assert_int_equal(r.partitions_done, 2);
+    assert_non_null(r.proofs);
+    assert_true(r.proved[0] && !r.proved[1] && r.proved[2]);
+    char zkey[64];
+    snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
+    assert_int_equal(verify_partition_proof(zkey, &r, 0), CUZK_OK);
+    assert_int_equal(verify_partition_proof(zkey, &r, 2), CUZK_OK);
     cuzk_job_result_free(&r);
     /* a cancelled job is still "cancelled" */
     parts[1] = parts[0];
+    req.n_partitions = 2;
     assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
     assert_int_equal(cuzk_engine_cancel(e, id), CUZK_OK);
     r = wait_job(e, id);
@@ -1291,7 +1303,7 @@ static void test_failed_registration_keeps_nothing(void **state)
     cuzk_engine_get_stats(e, &before);
     cuzk_error err = {0};
     for (int i = 0; i < 5; i++) {
-        assert_int_equal(cuzk_engine_register_circuit(e, "other", zkey, r1cs, &err), CUZK_ERR_MISMATCH);
+        assert_int_equal(cuzk_engine_register_circuit(e, "other", zkey, r1cs, NULL, &err), CUZK_ERR_MISMATCH);
         assert_non_null(strstr(err.msg, "does not belong to"));
     }
     cuzk_engine_get_stats(e, &after);

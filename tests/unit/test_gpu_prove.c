@@ -254,11 +254,11 @@ static void run_engine_on_gpus(int devices)
     int n_devices = b->n_devices;
     cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
     assert_non_null(e);
-    assert_int_equal(cuzk_engine_register_circuit(e, "c", zkey, NULL, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_register_circuit(e, "c", zkey, NULL, NULL, &err), CUZK_OK);
     enum { PARTS = 8 }; /* 16 partitions: every GPU gets some */
     cuzk_partition_input parts[PARTS];
     for (int i = 0; i < PARTS; i++)
-        parts[i] = (cuzk_partition_input){NULL, &c.w};
+        parts[i] = (cuzk_partition_input){.witness = &c.w};
     cuzk_job_request req = {"c", CUZK_PRIORITY_NORMAL, NULL, PARTS, parts};
     uint64_t ids[2];
     for (int i = 0; i < 2; i++)

@@ -136,7 +136,7 @@ static void test_engine_device_key(void **state)
     if (rc)
         printf("registering: %s\n", err.msg);
     assert_int_equal(rc, CUZK_OK);
-    cuzk_partition_input parts[3] = {{NULL, &w}, {NULL, &w}, {NULL, &w}};
+    cuzk_partition_input parts[3] = {{.witness = &w}, {.witness = &w}, {.witness = &w}};
     cuzk_job_request req = {"made", CUZK_PRIORITY_NORMAL, NULL, 3, parts};
     uint64_t id;
     assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
