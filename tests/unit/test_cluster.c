@@ -77,8 +77,8 @@ static long long job_int(pg_conn *c, const char *query, uint64_t job)
 }
 
 static const char *const witness_paths[] = {"/w/0.wtns", "/w/1.wtns", "/w/2.wtns", "/w/3.wtns"};
-static const cuzk_partition_input inputs[] = {{witness_paths[0], NULL}, {witness_paths[1], NULL},
-                                              {witness_paths[2], NULL}, {witness_paths[3], NULL}};
+static const cuzk_partition_input inputs[] = {{.witness_path = witness_paths[0]}, {.witness_path = witness_paths[1]},
+                                              {.witness_path = witness_paths[2]}, {.witness_path = witness_paths[3]}};
 enum { MAX_PARTS = sizeof inputs / sizeof inputs[0] };
 
 static cuzk_job_request request(const char *circuit, cuzk_priority priority, uint32_t n, const char *request_id)
