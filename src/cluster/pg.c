@@ -31,6 +31,20 @@ static int run_on_connect(pg_conn *c)
     return ok ? 0 : -1;
 }
 
+/* The server's notices (NOTICE: relation ... already exists, skipping,
+ * from each migration's CREATE ... IF NOT EXISTS) go to the log at debug
+ * level instead of libpq's default, stderr. */
+static void log_notice(void *ctx, const char *message)
+{
+    pg_conn *c = ctx;
+    char line[256];
+    snprintf(line, sizeof line, "%s", message);
+    line[strcspn(line, "\n")] = 0;
+    for (char *q = line; (q = strchr(q, '"'));)
+        *q = '\''; /* the log's quoting */
+    CUZK_LOG(c->log, CUZK_LOG_DEBUG, "cluster: database notice", "notice=\"%s\"", line);
+}
+
 /* One attempt, if the backoff allows it now. */
 static int try_connect(pg_conn *c, cuzk_error *err)
 {
@@ -41,6 +55,8 @@ static int try_connect(pg_conn *c, cuzk_error *err)
     if (c->pq)
         PQfinish(c->pq);
     c->pq = PQconnectdb(c->conninfo);
+    if (c->pq)
+        PQsetNoticeProcessor(c->pq, log_notice, c);
     if (pq_ok(c) && !run_on_connect(c)) {
         c->backoff = backoff_first_s;
         c->next_try = 0;
