@@ -260,8 +260,8 @@ static int pipeline_run(pipeline_opts *o, int threads)
         fprintf(stderr, "pipeline: key made and registered in %.2f s\n", cuzk_now_s() - t_setup);
     cuzk_partition_input *parts = calloc(o->partitions, sizeof *parts);
     uint64_t *ids = calloc(o->jobs, sizeof *ids);
-    for (uint32_t i = 0; parts && i < o->partitions; i++)
-        parts[i].witness = &w;
+    for (uint32_t i = 0; parts && i < o->partitions; i++) /* all of them one witness, lent: w outlives the jobs */
+        parts[i].witness = &w, parts[i].lend_witness = 1;
     double t0 = cuzk_engine_now(e);
     rc = parts && ids ? CLI_OK : CLI_FAIL;
     for (uint32_t i = 0; !rc && i < o->jobs; i++) {

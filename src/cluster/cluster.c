@@ -148,7 +148,7 @@ static char *registered_circuits(cluster_node *n)
 static void start_partition(cluster_node *n, slot *s)
 {
     claimed_partition *p = &s->part;
-    cuzk_partition_input in = {p->witness_path, p->has_witness ? &p->witness : NULL, NULL};
+    cuzk_partition_input in = {.witness_path = p->witness_path, .witness = p->has_witness ? &p->witness : NULL};
     cuzk_job_request req = {p->circuit, p->priority, NULL, 1, &in};
     uint64_t id = 0;
     cuzk_error err = {0};

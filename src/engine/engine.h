@@ -127,10 +127,13 @@ int cuzk_engine_register_sim_circuit(cuzk_engine *e, const char *id, uint32_t do
 /* One of the three. */
 typedef struct {
     const char *witness_path;  /* a .wtns file, or */
-    const cuzk_wtns *witness;  /* one in memory (copied), or */
+    const cuzk_wtns *witness;  /* one in memory (copied, unless lend_witness), or */
     const char *input_json;    /* the circuit's input, JSON text (witness/input.h), for a
                                 * circuit registered with its wasm: the witness is calculated
                                 * at synthesis */
+    int lend_witness;          /* witness is read in place, not copied: the caller keeps
+                                * it unchanged until the job has ended (many partitions
+                                * may share one) */
 } cuzk_partition_input;
 
 typedef struct {

@@ -43,11 +43,12 @@ typedef struct partition {
     uint32_t index;
     part_state state;
     char *witness_path;
-    cuzk_wtns witness;  /* loaded or calculated at synthesis (or copied at submit) */
+    cuzk_wtns witness;  /* calculated at synthesis, or given at submit (copied or lent), until staged */
     int has_witness;
+    int witness_lent;   /* witness.values are the submitter's: never freed here */
     witness_input input; /* read at submit; the witness is calculated from it */
     int has_input;
-    cuzk_wtns staged;   /* the witness with its values in the pool buffer */
+    cuzk_wtns staged;   /* the witness with its values in the pool buffer (a file's read there) */
     uint64_t ws_bytes;  /* working set charged under BUDGET_PARTITIONS */
     void *abc;          /* pinned buffer while checked out */
     int holds_permit;
@@ -185,6 +186,9 @@ partition *engine_pop_pending(cuzk_engine *e);
 /* A partition leaves the pipeline (P_DONE or P_DROPPED): what it held is
  * released, and its job ends when it was the last in flight. */
 void engine_partition_retire(cuzk_engine *e, partition *p, part_state how);
+/* Frees the partition's own witness (not a lent one) and gives its budget
+ * back: at staging, or when the partition retires before. */
+void engine_partition_drop_witness(cuzk_engine *e, partition *p);
 void engine_give_back_permit(cuzk_engine *e, partition *p);
 /* Records err as the job's error (unless a cancel was asked for), stops the
  * job's other partitions, retires p: the job ends "failed". */

@@ -96,22 +96,26 @@ static void job_end(cuzk_engine *e, job *j, cuzk_job_state state)
         e->cfg.on_job_end(e->cfg.on_job_end_ctx, j->id);
 }
 
+void engine_partition_drop_witness(cuzk_engine *e, partition *p)
+{
+    if (p->has_witness && !p->witness_lent)
+        cuzk_wtns_free(&p->witness);
+    p->has_witness = p->witness_lent = 0;
+    if (p->ws_bytes) {
+        budget_release(e->budget, BUDGET_PARTITIONS, p->ws_bytes);
+        p->ws_bytes = 0;
+    }
+}
+
 /* A partition leaves the pipeline (done or dropped): release what it held. */
 void engine_partition_retire(cuzk_engine *e, partition *p, part_state how)
 {
     job *j = p->job;
     p->state = how;
-    if (p->has_witness) {
-        cuzk_wtns_free(&p->witness);
-        p->has_witness = 0;
-    }
+    engine_partition_drop_witness(e, p);
     if (p->has_input) {
         witness_input_free(&p->input);
         p->has_input = 0;
-    }
-    if (p->ws_bytes) {
-        budget_release(e->budget, BUDGET_PARTITIONS, p->ws_bytes);
-        p->ws_bytes = 0;
     }
     j->in_flight--;
     if (how == P_DONE) {
@@ -304,8 +308,8 @@ static int copy_wtns(cuzk_wtns *dst, const cuzk_wtns *src)
     return 0;
 }
 
-/* A partition's witness as the request gives it: a path, a copy of one in
- * memory, or the input read (values mod the circuit's prime). */
+/* A partition's witness as the request gives it: a path, one in memory
+ * (copied, or lent), or the input read (values mod the circuit's prime). */
 static int take_partition_input(const circuit *c, partition *p, const cuzk_partition_input *in, cuzk_error *err)
 {
     int given = (in->witness_path != NULL) + (in->witness != NULL) + (in->input_json != NULL);
@@ -315,9 +319,12 @@ static int take_partition_input(const circuit *c, partition *p, const cuzk_parti
     if (in->witness_path)
         return (p->witness_path = strdup(in->witness_path)) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     if (in->witness) {
-        if (copy_wtns(&p->witness, in->witness))
+        if (in->lend_witness)
+            p->witness = *in->witness;
+        else if (copy_wtns(&p->witness, in->witness))
             return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         p->has_witness = 1;
+        p->witness_lent = in->lend_witness;
         return CUZK_OK;
     }
     if (!c->wasm)

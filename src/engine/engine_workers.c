@@ -24,10 +24,10 @@ static partition *take_next(cuzk_engine *e, part_queue *q, pthread_cond_t *cv, i
 
 /* ---------- synthesis ---------- */
 
-/* The witness stage: the partition's witness read from its file, or
- * calculated from its input by the circuit's wasm (the input is done with
- * then), unless it came in memory. */
-static int obtain_witness(cuzk_engine *e, partition *p, cuzk_error *err)
+/* The witness stage: the partition's witness read from its file straight
+ * into the staging buffer (staged), or calculated from its input by the
+ * circuit's wasm (the input is done with then), unless it came in memory. */
+static int obtain_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_error *err)
 {
     job *j = p->job;
     p->t_witness_start = engine_now(e);
@@ -37,32 +37,46 @@ static int obtain_witness(cuzk_engine *e, partition *p, cuzk_error *err)
         rc = cuzk_circom_calculate(j->circ->wasm, &p->input, &p->witness, err);
         witness_input_free(&p->input);
         p->has_input = 0;
+        p->has_witness = !rc;
     } else if (!p->has_witness) {
-        rc = cuzk_wtns_read(&p->witness, p->witness_path, err);
+        rc = cuzk_wtns_read_into(&p->staged, p->witness_path, staged, j->circ->n_vars, err);
     }
-    p->has_witness = !rc;
     p->t_witness_end = engine_now(e);
     timeline_emit(e->tl, TL_WITNESS_END, j->id, p->index, -1, p->t_witness_end);
     return rc;
 }
 
-static int load_witness(cuzk_engine *e, partition *p, cuzk_error *err)
+/* The witness into the staging buffer, checked: a calculated or given one
+ * copied there (a calculated one is freed then, and only charged to the
+ * budget meanwhile), a file's read there. */
+static int stage_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_error *err)
 {
     job *j = p->job;
-    if (!j->circ->key)
-        return CUZK_OK;
-    int rc = obtain_witness(e, p, err);
+    int rc = obtain_witness(e, p, staged, err);
     if (rc)
         return rc;
-    p->ws_bytes = (uint64_t)p->witness.n_witness * 32;
-    if (budget_acquire(e->budget, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, p->ws_bytes, &j->cancelled)) {
-        p->ws_bytes = 0;
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "the witness does not fit in the memory budget");
-    }
-    if (j->key && (rc = cuzk_groth16_check_inputs(j->key, &p->witness, err)))
+    if (p->has_witness) {
+        p->ws_bytes = (uint64_t)p->witness.n_witness * 32;
+        if (!p->witness_lent &&
+            budget_acquire(e->budget, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, p->ws_bytes, &j->cancelled)) {
+            p->ws_bytes = 0;
+            return cuzk_fail(err, CUZK_ERR_NOMEM, "the witness does not fit in the memory budget");
+        }
+        if (p->witness_lent)
+            p->ws_bytes = 0;
+        if ((rc = cuzk_groth16_check_inputs(j->key, &p->witness, err)))
+            return rc;
+        p->staged = p->witness;
+        p->staged.values = staged;
+        memcpy(staged, p->witness.values, (size_t)p->witness.n_witness * 32);
+        engine_partition_drop_witness(e, p);
+    } else if ((rc = cuzk_groth16_check_inputs(j->key, &p->staged, err))) {
         return rc;
-    if (j->circ->has_r1cs)
-        return cuzk_r1cs_check_witness(&j->circ->r1cs, &p->witness, err);
+    }
+    if (j->circ->has_r1cs && (rc = cuzk_r1cs_check_witness(&j->circ->r1cs, &p->staged, err)))
+        return rc;
+    /* the finalizer needs them after the buffer has gone back to the pool */
+    cuzk_groth16_public_signals(j->key, &p->staged, j->publics + (size_t)p->index * j->circ->n_public);
     return CUZK_OK;
 }
 
@@ -77,17 +91,15 @@ static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
     if (!p->abc)
         return j->cancelled ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "no pinned buffer of %zu bytes", bytes);
     atomic_store(&j->admitted, 1);
-    int rc = load_witness(e, p, err);
-    if (rc)
-        return rc;
     if (!c->key) {
         engine_sleep(e, e->cfg.sim_synth_ms / 1000);
         return CUZK_OK;
     }
-    p->staged = p->witness;
-    p->staged.values = (uint64_t *)((uint8_t *)p->abc + engine_abc_bytes(c));
-    memcpy(p->staged.values, p->witness.values, (size_t)c->n_vars * 32);
-    return c->abc_on_device ? CUZK_OK : cuzk_pce_synthesize(&c->pce, p->witness.values, p->abc, e->cfg.synthesis_threads);
+    uint64_t *staged = (uint64_t *)((uint8_t *)p->abc + engine_abc_bytes(c));
+    int rc = stage_witness(e, p, staged, err);
+    if (rc)
+        return rc;
+    return c->abc_on_device ? CUZK_OK : cuzk_pce_synthesize(&c->pce, staged, p->abc, e->cfg.synthesis_threads);
 }
 
 void *engine_synth_worker_main(void *arg)
@@ -225,17 +237,14 @@ void *engine_finisher_main(void *arg)
         job *j = p->job;
         pthread_mutex_unlock(&e->lock);
 
-        backend_work w = {j->key, j->circ->key ? &p->witness : NULL, NULL, j->circ->domain_size, NULL, &j->cancelled};
+        /* the witness has gone with the staging buffer: its public signals were kept at synthesis */
+        backend_work w = {j->key, NULL, NULL, j->circ->domain_size, NULL, &j->cancelled};
         cuzk_error err = {0};
         int rc = e->backend->prove_finish(e->backend, &w, &p->msm, &j->proofs[p->index], &err);
         int verified = 0;
-        if (!rc && j->circ->key) {
-            cuzk_groth16_public_signals(j->key, &p->witness,
-                                        j->publics + (size_t)p->index * j->circ->n_public);
-            if (e->cfg.verify_proofs && !e->backend->simulated) {
-                rc = verify_partition(j, p, &err);
-                verified = !rc;
-            }
+        if (!rc && j->circ->key && e->cfg.verify_proofs && !e->backend->simulated) {
+            rc = verify_partition(j, p, &err);
+            verified = !rc;
         }
         p->t_done = engine_now(e);
         timeline_emit(e->tl, TL_DONE, j->id, p->index, p->device, p->t_done);

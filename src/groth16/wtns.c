@@ -27,13 +27,18 @@ static int wtns_read_layout(cuzk_wtns *w, cuzk_binfile *bf, cuzk_bin_reader *val
     return cuzk_bin_expect_size(values, (uint64_t)w->n_witness * *n8, why, err);
 }
 
-static int wtns_read_open(cuzk_wtns *w, cuzk_binfile *bf, cuzk_error *err)
+/* The values of an opened container into dest (capacity values), or into
+ * a fresh allocation when dest is NULL. */
+static int wtns_read_open(cuzk_wtns *w, cuzk_binfile *bf, uint64_t *dest, uint64_t capacity, cuzk_error *err)
 {
     cuzk_bin_reader r;
     uint32_t n8;
     int rc = wtns_read_layout(w, bf, &r, &n8, err);
     if (rc) return rc;
-    w->values = cuzk_alloc_aligned((uint64_t)w->n_witness * n8, 0);
+    if (dest && w->n_witness > capacity)
+        return cuzk_fail(err, CUZK_ERR_MISMATCH, "%s: %u witness values, room for %llu", bf->path, w->n_witness,
+                         (unsigned long long)capacity);
+    w->values = dest ? dest : cuzk_alloc_aligned((uint64_t)w->n_witness * n8, 0);
     if (!w->values)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %u witness values", bf->path, w->n_witness);
     return cuzk_bin_read_elems(&r, w->values, w->n_witness, 1, CUZK_R_WORDS, cuzk_curve_r(w->curve), "r",
@@ -43,7 +48,7 @@ static int wtns_read_open(cuzk_wtns *w, cuzk_binfile *bf, cuzk_error *err)
 /* Reads the witness of an opened container, then closes it. */
 static int wtns_read_close(cuzk_wtns *w, cuzk_binfile *bf, cuzk_error *err)
 {
-    int rc = wtns_read_open(w, bf, err);
+    int rc = wtns_read_open(w, bf, NULL, 0, err);
     cuzk_bin_close(bf);
     if (rc) cuzk_wtns_free(w);
     return rc;
@@ -55,6 +60,18 @@ int cuzk_wtns_read(cuzk_wtns *w, const char *path, cuzk_error *err)
     memset(w, 0, sizeof *w);
     int rc = cuzk_bin_open(&bf, path, "wtns", WTNS_VERSION, err);
     return rc ? rc : wtns_read_close(w, &bf, err);
+}
+
+int cuzk_wtns_read_into(cuzk_wtns *w, const char *path, uint64_t *values, uint64_t capacity, cuzk_error *err)
+{
+    cuzk_binfile bf;
+    memset(w, 0, sizeof *w);
+    int rc = cuzk_bin_open(&bf, path, "wtns", WTNS_VERSION, err);
+    if (rc) return rc;
+    rc = wtns_read_open(w, &bf, values, capacity, err);
+    cuzk_bin_close(&bf);
+    if (rc) memset(w, 0, sizeof *w);
+    return rc;
 }
 
 int cuzk_wtns_read_header(cuzk_wtns *w, const char *path, cuzk_error *err)

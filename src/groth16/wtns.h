@@ -19,6 +19,11 @@ typedef struct {
  * section sizes exactly, and every value < r. On failure w is left empty.
  * Returns CUZK_OK, CUZK_ERR_IO, CUZK_ERR_FORMAT or CUZK_ERR_NOMEM. */
 int cuzk_wtns_read(cuzk_wtns *w, const char *path, cuzk_error *err);
+/* cuzk_wtns_read with the values read straight into values (room for
+ * capacity of them, 4 words each; e.g. a pinned staging buffer, sparing a
+ * fresh allocation and a copy): w->values points there, so w is not to be
+ * freed. More values than capacity fail with CUZK_ERR_MISMATCH. */
+int cuzk_wtns_read_into(cuzk_wtns *w, const char *path, uint64_t *values, uint64_t capacity, cuzk_error *err);
 /* Only the header: curve and n_witness, values NULL (nothing to free), the
  * values section's size checked but its contents not read. */
 int cuzk_wtns_read_header(cuzk_wtns *w, const char *path, cuzk_error *err);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "groth16/curve_id.h"
 #include "groth16/synth.h"
 #include "support.h"
 #include "util/vclock.h"
@@ -961,6 +962,66 @@ static void test_submit_checks_witness(void **state)
     assert_int_equal(remove_tree(dir), 0);
 }
 
+/* A witness given in each form (a file, read straight into the staging
+ * buffer; a copy; a lent one, two partitions sharing it) proves and
+ * verifies with the witness's public signals, and the lent one is left as
+ * it was; a file whose header passed the submit but whose value is not
+ * below r fails its job naming the value. */
+static void test_witness_forms(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-engine-XXXXXX", path[96], bad_path[96];
+    cuzk_wtns w;
+    cuzk_engine *e = small_key_engine(dir, backend_cpu_create(1), &w);
+    cuzk_error err = {0};
+    snprintf(path, sizeof path, "%s/w.wtns", dir);
+    assert_int_equal(cuzk_wtns_write(&w, path, &err), CUZK_OK);
+    size_t bytes = (size_t)w.n_witness * 32;
+    uint64_t *before = malloc(bytes);
+    assert_non_null(before);
+    memcpy(before, w.values, bytes);
+    cuzk_partition_input parts[4] = {{.witness_path = path}, {.witness = &w},
+                                     {.witness = &w, .lend_witness = 1}, {.witness = &w, .lend_witness = 1}};
+    cuzk_job_request req = {"real", CUZK_PRIORITY_NORMAL, NULL, 4, parts};
+    uint64_t id = 0;
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
+    cuzk_job_result r = wait_job(e, id);
+    assert_int_equal(r.state, CUZK_JOB_DONE);
+    assert_int_equal(r.verified, 1);
+    assert_true(r.n_public > 0);
+    for (uint32_t i = 0; i < 4; i++)
+        for (uint32_t k = 0; k < r.n_public; k++)
+            assert_memory_equal(r.publics[(size_t)i * r.n_public + k], w.values + (size_t)(1 + k) * 4, 32);
+    cuzk_job_result_free(&r);
+    assert_memory_equal(before, w.values, bytes);
+
+    /* the last value set to r itself, written past the writer's check */
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    uint8_t *file = malloc(bytes + 4096);
+    assert_non_null(file);
+    size_t len = fread(file, 1, bytes + 4096, f);
+    fclose(f);
+    memcpy(file + len - 32, cuzk_curve_r(CUZK_CURVE_BN254), 32);
+    snprintf(bad_path, sizeof bad_path, "%s/bad.wtns", dir);
+    f = fopen(bad_path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(file, 1, len, f), len);
+    fclose(f);
+    parts[0] = (cuzk_partition_input){.witness_path = bad_path};
+    req.n_partitions = 1;
+    assert_int_equal(cuzk_engine_submit(e, &req, &id, &err), CUZK_OK);
+    r = wait_job(e, id);
+    assert_int_equal(r.state, CUZK_JOB_FAILED);
+    assert_non_null(strstr(r.error, "is not below r"));
+    cuzk_job_result_free(&r);
+    free(file);
+    free(before);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 /* A key file replaced after registration (evicted, then another key put at
  * its path: of the same size, larger, smaller) is refused when the cache
  * reloads it, naming the file, and no job is created; with the original
@@ -1327,7 +1388,8 @@ int main(void)
         cmocka_unit_test(test_cpu_backend_end_to_end), cmocka_unit_test(test_drain_and_cancel_all),
         cmocka_unit_test(test_sim_gate),
         cmocka_unit_test(test_stage_histograms),      cmocka_unit_test(test_circuit_keys),
-        cmocka_unit_test(test_submit_checks_witness), cmocka_unit_test(test_made_key),
+        cmocka_unit_test(test_submit_checks_witness), cmocka_unit_test(test_witness_forms),
+        cmocka_unit_test(test_made_key),
         cmocka_unit_test(test_failed_made_key_forgotten),
         cmocka_unit_test(test_device_memory_stats),
         cmocka_unit_test(test_replaced_key_refused),
