@@ -146,13 +146,16 @@ static int make_real_circuit(const pipeline_opts *o, int threads, char *zkey_pat
 
 static void print_report(const pipeline_opts *o, const char *backend, cuzk_engine_stats *s, double wall_s)
 {
-    double busy = 0, span = 0;
+    double busy = 0, span = 0, own = 0;
     for (int d = 0; d < s->n_devices; d++)
-        busy += s->gpu_busy_s[d], span += s->gpu_span_s[d];
+        busy += s->gpu_busy_s[d], span += s->gpu_span_s[d], own += s->gpu_device_s[d];
     double busy_fraction = wall_s > 0 ? busy / (wall_s * s->n_devices) : 0;
     /* the same while the devices prove: without the first synthesis before
      * any device has work, and the last finalization after */
     double busy_active = span > 0 ? busy / span : 0;
+    /* the same by the device's own clock: without what prove_start waited
+     * for outside it (the driver, e.g. while another thread pins memory) */
+    double own_active = span > 0 ? own / span : 0;
     double checkouts = (double)(s->pool.reuses + s->pool.allocations);
     double reuse_ratio = checkouts > 0 ? (double)s->pool.reuses / checkouts : 0;
     double p[N_STAGES][3];
@@ -165,13 +168,14 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
         printf("{\"backend\": \"%s\", \"policy\": \"%s\", \"jobs\": %u, \"partitions\": %u, \"devices\": %d, "
                "\"synthesis_workers\": %d, \"max_gpu_queue_depth\": %d, \"proofs\": %llu, "
                "\"proofs_verified\": %llu, \"wall_s\": %.3f, \"throughput_partitions_per_s\": %.3f, "
-               "\"gpu_busy_fraction\": %.4f, \"gpu_busy_fraction_active\": %.4f, \"pool_allocations\": %llu, \"pool_reuses\": %llu, "
+               "\"gpu_busy_fraction\": %.4f, \"gpu_busy_fraction_active\": %.4f, "
+               "\"gpu_device_clock_fraction_active\": %.4f, \"pool_allocations\": %llu, \"pool_reuses\": %llu, "
                "\"pool_checkins\": %llu, \"pool_frees\": %llu, \"pool_reuse_ratio\": %.4f, "
                "\"peak_pinned_bytes\": %llu, \"budget_bytes\": %llu, \"budget_high_water_bytes\": %llu",
                backend, cuzk_dispatch_policy_name(o->cfg.policy), o->jobs, o->partitions, s->n_devices,
                o->cfg.synthesis_workers, o->cfg.max_gpu_queue_depth, (unsigned long long)s->partitions_done,
                (unsigned long long)s->proofs_verified, wall_s, (double)s->partitions_done / wall_s, busy_fraction,
-               busy_active, (unsigned long long)s->pool.allocations, (unsigned long long)s->pool.reuses,
+               busy_active, own_active, (unsigned long long)s->pool.allocations, (unsigned long long)s->pool.reuses,
                (unsigned long long)s->pool.checkins, (unsigned long long)s->pool.frees, reuse_ratio,
                (unsigned long long)s->pool.bytes_peak, (unsigned long long)s->budget.limit,
                (unsigned long long)s->budget.high_water);
@@ -197,6 +201,7 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
     printf("| wall seconds | %.3f |\n| throughput, partitions/s | %.2f |\n| device busy fraction | %.3f |\n", wall_s,
            (double)s->partitions_done / wall_s, busy_fraction);
     printf("| device busy fraction, first to last proof | %.3f |\n", busy_active);
+    printf("| the same by the device's own clock | %.3f |\n", own_active);
     printf("| pool allocations / reuses / checkins / frees | %llu / %llu / %llu / %llu |\n",
            (unsigned long long)s->pool.allocations, (unsigned long long)s->pool.reuses,
            (unsigned long long)s->pool.checkins, (unsigned long long)s->pool.frees);

@@ -114,6 +114,10 @@ static void labelled(FILE *f, const cuzk_engine_stats *s, const metrics_input *i
     family(f, "cuzk_gpu_busy_seconds_total", "counter", "Seconds each device spent proving partitions.");
     for (int d = 0; d < s->n_devices; d++)
         fprintf(f, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.17g\n", d, s->gpu_busy_s[d]);
+    family(f, "cuzk_gpu_device_seconds_total", "counter",
+           "Of the busy seconds, those on the device's own clock (the rest: waits for the driver).");
+    for (int d = 0; d < s->n_devices; d++)
+        fprintf(f, "cuzk_gpu_device_seconds_total{device=\"%d\"} %.17g\n", d, s->gpu_device_s[d]);
 
     family(f, "cuzk_device_memory_bytes", "gauge",
            "Device memory after the last proof (used), the most seen so (high_water), the card (total).");

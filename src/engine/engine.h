@@ -279,7 +279,9 @@ typedef struct {
     uint64_t jobs_active;                              /* submitted, not yet ended */
     uint32_t queued, synthesizing, gpu_queued, on_gpu; /* partitions in each place now */
     int n_devices;
-    double gpu_busy_s[CUZK_MAX_DEVICES];
+    double gpu_busy_s[CUZK_MAX_DEVICES];   /* in the backend's prove_start, waits for the driver included */
+    double gpu_device_s[CUZK_MAX_DEVICES]; /* of that, the device's own clock (its phase timings; the
+                                            * wall time for a backend without) */
     double gpu_span_s[CUZK_MAX_DEVICES]; /* from each device's first partition start to its last end */
     /* device memory in bytes after the last proof or registration, the most
      * seen so, and the card's size, as the backend sees it (a memory limit

@@ -121,7 +121,7 @@ struct cuzk_engine {
 
     uint64_t partitions_done, proofs_verified, jobs_done, jobs_failed, jobs_cancelled, dispatched;
     uint64_t jobs_active;
-    double gpu_busy_s[CUZK_MAX_DEVICES];
+    double gpu_busy_s[CUZK_MAX_DEVICES], gpu_device_s[CUZK_MAX_DEVICES];
     double gpu_first_start[CUZK_MAX_DEVICES], gpu_last_end[CUZK_MAX_DEVICES]; /* 0: none yet */
     /* device memory (backend->device_memory) after the last proof or
      * registration, and the most seen then: the device pools keep what a

@@ -75,6 +75,7 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->n_devices = e->backend->n_devices;
     s->dispatched = e->dispatched;
     memcpy(s->gpu_busy_s, e->gpu_busy_s, sizeof s->gpu_busy_s);
+    memcpy(s->gpu_device_s, e->gpu_device_s, sizeof s->gpu_device_s);
     memcpy(s->device_memory_used, e->device_memory_used, sizeof s->device_memory_used);
     memcpy(s->device_memory_high_water, e->device_memory_high, sizeof s->device_memory_high_water);
     memcpy(s->device_memory_total, e->device_memory_total, sizeof s->device_memory_total);

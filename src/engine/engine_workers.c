@@ -196,6 +196,7 @@ void *engine_gpu_worker_main(void *varg)
         e->on_gpu--;
         double busy = p->t_gpu_end - p->t_gpu_start;
         e->gpu_busy_s[device] += busy;
+        e->gpu_device_s[device] += times.total < busy ? times.total : busy;
         if (e->gpu_first_start[device] == 0 || p->t_gpu_start < e->gpu_first_start[device])
             e->gpu_first_start[device] = p->t_gpu_start;
         if (p->t_gpu_end > e->gpu_last_end[device])

@@ -610,6 +610,7 @@ static void test_api_status_and_metrics(void **state)
     assert_non_null(strstr(rs.body, "cuzk_stage_duration_seconds_bucket{stage=\"total\",le=\"+Inf\"} 3\n"));
     assert_non_null(strstr(rs.body, "cuzk_stage_duration_seconds_count{stage=\"gpu\"} 3\n"));
     assert_non_null(strstr(rs.body, "cuzk_gpu_busy_seconds_total{device=\"0\"}"));
+    assert_non_null(strstr(rs.body, "cuzk_gpu_device_seconds_total{device=\"0\"}"));
     assert_non_null(strstr(rs.body, "cuzk_device_memory_bytes{device=\"0\",kind=\"high_water\"} 0\n")); /* sim */
     assert_non_null(strstr(rs.body, "cuzk_device_memory_waits_total{device=\"0\"} 0\n"));
     assert_non_null(strstr(rs.body, "cuzk_budget_used_bytes{category=\"keys\"}"));

@@ -994,6 +994,10 @@ static void test_witness_forms(void **state)
             assert_memory_equal(r.publics[(size_t)i * r.n_public + k], w.values + (size_t)(1 + k) * 4, 32);
     cuzk_job_result_free(&r);
     assert_memory_equal(before, w.values, bytes);
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e, &s); /* the CPU's phase timings are its own clock: part of the busy time */
+    assert_true(s.gpu_device_s[0] > 0 && s.gpu_device_s[0] <= s.gpu_busy_s[0]);
+    cuzk_engine_stats_free(&s);
 
     /* the last value set to r itself, written past the writer's check */
     FILE *f = fopen(path, "rb");

@@ -274,8 +274,9 @@ static void run_engine_on_gpus(int devices)
     cuzk_engine_stats st;
     cuzk_engine_get_stats(e, &st);
     for (int d = 0; d < n_devices; d++)
-        if (!(st.gpu_busy_s[d] > 0))
-            fail_msg("GPU %d of %d proved nothing", d, n_devices);
+        if (!(st.gpu_busy_s[d] > 0) || !(st.gpu_device_s[d] > 0) || st.gpu_device_s[d] > st.gpu_busy_s[d])
+            fail_msg("GPU %d of %d: busy %g s, by its own clock %g s", d, n_devices, st.gpu_busy_s[d],
+                     st.gpu_device_s[d]);
     cuzk_engine_stats_free(&st);
     cuzk_engine_destroy(e);
     cuzk_logger_close(cfg.log);
