@@ -11,15 +11,9 @@
 # generous deadline: no sleep decides.
 source "$(dirname "$0")/../interop/lib.sh"
 source "$ROOT/tests/cli/pg_server.bash"
+source "$ROOT/tests/cli/daemon_lib.bash"
 LOAD=(python3 "$ROOT/tests/cli/cluster_load.py")
-
-declare -A PID=()
-cleanup() {
-    for p in "${PID[@]}"; do kill -CONT "$p" 2>/dev/null; kill -9 "$p" 2>/dev/null || true; done
-    pg_stop
-    [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
-}
-trap cleanup EXIT
+cleanup_extra() { pg_stop; }
 fail() { echo "FAIL: $*"; for n in a b c d; do [ -f "$WORK/$n.log" ] && grep -E 'level=(error|warn)' "$WORK/$n.log" | tail -n 5; done; exit 1; }
 
 rc=0
@@ -77,10 +71,7 @@ EOF
 }
 start_node() { # NAME BACKEND [CIRCUIT]
     node_ini "$@" >"$WORK/$1.ini"
-    "$CUZK" daemon --config "$WORK/$1.ini" >>"$WORK/$1.out" 2>&1 &
-    PID[$1]=$!
-    poll_until 60 "$CUZK" client status --connect "unix:$WORK/$1.sock" >/dev/null 2>&1 ||
-        { cat "$WORK/$1.out"; fail "node $1 did not start"; }
+    start_daemon "$1" "unix:$WORK/$1.sock" --config "$WORK/$1.ini"
 }
 healthy() { [ "$(status "$1" 'd["cluster"]["healthy"]')" = "$2" ]; }
 late_results() { "$CUZK" client metrics --connect "unix:$WORK/$1.sock" | sed -n 's/^cuzk_cluster_late_results_total //p'; }

@@ -5,14 +5,7 @@
 # is an event (a connection closed by the server, a response); the long
 # unauthenticated_timeout_s keeps the server's own timeout out of the way.
 source "$(dirname "$0")/../interop/lib.sh"
-
-DPID=
-cleanup() {
-    [ -n "$DPID" ] && kill -9 "$DPID" 2>/dev/null
-    [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$ROOT/tests/cli/daemon_lib.bash"
 
 free_port() { python3 -c 'import socket, sys; s = socket.socket(int(sys.argv[1])); s.bind((sys.argv[2], 0)); print(s.getsockname()[1])' "$@"; }
 PORT=$(free_port 2 127.0.0.1)
@@ -38,13 +31,7 @@ PER_ADDRESS=3
 } >"$WORK/d.ini"
 
 step "start a daemon on a unix socket and TCP (IPv4${PORT6:+ and IPv6})"
-"$CUZK" daemon --config "$WORK/d.ini" >"$WORK/d.out" 2>&1 &
-DPID=$!
-for _ in $(seq 600); do # a generous minute: nothing here measures how long it takes
-    "$CUZK" client status --connect "unix:$WORK/d.sock" >/dev/null 2>&1 && break
-    kill -0 "$DPID" 2>/dev/null || { cat "$WORK/d.out"; fail "the daemon died at start"; }
-    sleep 0.1
-done
+start_daemon d "unix:$WORK/d.sock" --config "$WORK/d.ini"
 
 FLOOD=(python3 "$ROOT/tests/cli/address_flood.py")
 step "40 connections without the token from 127.0.0.2; a bystander from 127.0.0.3"
@@ -65,7 +52,7 @@ got=$(grep -c 'closed an idle connection without a token.*reason=per_address' "$
 [ "$got" = "$want" ] || fail "$got connections closed for their address's share, expected $want"
 ! grep -q 'reason=total' "$WORK/d.log" || fail "a connection was closed for the total, which one address cannot reach"
 
-kill -TERM "$DPID"
-wait "$DPID" || fail "the daemon did not exit 0 on SIGTERM"
-DPID=
+kill -TERM "${PID[d]}"
+wait "${PID[d]}" || fail "the daemon did not exit 0 on SIGTERM"
+unset 'PID[d]'
 echo "connection limits: OK"

@@ -57,7 +57,7 @@ EOF
 export CUZK_CONNECT=$SOCK
 
 step "start: the config's circuit is registered and hot; the socket is 0660"
-start_daemon d "$WORK/d.ini"
+start_daemon d "$SOCK" --config "$WORK/d.ini"
 [ "$(stat -c %a "$WORK/d.sock")" = 660 ] || fail "socket mode $(stat -c %a "$WORK/d.sock")"
 "$CUZK" client status >"$WORK/status.json"
 [ "$(jget "$WORK/status.json" 'd["circuits"][0]["key"]["tier"]')" = hot ] || fail "the key is not hot"
@@ -230,7 +230,7 @@ step "a second daemon, on the simulated device behind a gate: cancel a job while
 # (whatever the machine's load) and ends when the test creates the file
 sed -e "s|backend = cpu|backend = sim\nsim_gpu_ms = 1\nsim_gate = $WORK/gate|" -e "s|/d\.|/s.|g" -e "/^listen = tcp/d" \
     -e "/^token_file/d" -e "/^timeline/d" "$WORK/d.ini" >"$WORK/s.ini"
-start_daemon s "$WORK/s.ini"
+start_daemon s "unix:$WORK/s.sock" --config "$WORK/s.ini"
 export CUZK_CONNECT=unix:$WORK/s.sock
 "$CUZK" client submit --circuit c --priority low "$WORK/w.wtns" "$WORK/w.wtns" "$WORK/w.wtns" >"$WORK/big.json"
 big=$(jget "$WORK/big.json" 'd["job_id"]')

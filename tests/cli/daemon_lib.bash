@@ -1,25 +1,32 @@
-# Helpers of the daemon tests (daemon.sh, daemon_wasm.sh), sourced after
-# tests/interop/lib.sh: daemons started in the background and killed at
-# exit, JSON read back, failures said.
+# Helpers of the daemon tests (daemon.sh, daemon_wasm.sh, connection_limits.sh,
+# load.sh, cluster.sh), sourced after tests/interop/lib.sh: daemons started
+# in the background and killed at exit (stopped ones too), JSON read back,
+# failures said. A test may define cleanup_extra (run at exit, before the
+# work folder goes); KEEP_WORK=1 keeps that folder.
 
 declare -A PID=()
 cleanup() {
-    for p in "${PID[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-    rm -rf "$WORK"
+    for p in "${PID[@]}"; do kill -CONT "$p" 2>/dev/null; kill -9 "$p" 2>/dev/null || true; done
+    if declare -F cleanup_extra >/dev/null; then cleanup_extra; fi
+    [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
 
 # jget FILE PYTHON-EXPR: the expression over the JSON in FILE (as d).
 jget() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 fail() { echo "FAIL: $*"; exit 1; }
-# start_daemon NAME CONFIG: runs the daemon in the background until it answers.
+# start_daemon NAME CONNECT ARGS...: `$DAEMON_BIN daemon ARGS` (default
+# $CUZK) in the background, PID[NAME], its output appended to
+# $WORK/NAME.out, until it answers a status at CONNECT.
 start_daemon() {
-    "$CUZK" daemon --config "$2" >"$WORK/$1.out" 2>&1 &
-    PID[$1]=$!
+    local name=$1 connect=$2
+    shift 2
+    "${DAEMON_BIN:-$CUZK}" daemon "$@" >>"$WORK/$name.out" 2>&1 &
+    PID[$name]=$!
     for _ in $(seq 600); do # a generous minute: nothing here measures how long it takes
-        "$CUZK" client status --connect "unix:$WORK/$1.sock" >/dev/null 2>&1 && return 0
-        kill -0 "${PID[$1]}" 2>/dev/null || { cat "$WORK/$1.out"; fail "the daemon $1 died at start"; }
+        "$CUZK" client status --connect "$connect" >/dev/null 2>&1 && return 0
+        kill -0 "${PID[$name]}" 2>/dev/null || { cat "$WORK/$name.out"; fail "the daemon $name died at start"; }
         sleep 0.1
     done
-    fail "the daemon $1 did not answer"
+    fail "the daemon $name did not answer"
 }

@@ -28,7 +28,7 @@ workers = 2
 wasm_cache_dir = $WORK/wasm
 circuit = mul, $FIX/bn128/mul.zkey, $FIX/bn128/mul.r1cs, $FIX/bn128/mul.wasm
 EOF
-start_daemon d "$WORK/d.ini"
+start_daemon d "$CUZK_CONNECT" --config "$WORK/d.ini"
 
 step "register with the wasm through the client"
 "$CUZK" client register --wasm "$FIX/bn128/witness_checks.wasm" checks "$WORK/checks.zkey" >"$WORK/reg.json"

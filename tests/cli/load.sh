@@ -18,14 +18,7 @@ source "$(dirname "$0")/../interop/lib.sh"
 DAEMON_BIN=${CUZK_LOAD_DAEMON:-$CUZK}
 have_snarkjs=0
 command -v node >/dev/null && [ -x "$SNARKJS" ] && have_snarkjs=1
-fail() { echo "FAIL: $*"; exit 1; }
-
-DAEMON=
-cleanup() {
-    [ -z "$DAEMON" ] || kill -9 "$DAEMON" 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source "$ROOT/tests/cli/daemon_lib.bash"
 
 step "a circuit of 200 constraints on BN254, its key, a witness"
 "$CUZK" circuit synth --curve bn128 --constraints 200 --public 2 "$WORK/c.r1cs" "$WORK/w.wtns" >/dev/null
@@ -41,14 +34,8 @@ DAEMON_ARGS=(--listen "$SOCK" --listen "tcp:127.0.0.1:$PORT" --token-file "$WORK
     --set synthesis.workers=2 --set pipeline.results_max=10000 --set "keys.circuit=c, $WORK/c.zkey, $WORK/c.r1cs")
 
 step "start the daemon"
-"$DAEMON_BIN" daemon "${DAEMON_ARGS[@]}" >"$WORK/d.out" 2>&1 &
-DAEMON=$!
-for _ in $(seq 600); do # a generous minute: nothing here measures how long it takes
-    "$CUZK" client status --connect "$SOCK" >/dev/null 2>&1 && break
-    kill -0 "$DAEMON" 2>/dev/null || { cat "$WORK/d.out"; fail "the daemon died at start"; }
-    sleep 0.1
-done
-"$CUZK" client status --connect "$SOCK" >/dev/null || fail "the daemon did not answer"
+start_daemon d "$SOCK" "${DAEMON_ARGS[@]}"
+DAEMON=${PID[d]}
 
 step "warm-up, then ${CUZK_LOAD_JOBS:-1000} jobs under idle connections and a cancel storm"
 start=$SECONDS
@@ -85,7 +72,7 @@ step "SIGTERM after the load: drains and exits 0"
 kill -TERM "$DAEMON"
 rc=0
 wait "$DAEMON" || rc=$?
-DAEMON=
+unset 'PID[d]'
 [ $rc = 0 ] || { cat "$WORK/d.out"; fail "the daemon exited $rc"; }
 grep -q 'msg="daemon: stopped"' "$WORK/d.log" || fail "no stop in the log"
 echo "load: all passed"
