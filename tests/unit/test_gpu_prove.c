@@ -10,7 +10,10 @@
  *     witness, and for the snarkjs-made fixture keys; a changed public
  *     signal is rejected
  *   - the engine on the GPU backend: jobs of several partitions, each proof
- *     verified, the phase log line written.
+ *     verified, the phase log line written
+ *   - the public library (include/cuzk/groth16.h) on the GPU: "auto" picks
+ *     it, two threads prove the fixture keys at once, the proofs verify
+ *     against snarkjs's verification keys with snarkjs's public signals.
  * Skips (exit 77) without a usable GPU and under AddressSanitizer, like
  * test_gpu. */
 #include <stdarg.h>
@@ -24,6 +27,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
+#include "cuzk/groth16.h"
 #include "ec/ec.h"
 #include "engine/backend.h"
 #include "engine/engine.h"
@@ -304,6 +310,69 @@ static void test_engine_on_all_gpus(void **state)
     run_engine_on_gpus(0);
 }
 
+typedef struct {
+    cuzk_prover *p;
+    const cuzk_key *key;
+    const char *wtns_path;
+    int rc;
+    char *proof, *pub;
+    cuzk_error err;
+} library_proof;
+
+static void *library_prove(void *arg)
+{
+    library_proof *j = arg;
+    j->rc = cuzk_prove_wtns_file(j->p, j->key, j->wtns_path, 0, &j->proof, &j->pub, &j->err);
+    return NULL;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *s = calloc(1, 1 << 16);
+    assert_non_null(s);
+    assert_true(fread(s, 1, (1 << 16) - 1, f) > 0);
+    fclose(f);
+    return s;
+}
+
+static void test_library_on_gpu(void **state)
+{
+    const char *dir = *state;
+    char zkey[256], wtns[256], vk_path[256], pub_path[256];
+    snprintf(zkey, sizeof zkey, "%s/mul.zkey", dir);
+    snprintf(wtns, sizeof wtns, "%s/mul.wtns", dir);
+    snprintf(vk_path, sizeof vk_path, "%s/verification_key.json", dir);
+    snprintf(pub_path, sizeof pub_path, "%s/public.json", dir);
+    cuzk_error err = {0};
+    cuzk_prover *p = NULL;
+    assert_int_equal(cuzk_prover_create(&p, "auto", 2, &err), CUZK_OK);
+    assert_string_equal(cuzk_prover_backend(p), "gpu");
+    cuzk_key *key = NULL;
+    assert_int_equal(cuzk_key_load_file(&key, zkey, &err), CUZK_OK);
+    library_proof jobs[2];
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) {
+        jobs[i] = (library_proof){.p = p, .key = key, .wtns_path = wtns};
+        assert_int_equal(pthread_create(&t[i], NULL, library_prove, &jobs[i]), 0);
+    }
+    char *vk = read_text(vk_path), *want_pub = read_text(pub_path);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        if (jobs[i].rc)
+            fail_msg("%s: %s", dir, jobs[i].err.msg);
+        assert_string_equal(jobs[i].pub, want_pub);
+        assert_int_equal(cuzk_verify_json(vk, jobs[i].pub, jobs[i].proof, &err), CUZK_OK);
+        free(jobs[i].proof);
+        free(jobs[i].pub);
+    }
+    free(vk);
+    free(want_pub);
+    cuzk_key_free(key);
+    cuzk_prover_destroy(p);
+}
+
 int main(void)
 {
     if (gpu_tests_unavailable())
@@ -322,6 +391,8 @@ int main(void)
         cmocka_unit_test_prestate(test_zero_witness, (void *)(uintptr_t)CUZK_CURVE_BLS12_381),
         cmocka_unit_test_prestate(test_fixture_key, "tests/fixtures/bn128"),
         cmocka_unit_test_prestate(test_fixture_key, "tests/fixtures/bls12381"),
+        cmocka_unit_test_prestate(test_library_on_gpu, "tests/fixtures/bn128"),
+        cmocka_unit_test_prestate(test_library_on_gpu, "tests/fixtures/bls12381"),
         cmocka_unit_test(test_engine_on_gpu),
         cmocka_unit_test(test_engine_on_all_gpus),
     };
