@@ -148,7 +148,9 @@ static char *registered_circuits(cluster_node *n)
 static void start_partition(cluster_node *n, slot *s)
 {
     claimed_partition *p = &s->part;
-    cuzk_partition_input in = {.witness_path = p->witness_path, .witness = p->has_witness ? &p->witness : NULL};
+    cuzk_partition_input in = {.witness_path = p->witness_path,
+                               .witness = p->has_witness ? &p->witness : NULL,
+                               .input_json = p->input_json};
     cuzk_job_request req = {p->circuit, p->priority, NULL, 1, &in};
     uint64_t id = 0;
     cuzk_error err = {0};
@@ -461,12 +463,14 @@ static int cl_submit(jobs_api *j, const cuzk_job_request *req, uint64_t *job_id,
     size_t max = (size_t)n->cfg.inline_witness_max_kib << 10;
     for (uint32_t i = 0; req->partitions && i < req->n_partitions; i++) {
         const cuzk_wtns *w = req->partitions[i].witness;
-        /* the queue's rows hold a witness or its path (schema.c) */
-        if (req->partitions[i].input_json)
+        const char *input = req->partitions[i].input_json;
+        /* the queue's rows hold a witness, its path or the input (schema.c) */
+        if (input && strlen(input) > max)
             return cuzk_fail(err, CUZK_ERR_ARG,
-                             "partition %u: input JSON is proved by a daemon alone, not in cluster mode: calculate "
-                             "the witness first (cuzk wtns calculate) and send it",
-                             i);
+                             "partition %u: an input of %zu bytes is over [cluster] inline_witness_max_kib (%d KiB): "
+                             "calculate the witness (cuzk wtns calculate), put it on storage every node reads and "
+                             "send its path",
+                             i, strlen(input), n->cfg.inline_witness_max_kib);
         if (w && (size_t)w->n_witness * 32 > max)
             return cuzk_fail(err, CUZK_ERR_ARG,
                              "partition %u: an inline witness of %zu bytes is over [cluster] inline_witness_max_kib "

@@ -88,13 +88,14 @@ static int insert_partition(pg_conn *c, const char *job, uint32_t i, const cuzk_
                        int_text(prio, req->priority),
                        in->witness_path,
                        in->witness ? (const char *)in->witness->values : NULL,
-                       in->witness ? int_text(curve, in->witness->curve) : NULL};
-    int len[] = {0, 0, 0, 0, 0, in->witness ? (int)in->witness->n_witness * 32 : 0, 0};
-    int bin[] = {0, 0, 0, 0, 0, 1, 0};
+                       in->witness ? int_text(curve, in->witness->curve) : NULL,
+                       in->input_json};
+    int len[] = {0, 0, 0, 0, 0, in->witness ? (int)in->witness->n_witness * 32 : 0, 0, 0};
+    int bin[] = {0, 0, 0, 0, 0, 1, 0, 0};
     return pg_exec(c,
-                   "INSERT INTO cuzk_partitions (job_id, idx, circuit, priority, witness_path, witness, witness_curve)"
-                   " VALUES ($1::bigint, $2::int, $3, $4::smallint, $5, $6::bytea, $7::smallint)",
-                   7, v, len, bin, NULL, err);
+                   "INSERT INTO cuzk_partitions (job_id, idx, circuit, priority, witness_path, witness, witness_curve,"
+                   " input_json) VALUES ($1::bigint, $2::int, $3, $4::smallint, $5, $6::bytea, $7::smallint, $8)",
+                   8, v, len, bin, NULL, err);
 }
 
 /* Inside the submit's transaction: the new job's id, or 0 when its
@@ -165,6 +166,7 @@ int queue_submit(pg_conn *c, const cuzk_job_request *req, const char *node, uint
 void claimed_partition_free(claimed_partition *p)
 {
     free(p->witness_path);
+    free(p->input_json);
     if (p->has_witness)
         cuzk_wtns_free(&p->witness);
     memset(p, 0, sizeof *p);
@@ -200,6 +202,8 @@ static int take_claimed(const PGresult *r, int i, claimed_partition *p, cuzk_err
     snprintf(p->circuit, sizeof p->circuit, "%s", PQgetvalue(r, i, 3));
     p->priority = (cuzk_priority)atoi(PQgetvalue(r, i, 4));
     p->latency_s = atof(PQgetvalue(r, i, 8));
+    if (!PQgetisnull(r, i, 9))
+        return (p->input_json = strdup(PQgetvalue(r, i, 9))) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     if (!PQgetisnull(r, i, 5))
         return (p->witness_path = strdup(PQgetvalue(r, i, 5))) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     size_t len;
@@ -238,7 +242,8 @@ int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, dou
                      "      THEN now() + $4::float8 * interval '1 second' END"
                      "  FROM c WHERE p.job_id = c.job_id AND p.idx = c.idx"
                      "  RETURNING p.job_id, p.idx, p.attempts, p.circuit, p.priority, p.witness_path, p.witness,"
-                     "    p.witness_curve, extract(epoch FROM now() - greatest(p.queued_at, p.not_before)) AS latency),"
+                     "    p.witness_curve, extract(epoch FROM now() - greatest(p.queued_at, p.not_before)) AS latency,"
+                     "    p.input_json),"
                      " j AS ("
                      "  UPDATE cuzk_jobs SET first_claim_at = now()"
                      "  WHERE id IN (SELECT job_id FROM u) AND first_claim_at IS NULL RETURNING id)"

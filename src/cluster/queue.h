@@ -24,7 +24,8 @@
 #include "groth16/wtns.h"
 
 /* Queues req as a new job (or finds the job of its request_id); inline
- * witnesses (req->partitions[i].witness) are stored as their values. */
+ * witnesses (req->partitions[i].witness) are stored as their values,
+ * inputs (input_json) as their text. */
 int queue_submit(pg_conn *c, const cuzk_job_request *req, const char *node, uint64_t *job_id, cuzk_error *err);
 
 /* A claim: which partition, and the attempt that fences it. */
@@ -39,7 +40,8 @@ typedef struct {
     char circuit[136];
     cuzk_priority priority;
     char *witness_path; /* or */
-    cuzk_wtns witness;  /* the inline values (has_witness) */
+    cuzk_wtns witness;  /* the inline values (has_witness), or */
+    char *input_json;   /* the circuit's input, for the node's wasm */
     int has_witness;
     double latency_s; /* from claimable (queued, backoff over) to claimed */
 } claimed_partition;

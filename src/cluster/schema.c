@@ -71,6 +71,17 @@ static const char *const migrations[] = {
     "CREATE INDEX cuzk_partitions_deadline ON cuzk_partitions (claim_deadline) WHERE state = 'claimed';"
     /* and the retention sweep's order ([cluster] retain_s) */
     "CREATE INDEX cuzk_jobs_ended ON cuzk_jobs (ended_at) WHERE ended_at IS NOT NULL;",
+    /* 3: a partition given as the circuit's input JSON, its witness
+     * calculated by the claiming node: exactly one of the three (the
+     * version-1 check, named by the server, is found by what it says) */
+    "ALTER TABLE cuzk_partitions ADD COLUMN input_json text;"
+    "DO $$ DECLARE n text; BEGIN"
+    "  SELECT conname INTO n FROM pg_constraint WHERE conrelid = 'cuzk_partitions'::regclass AND contype = 'c'"
+    "    AND pg_get_constraintdef(oid) LIKE '%witness_path IS NULL%witness IS NULL%';"
+    "  EXECUTE format('ALTER TABLE cuzk_partitions DROP CONSTRAINT %I', n);"
+    "END $$;"
+    "ALTER TABLE cuzk_partitions ADD CONSTRAINT cuzk_partitions_one_input"
+    "  CHECK (num_nonnulls(witness_path, witness, input_json) = 1);",
 };
 
 enum { N_MIGRATIONS = sizeof migrations / sizeof migrations[0] };

@@ -53,6 +53,7 @@ max_gpu_queue_depth = ${NODE_DEPTH:-2}
 [synthesis]
 workers = 1
 [keys]
+wasm_cache_dir = $WORK/wasm
 $([ "${3-}" = none ] || echo "circuit = ${3:-c, $WORK/c.zkey}")
 [cluster]
 database = $PG_CONNINFO
@@ -86,7 +87,7 @@ step "a circuit, its key and a witness; two nodes proving, one holding its claim
 NODE_GATE=$WORK/b-never start_node b sim
 for n in a c; do start_node $n cpu; done
 SOCKS=$WORK/a.sock,$WORK/b.sock,$WORK/c.sock
-[ "$(pg_sql 'SELECT max(version) FROM cuzk_schema_version')" = 2 ] || fail "schema version"
+[ "$(pg_sql 'SELECT max(version) FROM cuzk_schema_version')" = 3 ] || fail "schema version"
 [ "$(pg_sql 'SELECT count(*) FROM cuzk_nodes')" = 3 ] || fail "three nodes"
 
 step "300 jobs of 3 partitions; request ids honoured across nodes"
@@ -233,6 +234,30 @@ poll_until 60 sql_is "SELECT count(*) FROM cuzk_jobs" 0 || fail "the job cancell
 kill -TERM "${PID[r]}"
 wait "${PID[r]}" || fail "node r did not drain cleanly"
 unset "PID[r]"
+
+step "input JSON: queued as its text, the witness calculated by the claiming node from the circuit's wasm"
+if command -v wasm2c >/dev/null; then
+    FIX=$ROOT/tests/fixtures
+    start_node w cpu "m, $FIX/bn128/mul.zkey, $FIX/bn128/mul.r1cs, $FIX/bn128/mul.wasm"
+    mkdir -p "$WORK/m"
+    "$CUZK" client prove --connect "unix:$WORK/w.sock" --circuit m --out "$WORK/m" "$FIX/input.json" \
+        "$FIX/bn128/mul.wtns" "$FIX/input.json" >"$WORK/m.json" || { cat "$WORK/m.json"; fail "the input JSON job"; }
+    for i in 0 1 2; do
+        "$CUZK" groth16 verify "$FIX/bn128/verification_key.json" "$WORK/m/public_$i.json" "$WORK/m/proof_$i.json" |
+            grep -q 'OK!' || fail "partition $i of the input JSON job does not verify"
+        cmp -s "$WORK/m/public_$i.json" "$FIX/bn128/public.json" || fail "partition $i: other public signals than snarkjs's"
+    done
+    [ "$(pg_sql "SELECT count(*) FROM cuzk_partitions WHERE input_json IS NOT NULL AND state = 'done'")" = 2 ] ||
+        fail "the inputs were not queued as input JSON"
+    python3 -c 'import json; print(json.dumps({"a": "3", "b": "11", "pad": ["0"] * 6000}))' >"$WORK/big_input.json"
+    expect_fail "$CUZK" client submit --connect "unix:$WORK/w.sock" --circuit m "$WORK/big_input.json"
+    expect_output "inline_witness_max_kib"
+    kill -TERM "${PID[w]}"
+    wait "${PID[w]}" || fail "node w did not drain cleanly"
+    unset "PID[w]"
+else
+    echo "  skipped: wasm2c not installed (Debian's wabt; scripts/install-deps installs it)"
+fi
 
 step "every node drains and exits 0"
 for n in a c; do kill -TERM "${PID[$n]}"; done

@@ -608,6 +608,44 @@ static long long deadline_columns(pg_conn *c)
  * migrates to version 2 keeping the job, which is then claimed with a
  * deadline; migrating again changes nothing; a newer database and an
  * unknown target are refused. */
+/* A partition given as input JSON is queued as its text and claimed back
+ * as such, beside one given by its witness's path; a row with none of
+ * the three (or two) is refused by the schema. */
+static void test_input_json_queued(void **state)
+{
+    fixture *f = *state;
+    static const char input[] = "{\"a\": \"3\", \"b\": [\"1\", \"2\"]}";
+    const cuzk_partition_input parts[2] = {{.input_json = input}, {.witness_path = witness_paths[1]}};
+    cuzk_job_request req = {"c1", CUZK_PRIORITY_NORMAL, NULL, 2, parts};
+    uint64_t id = 0;
+    cuzk_error err = {0};
+    assert_int_equal(queue_submit(f->a, &req, "a", &id, &err), CUZK_OK);
+    claimed_partition got[2];
+    int n = 0;
+    assert_int_equal(queue_claim(f->b, "b", circuits, 2, 0, got, &n, &err), CUZK_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(got[0].ref.idx, 0);
+    assert_string_equal(got[0].input_json, input);
+    assert_null(got[0].witness_path);
+    assert_int_equal(got[0].has_witness, 0);
+    assert_null(got[1].input_json);
+    assert_string_equal(got[1].witness_path, witness_paths[1]);
+    claimed_partition_free(&got[0]);
+    claimed_partition_free(&got[1]);
+    char job[24];
+    snprintf(job, sizeof job, "%llu", (unsigned long long)id);
+    const char *v[] = {job};
+    assert_int_equal(pg_exec(f->a, "INSERT INTO cuzk_partitions (job_id, idx, circuit, priority) VALUES ($1::bigint, 5, 'c1', 2)",
+                             1, v, NULL, NULL, NULL, &err),
+                     CUZK_ERR_IO);
+    assert_int_equal(pg_exec(f->a,
+                             "INSERT INTO cuzk_partitions (job_id, idx, circuit, priority, witness_path, input_json)"
+                             " VALUES ($1::bigint, 6, 'c1', 2, '/w', '{}')",
+                             1, v, NULL, NULL, NULL, &err),
+                     CUZK_ERR_IO);
+    assert_non_null(strstr(err.msg, "cuzk_partitions_one_input"));
+}
+
 static void test_migration_from_version_1(void **state)
 {
     fixture *f = *state;
@@ -617,7 +655,19 @@ static void test_migration_from_version_1(void **state)
     assert_int_equal(from, 0);
     assert_int_equal(deadline_columns(f->a), 0);
     assert_int_equal(node_join(f->a, "a", 2, &requeued, &err), CUZK_OK);
-    uint64_t job = submit(f->a, "a", CUZK_PRIORITY_HIGH, 3);
+    /* a job of 3 partitions as a version-1 daemon queued it (this build's
+     * submit writes the columns of the latest version) */
+    char insert[256];
+    snprintf(insert, sizeof insert,
+             "INSERT INTO cuzk_jobs (payload_hash, circuit, priority, n_partitions, submitted_by)"
+             " VALUES (0, 'c1', %d, 3, 'a') RETURNING id",
+             (int)CUZK_PRIORITY_HIGH);
+    uint64_t job = (uint64_t)sql_int(f->a, insert);
+    snprintf(insert, sizeof insert,
+             "INSERT INTO cuzk_partitions (job_id, idx, circuit, priority, witness_path)"
+             " SELECT %llu, g, 'c1', %d, '/w/' || g || '.wtns' FROM generate_series(0, 2) g",
+             (unsigned long long)job, (int)CUZK_PRIORITY_HIGH);
+    sql(f->a, insert);
     claimed_partition p[1];
     int n;
     assert_int_equal(queue_claim(f->a, "a", circuits, 1, 60, p, &n, &err), CUZK_ERR_IO); /* no claim_deadline yet */
@@ -637,8 +687,10 @@ static void test_migration_from_version_1(void **state)
     assert_int_equal(sql_int(f->a, "SELECT count(*) FROM cuzk_partitions WHERE claim_deadline IS NOT NULL"), 1);
 
     assert_int_equal(schema_migrate(f->a, &from, &err), CUZK_OK);
-    assert_int_equal(from, 2);
-    assert_int_equal(sql_int(f->a, "SELECT count(*) FROM cuzk_schema_version"), 2);
+    assert_int_equal(from, schema_version_latest());
+    assert_int_equal(sql_int(f->a, "SELECT count(*) FROM cuzk_schema_version"), schema_version_latest());
+    /* version 3's check holds on the rows of version 1 */
+    assert_int_equal(sql_int(f->a, "SELECT count(*) FROM cuzk_partitions WHERE witness_path IS NOT NULL"), 3);
     assert_int_equal(schema_migrate_to(f->a, schema_version_latest() + 1, &from, &err), CUZK_ERR_ARG);
     sql(f->a, "INSERT INTO cuzk_schema_version (version) VALUES (99)");
     assert_int_equal(schema_migrate(f->a, &from, &err), CUZK_ERR_MISMATCH);
@@ -667,6 +719,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_retries_back_off_then_fail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_request_id_unique_across_nodes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retention_deletes_only_old_ended_jobs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_input_json_queued, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migration_from_version_1, setup_empty, teardown),
     };
     rc = cmocka_run_group_tests(tests, NULL, NULL);
