@@ -42,6 +42,20 @@ snarkjs_rejects() {
     fi
 }
 
+# fullprove_both_ways DIR WASM: with DIR/input.json, DIR/c.zkey and
+# DIR/vk.json, cuzk groth16 fullprove's proof (DIR/proof.json) is verified
+# by snarkjs and cuzk, and snarkjs groth16 fullprove's by cuzk, with the same
+# public signals.
+fullprove_both_ways() {
+    local d=$1 wasm=$2
+    "$CUZK" groth16 fullprove "$d/input.json" "$wasm" "$d/c.zkey" "$d/proof.json" "$d/public.json" >/dev/null
+    snarkjs_verify "$d/vk.json" "$d/public.json" "$d/proof.json"
+    "$CUZK" groth16 verify "$d/vk.json" "$d/public.json" "$d/proof.json" | grep -q 'OK!'
+    "$SNARKJS" groth16 fullprove "$d/input.json" "$wasm" "$d/c.zkey" "$d/proof_s.json" "$d/public_s.json" >/dev/null
+    "$CUZK" groth16 verify "$d/vk.json" "$d/public_s.json" "$d/proof_s.json" | grep -q 'OK!'
+    cmp "$d/public.json" "$d/public_s.json" || { echo "FAIL: the public signals differ"; exit 1; }
+}
+
 # A tiny powers-of-tau for curve $1 (bn128 | bls12381), power $2.
 make_ptau() {
     "$SNARKJS" powersoftau new "$1" "$2" "$WORK/p0.ptau" >/dev/null
