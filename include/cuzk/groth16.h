@@ -42,7 +42,10 @@ extern "C" {
 
 typedef struct cuzk_key cuzk_key;
 
-/* Loads a Groth16 proving key, a .zkey as snarkjs writes it.
+/* Loads a Groth16 proving key, a .zkey as snarkjs writes it. The file is
+ * mapped, not copied, where its layout allows (as rapidsnark does): it must
+ * not be truncated or rewritten in place while the key lives (the process
+ * would fault); replacing it by a rename is safe.
  * On input: out is where the handle goes; path names a regular file (a
  * FIFO or device is refused without blocking).
  * On output: on CUZK_OK, *out is a new key that the caller releases with

@@ -1,5 +1,5 @@
-/* Proving-key handles: a zkey read whole and checked, with its
- * verification key exported once. */
+/* Proving-key handles: a zkey read whole (a file mapped) and checked, with
+ * its verification key exported once. */
 #include <stdlib.h>
 
 #include "api/lib.h"
@@ -30,7 +30,7 @@ CUZK_API int cuzk_key_load_file(cuzk_key **out, const char *path, cuzk_error *er
     *out = NULL;
     if (!path) return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_key_load_file: path is NULL");
     cuzk_zkey z;
-    int rc = cuzk_zkey_read(&z, path, err);
+    int rc = cuzk_zkey_map(&z, path, err);
     return rc ? rc : lib_key_adopt(out, &z, err);
 }
 

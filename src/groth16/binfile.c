@@ -1,13 +1,17 @@
 #include "groth16/binfile.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "groth16/curve_id.h"
 #include "groth16/decimal.h"
 #include "util/err.h"
+#include "util/threads.h"
 
 #define BIN_HEADER_BYTES 12u       /* magic, version, section count */
 #define BIN_SECTION_HEAD_BYTES 12u /* id, size */
@@ -26,6 +30,10 @@ static int bin_seek(cuzk_binfile *bf, uint64_t pos, cuzk_error *err)
 /* Reads n bytes at pos, which the caller has checked lie inside the file. */
 static int bin_read_at(cuzk_binfile *bf, uint64_t pos, void *buf, size_t n, cuzk_error *err)
 {
+    if (bf->mem) {
+        if (n) memcpy(buf, bf->mem + pos, n);
+        return CUZK_OK;
+    }
     int rc = bin_seek(bf, pos, err);
     if (rc) return rc;
     if (n && fread(buf, 1, n, bf->f) != n) {
@@ -130,17 +138,53 @@ int cuzk_bin_open_memory(cuzk_binfile *bf, const void *data, size_t len, const c
     memset(bf, 0, sizeof *bf);
     bf->path = name;
     bf->file_size = len;
-    /* fmemopen refuses an empty buffer; bin_open_stream rejects one as too
-     * short before it reads */
-    if (len && !(bf->f = fmemopen((void *)data, len, "rb")))
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: cannot open %zu bytes as a stream: %s", name, len,
-                         strerror(errno));
+    /* an empty buffer is refused as too short before anything is read */
+    bf->mem = data ? data : (const uint8_t *)"";
     return bin_open_stream(bf, magic, version, err);
+}
+
+int cuzk_bin_map(cuzk_binfile *bf, cuzk_error *err)
+{
+    if (bf->mem) return CUZK_OK;
+    if (bf->file_size > SIZE_MAX)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: %llu bytes cannot be mapped here", bf->path,
+                         (unsigned long long)bf->file_size);
+    /* private and writable: a page someone writes to becomes a copy of its own */
+    void *m = mmap(NULL, (size_t)bf->file_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fileno(bf->f), 0);
+    if (m == MAP_FAILED) return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot map the file: %s", bf->path, strerror(errno));
+    madvise(m, (size_t)bf->file_size, MADV_WILLNEED);
+    bf->map = m;
+    bf->mem = m;
+    return CUZK_OK;
+}
+
+void *cuzk_bin_take_map(cuzk_binfile *bf)
+{
+    void *m = bf->map;
+    bf->map = NULL;
+    if (m && bf->mem == m) bf->mem = NULL;
+    return m;
+}
+
+const void *cuzk_bin_mapped_at(const cuzk_bin_reader *r, size_t align)
+{
+    if (!r->bf->map) return NULL;
+    const uint8_t *p = r->bf->mem + r->sec->offset + r->pos;
+    return (uintptr_t)p % align ? NULL : p;
+}
+
+void cuzk_bin_unneeded(cuzk_binfile *bf, uint64_t offset, uint64_t size)
+{
+    if (!bf->map) return;
+    const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t begin = (offset + page - 1) / page * page, end = (offset + size) / page * page;
+    if (end > begin) madvise((uint8_t *)bf->map + begin, (size_t)(end - begin), MADV_DONTNEED);
 }
 
 void cuzk_bin_close(cuzk_binfile *bf)
 {
     if (bf->f) fclose(bf->f);
+    if (bf->map) munmap(bf->map, (size_t)bf->file_size);
     free(bf->sections);
     memset(bf, 0, sizeof *bf);
 }
@@ -261,37 +305,164 @@ int cuzk_bin_read_prime(cuzk_bin_reader *r, int is_base_field, const char *field
                      is_base_field ? "base field prime q" : "scalar field prime r");
 }
 
+/* ---- arrays of items on all threads ---- */
+
+enum {
+    ITEMS_PARALLEL_BYTES = 4 << 20, /* fewer bytes are not worth a thread */
+    ITEMS_BATCH_BYTES = 1 << 20,    /* what a thread reads at once into its own buffer */
+};
+
+typedef struct {
+    cuzk_binfile *bf;
+    uint64_t pos; /* file offset of item 0 */
+    size_t item_bytes;
+    uint8_t *landing;
+    cuzk_bin_items_fn fn;
+    void *ctx;
+    _Atomic uint64_t first_bad;
+    _Atomic int failed_errno; /* 0, an errno, or -1: the file ended early */
+    _Atomic int no_memory;
+} items_job;
+
+static void lower_to(_Atomic uint64_t *v, uint64_t x)
+{
+    uint64_t cur = atomic_load(v);
+    while (x < cur && !atomic_compare_exchange_weak(v, &cur, x)) {
+    }
+}
+
+/* n bytes at file offset pos into buf by pread (which leaves the stream's
+ * position alone); 0, an errno, or -1 when the file ends first */
+static int pread_all(int fd, uint8_t *buf, size_t n, uint64_t pos)
+{
+    while (n) {
+        ssize_t got = pread(fd, buf, n, (off_t)pos);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return errno ? errno : EIO;
+        if (got == 0) return -1;
+        buf += got;
+        pos += (uint64_t)got;
+        n -= (size_t)got;
+    }
+    return 0;
+}
+
+static void items_range(void *vjob, size_t begin, size_t end, int tid)
+{
+    (void)tid;
+    items_job *j = vjob;
+    const size_t per_batch = ITEMS_BATCH_BYTES / j->item_bytes ? ITEMS_BATCH_BYTES / j->item_bytes : 1;
+    uint8_t *own = NULL;
+    if (!j->bf->mem && !j->landing && !(own = malloc(per_batch * j->item_bytes))) {
+        atomic_store(&j->no_memory, 1);
+        return;
+    }
+    for (size_t at = begin; at < end && !atomic_load(&j->failed_errno);) {
+        size_t count = end - at < per_batch ? end - at : per_batch;
+        uint64_t pos = j->pos + (uint64_t)at * j->item_bytes;
+        const uint8_t *items;
+        if (j->bf->mem) {
+            items = j->bf->mem + pos;
+        } else {
+            uint8_t *to = j->landing ? j->landing + (size_t)at * j->item_bytes : own;
+            int e = pread_all(fileno(j->bf->f), to, count * j->item_bytes, pos);
+            if (e) {
+                atomic_store(&j->failed_errno, e);
+                break;
+            }
+            items = to;
+        }
+        uint64_t bad = j->fn(j->ctx, items, at, count);
+        if (bad != UINT64_MAX) {
+            lower_to(&j->first_bad, bad);
+            break; /* later batches of this range cannot hold a lower index */
+        }
+        at += count;
+    }
+    free(own);
+}
+
+int cuzk_bin_read_items(cuzk_bin_reader *r, uint64_t n_items, size_t item_bytes, void *landing,
+                        cuzk_bin_items_fn fn, void *ctx, uint64_t *first_bad, cuzk_error *err)
+{
+    *first_bad = UINT64_MAX;
+    if (item_bytes == 0 || n_items > cuzk_bin_left(r) / item_bytes)
+        return cuzk_fail(err, CUZK_ERR_FORMAT,
+                         "%s: section %u (%s) ends after %llu bytes, but %llu items of %zu bytes need %llu bytes more from byte %llu",
+                         r->bf->path, r->sec->id, r->what, (unsigned long long)r->sec->size,
+                         (unsigned long long)n_items, item_bytes, (unsigned long long)(n_items * item_bytes),
+                         (unsigned long long)r->pos);
+    if (n_items == 0) return CUZK_OK;
+    if (n_items > SIZE_MAX) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: section %u (%s) is too large", r->bf->path, r->sec->id, r->what);
+    items_job j = {.bf = r->bf, .pos = r->sec->offset + r->pos, .item_bytes = item_bytes, .landing = landing,
+                   .fn = fn, .ctx = ctx, .first_bad = UINT64_MAX};
+    int threads = n_items * item_bytes < ITEMS_PARALLEL_BYTES ? 1 : cuzk_cpu_count();
+    cuzk_parallel_for(threads, (size_t)n_items, items_range, &j);
+    int e = atomic_load(&j.failed_errno);
+    if (e)
+        return cuzk_fail(err, CUZK_ERR_IO, "%s: read of section %u (%s) failed (%s)", r->bf->path, r->sec->id, r->what,
+                         e < 0 ? "file shrank while being read" : strerror(e));
+    if (atomic_load(&j.no_memory))
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for a read buffer", r->bf->path);
+    *first_bad = atomic_load(&j.first_bad);
+    r->pos += n_items * item_bytes;
+    return CUZK_OK;
+}
+
+typedef struct {
+    uint64_t *dst; /* NULL: checked in place */
+    size_t item_words;
+    uint32_t elems_per_item, words_per_elem;
+    const uint64_t *bound;
+} elems_job;
+
+/* the first element of item v (item_words words) not below bound, or -1 */
+static int first_elem_out_of_bound(const elems_job *j, const uint64_t *v)
+{
+    const uint32_t w = j->words_per_elem;
+    for (uint32_t e = 0; e < j->elems_per_item; e++, v += w)
+        /* the top words decide for all but a 2^-64 share of values */
+        if (!(v[w - 1] < j->bound[w - 1] || cuzk_words_lt(v, j->bound, w))) return (int)e;
+    return -1;
+}
+
+static uint64_t elems_batch(void *vjob, const uint8_t *items, uint64_t first, uint64_t count)
+{
+    const elems_job *j = vjob;
+    const size_t bytes = (size_t)count * j->item_words * 8;
+    uint64_t *v = j->dst ? j->dst + first * j->item_words : (uint64_t *)(uintptr_t)items;
+    if (j->dst && (const uint8_t *)v != items) memcpy(v, items, bytes);
+    if (!j->bound || !j->words_per_elem) return UINT64_MAX;
+    for (uint64_t i = 0; i < count; i++, v += j->item_words)
+        if (first_elem_out_of_bound(j, v) >= 0) return first + i;
+    return UINT64_MAX;
+}
+
 int cuzk_bin_read_elems(cuzk_bin_reader *r, uint64_t *dst, uint64_t n_items, uint32_t elems_per_item,
                         uint32_t words_per_elem, const uint64_t *bound, const char *bound_name,
                         const char *item_name, cuzk_error *err)
 {
-    uint64_t per_item = (uint64_t)elems_per_item * words_per_elem;
-    uint64_t left = cuzk_bin_left(r);
-    if (per_item && n_items > left / (per_item * 8))
+    elems_job j = {dst, (size_t)elems_per_item * words_per_elem, elems_per_item, words_per_elem, bound};
+    const uint64_t *at = dst ? NULL : cuzk_bin_mapped_at(r, 8);
+    if (!dst && !at) return cuzk_fail(err, CUZK_ERR_ARG, "%s: section %u (%s) is not mapped", r->bf->path, r->sec->id, r->what);
+    if (j.item_words == 0) return CUZK_OK;
+    if (n_items > cuzk_bin_left(r) / (j.item_words * 8))
         return cuzk_fail(err, CUZK_ERR_FORMAT,
-                         "%s: section %u (%s) ends after %llu bytes, but %llu %ss of %llu bytes need %llu bytes more from byte %llu",
+                         "%s: section %u (%s) ends after %llu bytes, but %llu %ss of %zu bytes need %llu bytes more from byte %llu",
                          r->bf->path, r->sec->id, r->what, (unsigned long long)r->sec->size,
-                         (unsigned long long)n_items, item_name, (unsigned long long)(per_item * 8),
-                         (unsigned long long)(n_items * per_item * 8), (unsigned long long)r->pos);
-    uint64_t bytes = n_items * per_item * 8;
-    int rc = cuzk_bin_read(r, dst, (size_t)bytes, item_name, err);
-    if (rc || !bound) return rc;
-    for (uint64_t i = 0; i < n_items; i++) {
-        for (uint32_t e = 0; e < elems_per_item; e++) {
-            const uint64_t *v = dst + i * per_item + (uint64_t)e * words_per_elem;
-            /* the top words decide for all but a 2^-64 share of values */
-            if ((words_per_elem && v[words_per_elem - 1] < bound[words_per_elem - 1]) ||
-                cuzk_words_lt(v, bound, words_per_elem))
-                continue;
-            if (elems_per_item == 1)
-                return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s): %s %llu is not below %s", r->bf->path,
-                                 r->sec->id, r->what, item_name, (unsigned long long)i, bound_name);
-            return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s): %s %llu: coordinate %u of %u is not below %s",
-                             r->bf->path, r->sec->id, r->what, item_name, (unsigned long long)i, e + 1,
-                             elems_per_item, bound_name);
-        }
-    }
-    return CUZK_OK;
+                         (unsigned long long)n_items, item_name, j.item_words * 8,
+                         (unsigned long long)(n_items * j.item_words * 8), (unsigned long long)r->pos);
+    uint64_t bad;
+    int rc = cuzk_bin_read_items(r, n_items, j.item_words * 8, dst, elems_batch, &j, &bad, err);
+    if (rc || bad == UINT64_MAX) return rc;
+    const uint64_t *v = (dst ? dst : at) + bad * j.item_words;
+    int e = first_elem_out_of_bound(&j, v);
+    if (elems_per_item == 1)
+        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s): %s %llu is not below %s", r->bf->path,
+                         r->sec->id, r->what, item_name, (unsigned long long)bad, bound_name);
+    return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section %u (%s): %s %llu: coordinate %d of %u is not below %s",
+                     r->bf->path, r->sec->id, r->what, item_name, (unsigned long long)bad, e + 1, elems_per_item,
+                     bound_name);
 }
 
 void *cuzk_alloc_aligned(uint64_t bytes, int zero)

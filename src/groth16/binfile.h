@@ -12,9 +12,11 @@
  * id with a short description and what was expected, e.g.
  *   "c.zkey: section 5 (A points) holds 1000 bytes, expected 3200 (nVars 50 x 64)".
  *
- * The reader streams through stdio with a large buffer; a section can be read
- * in pieces through cuzk_bin_reader, which refuses to step past the end of
- * the section. The writer patches each section's size and the section count
+ * The reader streams through stdio with a large buffer, or reads a file in
+ * memory (a caller's buffer, or the file mapped by cuzk_bin_map); a section
+ * can be read in pieces through cuzk_bin_reader, which refuses to step past
+ * the end of the section, and large arrays of items on all threads
+ * (cuzk_bin_read_items, cuzk_bin_read_elems). The writer patches each section's size and the section count
  * in place when they are known.
  */
 #ifndef CUZK_GROTH16_BINFILE_H
@@ -33,7 +35,9 @@ typedef struct {
 } cuzk_bin_section;
 
 typedef struct {
-    FILE *f;
+    FILE *f;           /* NULL when the file is in memory */
+    const uint8_t *mem; /* the whole file, when it is in memory: a caller's buffer or map */
+    void *map;          /* our private mapping of the file (cuzk_bin_map), unmapped by close */
     const char *path; /* the caller's string; must outlive the handle */
     uint64_t file_size;
     uint32_t version;
@@ -102,6 +106,42 @@ int cuzk_bin_end(const cuzk_bin_reader *r, cuzk_error *err);
 int cuzk_bin_read_section(cuzk_binfile *bf, uint32_t id, const char *what, void *buf, uint64_t size,
                           cuzk_error *err);
 
+/* Maps the open file bf (cuzk_bin_open) privately into memory: later reads
+ * copy from the mapping, and cuzk_bin_mapped_at gives pointers into it. A
+ * file truncated while mapped makes the process fault (SIGBUS) when it
+ * touches the lost pages: map only files nobody rewrites in place.
+ * CUZK_ERR_IO when the system refuses. */
+int cuzk_bin_map(cuzk_binfile *bf, cuzk_error *err);
+
+/* The mapping of bf, handed to the caller (who munmaps file_size bytes at
+ * it), or NULL when bf is not mapped; bf reads no more from it. */
+void *cuzk_bin_take_map(cuzk_binfile *bf);
+
+/* A pointer to r's position inside bf's own mapping when that address is a
+ * multiple of align, else NULL (not mapped, or misaligned). */
+const void *cuzk_bin_mapped_at(const cuzk_bin_reader *r, size_t align);
+
+/* Lets the system drop the pages of bf's mapping that lie wholly inside
+ * [offset, offset + size) (data copied out that will not be read again);
+ * nothing when bf is not mapped. */
+void cuzk_bin_unneeded(cuzk_binfile *bf, uint64_t offset, uint64_t size);
+
+/* A batch of `count` consecutive items, the first of index `first` (from 0
+ * at the reader's position), at `items`. Returns UINT64_MAX when every item
+ * is good, else the index of the first bad one. */
+typedef uint64_t (*cuzk_bin_items_fn)(void *ctx, const uint8_t *items, uint64_t first, uint64_t count);
+
+/* Hands the next n_items items of item_bytes bytes each to fn in batches,
+ * on all CPUs when there are many (fn must be thread-safe; batches come in
+ * no particular order), then steps past them. The bytes are the file's own
+ * when it is in memory; else they are read into landing (n_items x
+ * item_bytes bytes, each batch at its place) when landing is non-NULL, or
+ * into a buffer of the thread's. *first_bad: the lowest index fn reported,
+ * UINT64_MAX when none. CUZK_ERR_FORMAT when the section is too short,
+ * CUZK_ERR_IO when a read fails, CUZK_ERR_NOMEM. */
+int cuzk_bin_read_items(cuzk_bin_reader *r, uint64_t n_items, size_t item_bytes, void *landing,
+                        cuzk_bin_items_fn fn, void *ctx, uint64_t *first_bad, cuzk_error *err);
+
 /* ---- helpers shared by the format readers ---- */
 
 /* Reads `n8 u32, prime (n8 bytes LE)` and identifies the curve whose r
@@ -113,7 +153,9 @@ int cuzk_bin_read_prime(cuzk_bin_reader *r, int is_base_field, const char *field
 /* Reads n_items items of elems_per_item field elements of words_per_elem
  * words each into dst (host words), then, when bound is non-NULL, checks
  * every element is < bound (named bound_name), naming the item (item_name,
- * index) of the first that is not. */
+ * index) of the first that is not; on all CPUs for large arrays. dst NULL:
+ * the items are checked where they lie, at cuzk_bin_mapped_at(r, 8), which
+ * must be non-NULL. */
 int cuzk_bin_read_elems(cuzk_bin_reader *r, uint64_t *dst, uint64_t n_items, uint32_t elems_per_item,
                         uint32_t words_per_elem, const uint64_t *bound, const char *bound_name,
                         const char *item_name, cuzk_error *err);

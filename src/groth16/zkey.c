@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "groth16/binfile.h"
 #include "groth16/curve_id.h"
@@ -24,6 +25,13 @@ enum {
     COEF_CHUNK = 4096,
     CS_HASH_BYTES = 64,
 };
+
+/* whether p points into z's mapping of its file */
+static int in_map(const cuzk_zkey *z, const void *p)
+{
+    const uint8_t *m = z->map, *q = p;
+    return m && q >= m && q < m + z->map_len;
+}
 
 /* ---- checks shared by reader and writer (they return a description of the
  * first problem, or NULL) ---- */
@@ -113,10 +121,11 @@ static int read_header(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
 }
 
 /* Reads section id, which must hold exactly count points of `coords`
- * coordinates, into a fresh aligned array *out. count_text says where count
- * comes from ("nVars 50"). */
+ * coordinates, into *out: where they lie in the file's mapping when
+ * in_place and that address suits 64-bit words, else a fresh aligned
+ * array. count_text says where count comes from ("nVars 50"). */
 static int read_points(cuzk_zkey *z, cuzk_binfile *bf, uint32_t id, const char *what, uint64_t count,
-                       uint32_t coords, const char *count_text, uint64_t **out, cuzk_error *err)
+                       uint32_t coords, const char *count_text, int in_place, uint64_t **out, cuzk_error *err)
 {
     cuzk_bin_reader r;
     uint64_t point_bytes = (uint64_t)coords * z->n8q;
@@ -125,11 +134,39 @@ static int read_points(cuzk_zkey *z, cuzk_binfile *bf, uint32_t id, const char *
     if ((rc = cuzk_bin_begin(bf, id, what, &r, err))) return rc;
     snprintf(why, sizeof why, "%s x %llu", count_text, (unsigned long long)point_bytes);
     if ((rc = cuzk_bin_expect_size(&r, count * point_bytes, why, err))) return rc;
-    *out = cuzk_alloc_aligned(count * point_bytes, 0);
-    if (!*out)
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for section %u (%s): %llu bytes", bf->path, id, what,
-                         (unsigned long long)(count * point_bytes));
-    return cuzk_bin_read_elems(&r, *out, count, coords, z->n8q / 8, cuzk_curve_q(z->curve), "q", "point", err);
+    const uint64_t *mapped = in_place && count ? cuzk_bin_mapped_at(&r, 8) : NULL;
+    if (mapped) {
+        *out = (uint64_t *)(uintptr_t)mapped;
+    } else {
+        *out = cuzk_alloc_aligned(count * point_bytes, 0);
+        if (!*out)
+            return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for section %u (%s): %llu bytes", bf->path, id,
+                             what, (unsigned long long)(count * point_bytes));
+    }
+    rc = cuzk_bin_read_elems(&r, mapped ? NULL : *out, count, coords, z->n8q / 8, cuzk_curve_q(z->curve), "q",
+                             "point", err);
+    if (!mapped) cuzk_bin_unneeded(bf, r.sec->offset, r.sec->size); /* copied out */
+    return rc;
+}
+
+static void coef_decode(const uint8_t *b, cuzk_zkey_coef *k)
+{
+    k->matrix = cuzk_le32(b);
+    k->row = cuzk_le32(b + 4);
+    k->wire = cuzk_le32(b + 8);
+    memcpy(k->value, b + 12, sizeof k->value);
+}
+
+static uint64_t coefs_batch(void *vjob, const uint8_t *items, uint64_t first, uint64_t count)
+{
+    cuzk_zkey *z = vjob;
+    char why[96];
+    for (uint64_t j = 0; j < count; j++) {
+        cuzk_zkey_coef *k = &z->coefs[first + j];
+        coef_decode(items + j * COEF_BYTES, k);
+        if (coef_problem(z, k, why, sizeof why)) return first + j;
+    }
+    return UINT64_MAX;
 }
 
 static int read_coefs(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
@@ -142,55 +179,55 @@ static int read_coefs(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
     snprintf(why, sizeof why, "4 + count %u x %u", z->n_coefs, (unsigned)COEF_BYTES);
     if ((rc = cuzk_bin_expect_size(&r, 4 + (uint64_t)z->n_coefs * COEF_BYTES, why, err))) return rc;
     z->coefs = malloc(((size_t)z->n_coefs ? (size_t)z->n_coefs : 1) * sizeof *z->coefs);
-    uint8_t *buf = malloc((size_t)COEF_CHUNK * COEF_BYTES);
-    if (!z->coefs || !buf) {
-        free(buf);
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %u coefficients", bf->path, z->n_coefs);
+    if (!z->coefs) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %u coefficients", bf->path, z->n_coefs);
+    uint64_t bad;
+    rc = cuzk_bin_read_items(&r, z->n_coefs, COEF_BYTES, NULL, coefs_batch, z, &bad, err);
+    cuzk_bin_unneeded(bf, r.sec->offset, r.sec->size); /* decoded into z->coefs */
+    if (!rc && bad != UINT64_MAX) {
+        coef_problem(z, &z->coefs[bad], why, sizeof why);
+        rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section 4 (coefficients): entry %llu: %s", bf->path,
+                       (unsigned long long)bad, why);
     }
-    for (uint32_t done = 0; done < z->n_coefs && !rc;) {
-        uint32_t n = z->n_coefs - done < COEF_CHUNK ? z->n_coefs - done : COEF_CHUNK;
-        if ((rc = cuzk_bin_read(&r, buf, (size_t)n * COEF_BYTES, "coefficients", err))) break;
-        for (uint32_t j = 0; j < n; j++) {
-            const uint8_t *b = buf + (size_t)j * COEF_BYTES;
-            cuzk_zkey_coef *k = &z->coefs[done + j];
-            k->matrix = cuzk_le32(b);
-            k->row = cuzk_le32(b + 4);
-            k->wire = cuzk_le32(b + 8);
-            memcpy(k->value, b + 12, sizeof k->value);
-            if (coef_problem(z, k, why, sizeof why)) {
-                rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section 4 (coefficients): entry %u: %s", bf->path,
-                               done + j, why);
-                break;
-            }
-        }
-        done += n;
-    }
-    free(buf);
     return rc ? rc : cuzk_bin_end(&r, err);
 }
 
-/* A key from bf, opened by the caller (a file or memory), which it closes. */
+/* A key from bf, opened by the caller (a file or memory), which it closes;
+ * when bf is mapped the point arrays stay in the mapping where they can
+ * (z then keeps the mapping) */
 static int zkey_read(cuzk_zkey *z, cuzk_binfile *bf, int header_only, cuzk_error *err)
 {
     char count[64];
+    const int in_place = bf->map != NULL;
     int rc = read_protocol(bf, err);
     if (!rc) rc = read_header(z, bf, err);
     if (!rc) {
         snprintf(count, sizeof count, "nPublic + 1 = %llu", (unsigned long long)z->n_public + 1);
-        rc = read_points(z, bf, SEC_IC, "IC points", (uint64_t)z->n_public + 1, 2, count, &z->ic, err);
+        rc = read_points(z, bf, SEC_IC, "IC points", (uint64_t)z->n_public + 1, 2, count, 0, &z->ic, err);
     }
     if (!header_only) {
         if (!rc) rc = read_coefs(z, bf, err);
         snprintf(count, sizeof count, "nVars %u", z->n_vars);
-        if (!rc) rc = read_points(z, bf, SEC_A, "A points", z->n_vars, 2, count, &z->a, err);
-        if (!rc) rc = read_points(z, bf, SEC_B1, "B1 points", z->n_vars, 2, count, &z->b1, err);
-        if (!rc) rc = read_points(z, bf, SEC_B2, "B2 points", z->n_vars, 4, count, &z->b2, err);
+        if (!rc) rc = read_points(z, bf, SEC_A, "A points", z->n_vars, 2, count, in_place, &z->a, err);
+        if (!rc) rc = read_points(z, bf, SEC_B1, "B1 points", z->n_vars, 2, count, in_place, &z->b1, err);
+        if (!rc) rc = read_points(z, bf, SEC_B2, "B2 points", z->n_vars, 4, count, in_place, &z->b2, err);
         uint64_t n_c = (uint64_t)z->n_vars - z->n_public - 1;
         snprintf(count, sizeof count, "nVars - nPublic - 1 = %llu", (unsigned long long)n_c);
-        if (!rc) rc = read_points(z, bf, SEC_C, "C points", n_c, 2, count, &z->c, err);
+        if (!rc) rc = read_points(z, bf, SEC_C, "C points", n_c, 2, count, in_place, &z->c, err);
         snprintf(count, sizeof count, "domainSize %u", z->domain_size);
-        if (!rc) rc = read_points(z, bf, SEC_H, "H points", z->domain_size, 2, count, &z->h, err);
+        if (!rc) rc = read_points(z, bf, SEC_H, "H points", z->domain_size, 2, count, in_place, &z->h, err);
     }
+    /* the mapping goes with z (cuzk_zkey_free unmaps it), kept whole:
+     * an array that failed its checks may point into it too */
+    z->map_len = (size_t)bf->file_size;
+    z->map = cuzk_bin_take_map(bf);
+    const uint64_t *arrays[] = {z->a, z->b1, z->b2, z->c, z->h};
+    int used = 0;
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) used |= in_map(z, arrays[i]);
+    if (z->map && !used) {
+        munmap(z->map, z->map_len);
+        z->map = NULL;
+    }
+    if (!z->map) z->map_len = 0;
     cuzk_file_id source = bf->id;
     cuzk_bin_close(bf);
     if (rc) {
@@ -208,11 +245,12 @@ uint64_t cuzk_zkey_new_serial(void)
     return next++;
 }
 
-static int zkey_read_file(cuzk_zkey *z, const char *path, int header_only, cuzk_error *err)
+static int zkey_read_file(cuzk_zkey *z, const char *path, int header_only, int mapped, cuzk_error *err)
 {
     cuzk_binfile bf;
     memset(z, 0, sizeof *z);
     int rc = cuzk_bin_open(&bf, path, "zkey", ZKEY_VERSION, err);
+    if (!rc && mapped && (rc = cuzk_bin_map(&bf, err))) cuzk_bin_close(&bf);
     return rc ? rc : zkey_read(z, &bf, header_only, err);
 }
 
@@ -225,11 +263,13 @@ static int zkey_read_memory(cuzk_zkey *z, const void *data, size_t len, const ch
     return rc ? rc : zkey_read(z, &bf, header_only, err);
 }
 
-int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read_file(z, path, 0, err); }
+int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read_file(z, path, 0, 0, err); }
+
+int cuzk_zkey_map(cuzk_zkey *z, const char *path, cuzk_error *err) { return zkey_read_file(z, path, 0, 1, err); }
 
 int cuzk_zkey_read_header(cuzk_zkey *z, const char *path, cuzk_error *err)
 {
-    return zkey_read_file(z, path, 1, err);
+    return zkey_read_file(z, path, 1, 0, err);
 }
 
 int cuzk_zkey_read_memory(cuzk_zkey *z, const void *data, size_t len, const char *name, cuzk_error *err)
@@ -252,11 +292,10 @@ void cuzk_zkey_free(cuzk_zkey *z)
 {
     free(z->ic);
     free(z->coefs);
-    free(z->a);
-    free(z->b1);
-    free(z->b2);
-    free(z->c);
-    free(z->h);
+    uint64_t *arrays[] = {z->a, z->b1, z->b2, z->c, z->h};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if (!in_map(z, arrays[i])) free(arrays[i]);
+    if (z->map) munmap(z->map, z->map_len);
     memset(z, 0, sizeof *z);
 }
 

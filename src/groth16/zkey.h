@@ -54,6 +54,10 @@ typedef struct {
      * from, not of whatever the path names later); zero for a key that
      * was not read from a file */
     cuzk_file_id source;
+    /* cuzk_zkey_map's private mapping of the whole file, which some point
+     * arrays lie in (NULL when none does); unmapped by cuzk_zkey_free */
+    void *map;
+    size_t map_len;
 } cuzk_zkey;
 
 /* One coefficient as section 4 stores it: u32 matrix, row, wire, then the
@@ -65,7 +69,8 @@ void cuzk_zkey_coef_encode(const cuzk_zkey_coef *k, uint8_t out[CUZK_ZKEY_COEF_B
 uint64_t cuzk_zkey_new_serial(void);
 
 /* Reads the whole key (overwriting z; free with cuzk_zkey_free). Every point
- * array is its own 64-byte-aligned allocation, non-NULL even when empty.
+ * array is its own 64-byte-aligned allocation, non-NULL even when empty;
+ * large sections are read and checked on all CPUs.
  * Checks: magic "zkey", version 1, protocol 1, n8q/q and n8r/r of one known
  * curve, domain_size a power of two >= n_public + 1, n_vars >= n_public + 1,
  * every section size exactly what the header implies, coefficient matrix in
@@ -73,6 +78,17 @@ uint64_t cuzk_zkey_new_serial(void);
  * On failure z is left empty. Returns CUZK_OK, CUZK_ERR_IO, CUZK_ERR_FORMAT
  * or CUZK_ERR_NOMEM. */
 int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err);
+
+/* The same, the file mapped instead of read: the arrays A, B1, B2, C and H
+ * stay where they lie in the mapping when their place there suits 64-bit
+ * words (the layout decides: snarkjs's sections start at any multiple of
+ * 4), the others are copied out and their pages handed back to the system;
+ * no copy for most of the key, and pages the system can drop and reread
+ * under memory pressure. The coordinates are checked on all CPUs either
+ * way. The caller must keep the file from being truncated or rewritten in
+ * place while z lives (the process faults on lost pages, as rapidsnark's
+ * mapping does); a file replaced by rename is no harm. */
+int cuzk_zkey_map(cuzk_zkey *z, const char *path, cuzk_error *err);
 
 /* Reads sections 1-3 only (enough to export the verification key); coefs,
  * a, b1, b2, c, h are NULL and n_coefs is 0. Same checks on what it reads. */

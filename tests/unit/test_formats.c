@@ -649,6 +649,13 @@ static int rd_zkey(const char *path, cuzk_error *e)
     cuzk_zkey_free(&z);
     return rc;
 }
+static int rd_zkey_mapped(const char *path, cuzk_error *e)
+{
+    cuzk_zkey z;
+    int rc = cuzk_zkey_map(&z, path, e);
+    cuzk_zkey_free(&z);
+    return rc;
+}
 static int rd_zkey_header(const char *path, cuzk_error *e)
 {
     cuzk_zkey z;
@@ -731,6 +738,7 @@ static void test_truncated(void **state)
     (void)state;
     for (int cv = 0; cv < 2; cv++) {
         check_prefixes(fixture_path(curve_dirs[cv], "mul.zkey"), rd_zkey);
+        check_prefixes(fixture_path(curve_dirs[cv], "mul.zkey"), rd_zkey_mapped);
         check_prefixes(fixture_path(curve_dirs[cv], "mul.wtns"), rd_wtns);
         check_prefixes(fixture_path(curve_dirs[cv], "mul.wtns"), rd_wtns_memory);
         check_prefixes(fixture_path(curve_dirs[cv], "mul.wtns"), rd_wtns_header);
@@ -795,32 +803,40 @@ static void mut_ic_big(uint8_t *b, size_t n) { memset(b + sec_payload(b, n, 3), 
 static void mut_h_big(uint8_t *b, size_t n) { memset(b + sec_payload(b, n, 9) + 64 * 7 + 32, 0xff, 32); }
 static void mut_no_sec9(uint8_t *b, size_t n) { cuzk_put_le32(b + sec_entry(b, n, 9), 99); }
 
+/* each refusal of a whole-key reader rd */
+static void bad_zkey_checks(reader_fn rd)
+{
+    const char *z = fixture_path("bn128", "mul.zkey");
+    expect_bad(z, mut_magic, rd, CUZK_ERR_FORMAT, "magic", "zkey");
+    expect_bad(z, mut_version, rd, CUZK_ERR_FORMAT, "version 2", NULL);
+    expect_bad(z, mut_nsections, rd, CUZK_ERR_FORMAT, "sections", NULL);
+    expect_bad(z, mut_plonk, rd, CUZK_ERR_FORMAT, "section 1", "not a Groth16 key (protocol 2 = plonk)");
+    expect_bad(z, mut_plonk, rd_zkey_header, CUZK_ERR_FORMAT, "section 1", "plonk");
+    expect_bad(z, mut_fflonk, rd, CUZK_ERR_FORMAT, "section 1", "fflonk");
+    expect_bad(z, mut_huge_sec5, rd, CUZK_ERR_FORMAT, "section 5", "1099511627776");
+    expect_bad(z, mut_huge_sec5, rd_zkey_header, CUZK_ERR_FORMAT, "section 5", NULL);
+    expect_bad(z, mut_dup_sec, rd, CUZK_ERR_FORMAT, "section 5", "2 times");
+    expect_bad(z, mut_nvars, rd, CUZK_ERR_FORMAT, "section 5 (A points) holds 320 bytes, expected 384 (nVars 6 x 64)",
+               NULL);
+    expect_bad(z, mut_domain3, rd, CUZK_ERR_FORMAT, "section 2", "power of two");
+    expect_bad(z, mut_domain1, rd, CUZK_ERR_FORMAT, "section 2", "domainSize 2");
+    expect_bad(z, mut_q, rd, CUZK_ERR_FORMAT, "section 2", "q");
+    expect_bad(z, mut_r_other, rd, CUZK_ERR_FORMAT, "section 2", "bls12381");
+    expect_bad(z, mut_coef_matrix, rd, CUZK_ERR_FORMAT, "section 4", "matrix 2");
+    expect_bad(z, mut_coef_row, rd, CUZK_ERR_FORMAT, "section 4", "row 8");
+    expect_bad(z, mut_coef_wire, rd, CUZK_ERR_FORMAT, "section 4", "wire 5");
+    expect_bad(z, mut_coef_count, rd, CUZK_ERR_FORMAT, "section 4", "expected");
+    expect_bad(z, mut_ic_big, rd, CUZK_ERR_FORMAT, "section 3", "below q");
+    expect_bad(z, mut_h_big, rd, CUZK_ERR_FORMAT, "section 9", "point 7");
+    expect_bad(z, mut_no_sec9, rd, CUZK_ERR_FORMAT, "section 9", "missing");
+}
+
 static void test_bad_zkey(void **state)
 {
     (void)state;
     const char *z = fixture_path("bn128", "mul.zkey");
-    expect_bad(z, mut_magic, rd_zkey, CUZK_ERR_FORMAT, "magic", "zkey");
-    expect_bad(z, mut_version, rd_zkey, CUZK_ERR_FORMAT, "version 2", NULL);
-    expect_bad(z, mut_nsections, rd_zkey, CUZK_ERR_FORMAT, "sections", NULL);
-    expect_bad(z, mut_plonk, rd_zkey, CUZK_ERR_FORMAT, "section 1", "not a Groth16 key (protocol 2 = plonk)");
-    expect_bad(z, mut_plonk, rd_zkey_header, CUZK_ERR_FORMAT, "section 1", "plonk");
-    expect_bad(z, mut_fflonk, rd_zkey, CUZK_ERR_FORMAT, "section 1", "fflonk");
-    expect_bad(z, mut_huge_sec5, rd_zkey, CUZK_ERR_FORMAT, "section 5", "1099511627776");
-    expect_bad(z, mut_huge_sec5, rd_zkey_header, CUZK_ERR_FORMAT, "section 5", NULL);
-    expect_bad(z, mut_dup_sec, rd_zkey, CUZK_ERR_FORMAT, "section 5", "2 times");
-    expect_bad(z, mut_nvars, rd_zkey, CUZK_ERR_FORMAT, "section 5 (A points) holds 320 bytes, expected 384 (nVars 6 x 64)",
-               NULL);
-    expect_bad(z, mut_domain3, rd_zkey, CUZK_ERR_FORMAT, "section 2", "power of two");
-    expect_bad(z, mut_domain1, rd_zkey, CUZK_ERR_FORMAT, "section 2", "domainSize 2");
-    expect_bad(z, mut_q, rd_zkey, CUZK_ERR_FORMAT, "section 2", "q");
-    expect_bad(z, mut_r_other, rd_zkey, CUZK_ERR_FORMAT, "section 2", "bls12381");
-    expect_bad(z, mut_coef_matrix, rd_zkey, CUZK_ERR_FORMAT, "section 4", "matrix 2");
-    expect_bad(z, mut_coef_row, rd_zkey, CUZK_ERR_FORMAT, "section 4", "row 8");
-    expect_bad(z, mut_coef_wire, rd_zkey, CUZK_ERR_FORMAT, "section 4", "wire 5");
-    expect_bad(z, mut_coef_count, rd_zkey, CUZK_ERR_FORMAT, "section 4", "expected");
-    expect_bad(z, mut_ic_big, rd_zkey, CUZK_ERR_FORMAT, "section 3", "below q");
-    expect_bad(z, mut_h_big, rd_zkey, CUZK_ERR_FORMAT, "section 9", "point 7");
-    expect_bad(z, mut_no_sec9, rd_zkey, CUZK_ERR_FORMAT, "section 9", "missing");
+    bad_zkey_checks(rd_zkey);
+    bad_zkey_checks(rd_zkey_mapped);
     /* header-only reads do not need sections 4-9 */
     size_t n;
     uint8_t *b = slurp(z, &n);
@@ -1094,16 +1110,20 @@ static uint64_t *rnd_points(cuzk_curve_id curve, uint64_t count, uint32_t coords
     return p;
 }
 
-static void make_zkey(cuzk_zkey *z, cuzk_curve_id curve)
+/* A key of random coordinates (< q, not on the curve: the reader does not
+ * look) and coefficients, of n_vars wires (3 public), a domain of
+ * domain_size and n_coefs coefficients */
+static void make_zkey_sized(cuzk_zkey *z, cuzk_curve_id curve, uint32_t n_vars, uint32_t domain_size,
+                            uint32_t n_coefs)
 {
     uint32_t qw = cuzk_curve_q_words(curve);
     memset(z, 0, sizeof *z);
     z->curve = curve;
     z->n8q = 8 * qw;
     z->n8r = 32;
-    z->n_vars = 9;
+    z->n_vars = n_vars;
     z->n_public = 3;
-    z->domain_size = 16;
+    z->domain_size = domain_size;
     uint64_t *hdr[] = {z->alpha1, z->beta1, z->delta1, z->beta2, z->gamma2, z->delta2};
     for (int i = 0; i < 6; i++) {
         uint64_t *t = rnd_points(curve, 1, i < 3 ? 2 : 4, 0);
@@ -1111,19 +1131,21 @@ static void make_zkey(cuzk_zkey *z, cuzk_curve_id curve)
         free(t);
     }
     z->ic = rnd_points(curve, 4, 2, 0);
-    z->a = rnd_points(curve, 9, 2, 3);
-    z->b1 = rnd_points(curve, 9, 2, 2);
-    z->b2 = rnd_points(curve, 9, 4, 2);
-    z->c = rnd_points(curve, 5, 2, 0);
-    z->h = rnd_points(curve, 16, 2, 0);
-    z->n_coefs = 20;
+    z->a = rnd_points(curve, n_vars, 2, 3);
+    z->b1 = rnd_points(curve, n_vars, 2, 2);
+    z->b2 = rnd_points(curve, n_vars, 4, 2);
+    z->c = rnd_points(curve, n_vars - 4, 2, 0);
+    z->h = rnd_points(curve, domain_size, 2, 0);
+    z->n_coefs = n_coefs;
     z->coefs = calloc(z->n_coefs, sizeof *z->coefs);
     assert_non_null(z->coefs);
     for (uint32_t i = 0; i < z->n_coefs; i++) {
-        z->coefs[i] = (cuzk_zkey_coef){i & 1, (uint32_t)(rnd64() % 16), (uint32_t)(rnd64() % 9), {0}};
+        z->coefs[i] = (cuzk_zkey_coef){i & 1, (uint32_t)(rnd64() % domain_size), (uint32_t)(rnd64() % n_vars), {0}};
         rnd_below(z->coefs[i].value, cuzk_curve_r(curve), 4);
     }
 }
+
+static void make_zkey(cuzk_zkey *z, cuzk_curve_id curve) { make_zkey_sized(z, curve, 9, 16, 20); }
 
 static void test_zkey_roundtrip(void **state)
 {
@@ -1171,6 +1193,81 @@ static void test_zkey_roundtrip(void **state)
     assert_int_equal(cuzk_zkey_write(&z, "/nonexistent-dir/k.zkey", &e), CUZK_ERR_IO);
     assert_msg_has(&e, "/nonexistent-dir/k.zkey");
     cuzk_zkey_free(&z);
+}
+
+/* A key file with the coordinate of point `point` of section `sec` (G1, 64
+ * bytes a point on bn128) and the row of coefficient `coef` made out of
+ * range, where each is >= 0 */
+static void corrupt_zkey(const char *src, const char *dst, uint32_t sec, long point, long coef, uint32_t bad_row)
+{
+    size_t n;
+    uint8_t *b = slurp(src, &n);
+    if (point >= 0) memset(b + sec_payload(b, n, sec) + 64 * (size_t)point + 32, 0xff, 32);
+    if (coef >= 0) cuzk_put_le32(b + sec_payload(b, n, 4) + 4 + 44 * (size_t)coef + 4, bad_row);
+    spit(dst, b, n);
+    free(b);
+}
+
+static void expect_zkey_refused(const char *path, const char *frag)
+{
+    for (int mapped = 0; mapped < 2; mapped++) {
+        cuzk_zkey z;
+        cuzk_error e = {0};
+        int rc = mapped ? cuzk_zkey_map(&z, path, &e) : cuzk_zkey_read(&z, path, &e);
+        if (rc != CUZK_ERR_FORMAT) fail_msg("%s (%s): status %d (%s)", path, mapped ? "mapped" : "read", rc, e.msg);
+        assert_msg_has(&e, frag);
+    }
+}
+
+/* cuzk_zkey_map gives the key cuzk_zkey_read gives, its arrays left in
+ * the mapping when the layout puts them on 8-byte boundaries and copied
+ * out when not (each section header is 12 bytes and each coefficient 44:
+ * the count's parity and the section's rank decide). The sections are large enough to be read and checked on every
+ * CPU, and of two bad entries in different threads' shares the first is
+ * named. */
+static void test_zkey_mapped(void **state)
+{
+    (void)state;
+    const uint32_t n_vars = 1u << 16, domain = 1u << 16;
+    int seen[2] = {0, 0};
+    for (uint32_t odd = 0; odd < 2; odd++) {
+        cuzk_zkey z, read, mapped;
+        cuzk_error e = {0};
+        const char *path = tmp_path("large.zkey"), *bad = tmp_path("large-bad.zkey");
+        make_zkey_sized(&z, CUZK_CURVE_BN254, n_vars, domain, (1u << 17) + odd);
+        assert_int_equal(cuzk_zkey_write(&z, path, &e), CUZK_OK);
+        assert_int_equal(cuzk_zkey_read(&read, path, &e), CUZK_OK);
+        assert_int_equal(cuzk_zkey_map(&mapped, path, &e), CUZK_OK);
+        assert_zkey_equal(&z, &read);
+        assert_zkey_equal(&z, &mapped);
+        assert_null(read.map);
+
+        size_t n;
+        uint8_t *b = slurp(path, &n);
+        static const uint32_t secs[] = {5, 6, 7, 8, 9};
+        const uint64_t *arrays[] = {mapped.a, mapped.b1, mapped.b2, mapped.c, mapped.h};
+        const uint8_t *m = mapped.map;
+        assert_non_null(m); /* snarkjs's layout: every other section is on an 8-byte boundary */
+        for (int k = 0; k < 5; k++) {
+            const int aligned = sec_payload(b, n, secs[k]) % 8 == 0;
+            const uint8_t *p = (const uint8_t *)arrays[k];
+            seen[aligned] = 1;
+            assert_int_equal(p >= m && p < m + mapped.map_len, aligned);
+            if (aligned) assert_ptr_equal(p, m + sec_payload(b, n, secs[k]));
+        }
+        free(b);
+        cuzk_zkey_free(&read);
+        cuzk_zkey_free(&mapped);
+
+        corrupt_zkey(path, bad, 9, 5, -1, 0);
+        corrupt_zkey(bad, bad, 9, (long)domain - 3, -1, 0);
+        expect_zkey_refused(bad, "section 9 (H points): point 5: coordinate 2 of 2 is not below q");
+        corrupt_zkey(path, bad, 5, (long)n_vars - 2, 7, domain);
+        corrupt_zkey(bad, bad, 5, -1, (long)z.n_coefs - 2, domain + 1);
+        expect_zkey_refused(bad, "section 4 (coefficients): entry 7: row 65536 >= domainSize 65536");
+        cuzk_zkey_free(&z);
+    }
+    assert_true(seen[0] && seen[1]); /* both placements met */
 }
 
 static void test_wtns_r1cs_roundtrip(void **state)
@@ -1358,6 +1455,7 @@ int main(void)
         cmocka_unit_test(test_truncated),      cmocka_unit_test(test_bad_zkey),
         cmocka_unit_test(test_bad_wtns),       cmocka_unit_test(test_bad_r1cs),
         cmocka_unit_test(test_bad_json),       cmocka_unit_test(test_zkey_roundtrip),
+        cmocka_unit_test(test_zkey_mapped),
         cmocka_unit_test(test_wtns_r1cs_roundtrip), cmocka_unit_test(test_json_roundtrip),
         cmocka_unit_test(test_fifo_refused),
         cmocka_unit_test(test_refusals_quote_nothing),
