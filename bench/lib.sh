@@ -16,14 +16,15 @@ bench_timed() {
 }
 
 # bench_median: lines of numbers in, one line out: each column's median
-# (the lower middle of an even count), every column sorted on its own.
+# (the lower middle of an even count), every column sorted on its own, the
+# value printed as it came in.
 bench_median() {
     awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; if (NF > nf) nf = NF }
     END {
         for (i = 1; i <= nf; i++) {
             for (r = 1; r <= NR; r++) {
-                x = v[i, r] + 0
-                for (j = r - 1; j >= 1 && s[j] > x; j--) s[j + 1] = s[j]
+                x = v[i, r]
+                for (j = r - 1; j >= 1 && s[j] + 0 > x + 0; j--) s[j + 1] = s[j]
                 s[j + 1] = x
             }
             printf "%s%s", (i > 1 ? " " : ""), s[int((NR + 1) / 2)]
