@@ -20,6 +20,7 @@
 #                bench/peers/build-rapidsnark.sh)
 # KEYS           circuits, witnesses and development keys, kept for reruns
 #                (default build/peers/keys: a setup of 2^21 takes minutes)
+# KEYS_ONLY=1    only make (or find) the keys of every K, and stop
 # LOG_DIR        proofs, each run's numbers, failures' output (default
 #                build/peers/compare-rapidsnark)
 #
@@ -117,6 +118,10 @@ sys.exit(0 if json.load(open(sys.argv[1])) == json.load(open(sys.argv[2])) else 
 PY
 }
 
+if [ "${KEYS_ONLY:-0}" = 1 ]; then
+    for k in "${KLIST[@]}"; do key_dir "$k"; done
+    exit 0
+fi
 START_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 TABLE=$LOG_DIR/table.md
 for k in "${KLIST[@]}"; do
