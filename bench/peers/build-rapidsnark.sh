@@ -45,7 +45,8 @@
 # ffiasm 0.1.x is an older line without the MSM code: 38c832a is the newest
 # commit whose exact pair is here.
 #
-# Everything it writes lies under build/peers/rapidsnark (ignored by git):
+# Everything it writes lies under build/peers/rapidsnark (RAPIDSNARK_OUT, a
+# folder git ignores, for a second build beside it):
 # src/ (the exported trees; their code never enters ours), cmake/ (the
 # build), bin/prover, lib/librapidsnark.so, SOURCES (the commits built and
 # how the fields were made). ~3 minutes on two cores.
@@ -55,7 +56,7 @@ cd "$(dirname "$0")/../.."
 RAPIDSNARK_SRC=${1:-${RAPIDSNARK_SRC:-/work/.mirror/iden3+rapidsnark/repo}}
 FFIASM_SRC=${FFIASM_SRC:-}
 FIELDS=${FIELDS:-committed}
-OUT=build/peers/rapidsnark
+OUT=${RAPIDSNARK_OUT:-build/peers/rapidsnark}
 JOBS=${JOBS:-2}
 
 die() { echo "build-rapidsnark: $*" >&2; exit 1; }
