@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers of the benchmark scripts (bench/witness/sha256.sh,
 # bench/peers/compare-rapidsnark.sh): one timed run under GNU time, medians,
 # the machine's header lines. Sourced, not run; the caller sets BENCH_WORK,

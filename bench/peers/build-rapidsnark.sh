@@ -49,7 +49,7 @@
 # folder git ignores, for a second build beside it):
 # src/ (the exported trees; their code never enters ours), cmake/ (the
 # build), bin/prover, lib/librapidsnark.so, SOURCES (the commits built and
-# how the fields were made). ~3 minutes on two cores.
+# how the fields were made). About a minute on two cores.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
