@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# Shared helpers of the benchmark scripts (bench/witness/sha256.sh,
+# bench/peers/compare-rapidsnark.sh): one timed run under GNU time, medians,
+# the machine's header lines. Sourced, not run; the caller sets BENCH_WORK,
+# a scratch folder.
+
+# bench_timed CMD...: runs CMD once under /usr/bin/time, its stdout dropped
+# and its stderr kept in $BENCH_WORK/err; prints "wall_s cpu_s peak_rss_kib"
+# (CPU: user + system). When CMD fails, prints nothing and returns its exit
+# status (GNU time's: 128 + the signal for a crash), the output left in
+# $BENCH_WORK/err for the caller to report.
+bench_timed() {
+    local rc=0
+    /usr/bin/time -f '%e %U %S %M' -o "$BENCH_WORK/time" "$@" >/dev/null 2>"$BENCH_WORK/err" || rc=$?
+    ((rc == 0)) || return $rc
+    awk '{printf "%.3f %.3f %d\n", $1, $2 + $3, $4}' "$BENCH_WORK/time"
+}
+
+# bench_median: lines of numbers in, one line out: each column's median
+# (the lower middle of an even count), every column sorted on its own, the
+# value printed as it came in.
+bench_median() {
+    awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; if (NF > nf) nf = NF }
+    END {
+        for (i = 1; i <= nf; i++) {
+            for (r = 1; r <= NR; r++) {
+                x = v[i, r]
+                for (j = r - 1; j >= 1 && s[j] + 0 > x + 0; j--) s[j + 1] = s[j]
+                s[j + 1] = x
+            }
+            printf "%s%s", (i > 1 ? " " : ""), s[int((NR + 1) / 2)]
+        }
+        printf "\n"
+    }'
+}
+
+# bench_repeat N CMD...: N runs of bench_timed CMD, the median of each
+# column; stops at the first failure with its status.
+bench_repeat() {
+    local n=$1 i
+    shift
+    for ((i = 0; i < n; i++)); do bench_timed "$@" >>"$BENCH_WORK/runs" || { rm -f "$BENCH_WORK/runs"; return 1; }; done
+    bench_median <"$BENCH_WORK/runs"
+    rm -f "$BENCH_WORK/runs"
+}
+
+# bench_ratio A B [FORMAT]: A / B ("-" when either is missing or B is 0)
+bench_ratio() {
+    awk -v a="$1" -v b="$2" -v f="${3:-%.2fx}" 'BEGIN { if (a == "" || b == "" || a == "-" || b == "-" || b + 0 == 0) print "-"; else printf f "\n", a / b }'
+}
+
+# bench_cpu_line: the CPU model, cores, AVX-512 IFMA present or not, load
+bench_cpu_line() {
+    local ifma=no
+    grep -qw avx512ifma /proc/cpuinfo && ifma=yes
+    echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, avx512ifma: $ifma; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
