@@ -4,6 +4,7 @@
 #   bench/witness/sha256.sh [NBITS] [REPEAT]
 # NBITS: the message length in bits (default 1024: 3 blocks, 93,881 wires,
 # ~2^16.5 constraints); REPEAT: runs of each, the median kept (default 5).
+# CUZK: the cuzk binary to time (default build/cuzk), to compare builds.
 # Prints a markdown table: the one-time compile, then cuzk (cached) and
 # snarkjs wall and CPU seconds, the witnesses compared byte for byte.
 # With a native circom on PATH (`circom`, not the WASI circom2) and
@@ -13,11 +14,11 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 NBITS=${1:-1024}
 REPEAT=${2:-5}
-CUZK=$ROOT/build/cuzk
+CUZK=${CUZK:-$ROOT/build/cuzk}
 NODE=$ROOT/tests/interop/node_modules
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-bench-wtns.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-[ -x "$CUZK" ] || { echo "build/cuzk is missing: make build/cuzk"; exit 1; }
+[ -x "$CUZK" ] || { echo "$CUZK is missing: make build/cuzk"; exit 1; }
 
 cat >"$WORK/sha.circom" <<CIRCOM
 pragma circom 2.0.0;
