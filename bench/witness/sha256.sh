@@ -13,18 +13,19 @@
 # without them (or with CPP=0), or when circom2 fails to write the C++
 # (its WASI build can, once its memory is past 2 GiB: at NBITS=16384, 1.03 M
 # constraints, once in two runs), its row says why it was not run.
+# CUZK: the cuzk binary to time (default build/cuzk), to compare builds.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/lib.sh"
 NBITS=${1:-1024}
 REPEAT=${2:-5}
-CUZK=$ROOT/build/cuzk
+CUZK=${CUZK:-$ROOT/build/cuzk}
 NODE=$ROOT/tests/interop/node_modules
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-bench-wtns.XXXXXX")
 BENCH_WORK=$WORK
 NAME=bench_sha$NBITS # no leading dot: circom's C++ Makefile links *.o
 trap 'rm -rf "$WORK" "$ROOT/tests/interop/$NAME.circom"' EXIT
-[ -x "$CUZK" ] || { echo "build/cuzk is missing: make build/cuzk"; exit 1; }
+[ -x "$CUZK" ] || { echo "$CUZK is missing: make build/cuzk"; exit 1; }
 
 # run CMD...: one timed run, stopping the benchmark when it fails
 run() { bench_timed "$@" || { echo "failed: $*" >&2; cat "$WORK/err" >&2; exit 1; }; }

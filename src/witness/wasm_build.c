@@ -219,15 +219,167 @@ static char *replace_once(char *text, size_t *len, const char *was, const char *
     return out;
 }
 
-/* Rewrites c_src by translation_rows; done[i] says whether row i applied. */
-static int rewrite_translation(const char *c_src, int done[N_TRANSLATION_ROWS], cuzk_error *err)
+/* circom 2.2.3's field helpers (its wasm runtime, the same in every circuit
+ * of one prime) as wabt 1.0.32 translates them, each known by the SHA-256
+ * of its definition (the first 16 hex digits; bn128's, then bls12381's
+ * where the prime is in the text). Those marked native are rerouted to
+ * the glue's (wasm_glue.c says why the bits are the same): the definition
+ * gets the suffix _wasm and the old name a body that calls the glue, which
+ * declines (0) calls it does not take and so leaves them to the wasm. The
+ * others are what the native ones stand for. All or none: the rerouting
+ * is done only when every definition is there once with its hash. */
+static const struct {
+    const char *name;
+    int native;
+    const char *sha[2];
+} helper_rows[] = {
+    {"Fr_copy", 1, {"c40b6152121fffc6"}},
+    {"Fr_toNormal", 1, {"a426d63a446fad7d"}},
+    {"Fr_toMontgomery", 1, {"3c4aedd98f884641"}},
+    {"Fr_toLongNormal", 1, {"8d061d23086330c7"}},
+    {"Fr_isNegative", 1, {"f713814d5a746d9b"}},
+    {"Fr_neg", 1, {"46ecf3f84fdabc3f"}},
+    {"Fr_getLsb32", 1, {"7e77fb685304bb8c"}},
+    {"Fr_toInt", 1, {"7d31ac1e126ad025"}},
+    {"Fr_isTrue", 1, {"06b1b170978d68c0"}},
+    {"Fr_add", 1, {"a5c2d87f031a2c49"}},
+    {"Fr_sub", 1, {"6afc21e4461501d7"}},
+    {"Fr_mul", 1, {"589131ca7afeed6f"}},
+    {"Fr_eqR", 1, {"22a70d1394546294"}},
+    {"Fr_gtR", 1, {"ef57526b88e2c498"}},
+    {"Fr_eq", 1, {"ff24ec76f4fe1bc9"}},
+    {"Fr_neq", 1, {"283c39281fc1ec16"}},
+    {"Fr_gt", 1, {"2de27d2a5b56f3a9"}},
+    {"Fr_geq", 1, {"92fc1216004eba98"}},
+    {"Fr_lt", 1, {"41c2c78e5a8fa360"}},
+    {"Fr_leq", 1, {"5811b4ea06aad77b"}},
+    {"Fr_F1m_add", 0, {"d6c16068415e3b94"}},
+    {"Fr_F1m_sub", 0, {"efd7772f09805ce1"}},
+    {"Fr_F1m_neg", 0, {"360569d5cf7bdcd9"}},
+    {"Fr_F1m_mul", 0, {"28bcd870f9c6ccde", "1296720e2aea3812"}},
+    {"Fr_F1m_mReduct", 0, {"4b593b0f3f94112b", "033faf5fa56ba800"}},
+    {"Fr_F1m_fromMontgomery", 0, {"c06a9f0993ac6d40"}},
+    {"Fr_F1m_toMontgomery", 0, {"9263ae45cc519485"}},
+    {"Fr_rawCopyS2L", 0, {"d0d8d14f83b193e1"}},
+    {"Fr_int_add", 0, {"619d1c20efa7f613"}},
+    {"Fr_int_sub", 0, {"1dc6a85350db6044"}},
+    {"Fr_int_gte", 0, {"a6d51276ac126e82"}},
+    {"Fr_int_gt", 0, {"b3e2e56526ceb17d"}},
+    {"Fr_int_eq", 0, {"480783c3a3f9af8f"}},
+    {"Fr_int_isZero", 0, {"d4e3bc794f485671"}},
+    {"Fr_int_copy", 0, {"4c6bfccf7740b58f"}},
+    {"Fr_int_zero", 0, {"e4dd8f15bf17aef5"}},
+};
+enum { N_HELPER_ROWS = sizeof helper_rows / sizeof helper_rows[0] };
+
+/* The header line of w2c_<name>'s definition in text (from "static" to
+ * " {\n"), found once, and the definition's end; NULL if not so. */
+static const char *find_definition(const char *text, const char *name, const char **end)
+{
+    char key[96];
+    snprintf(key, sizeof key, " w2c_%s(Z_circuit_instance_t* instance, ", name);
+    const char *found = NULL;
+    for (const char *at = text; (at = strstr(at, key)); at++) {
+        const char *line = at;
+        while (line > text && line[-1] != '\n') line--;
+        const char *eol = strchr(at, '\n');
+        if (strncmp(line, "static ", 7) || !eol || eol - at < 3 || strncmp(eol - 2, " {", 2)) continue;
+        if (found) return NULL;
+        found = line;
+    }
+    const char *close = found ? strstr(found, "\n}\n") : NULL;
+    if (!close) return NULL;
+    *end = close + 3;
+    return found;
+}
+
+/* That every helper row's definition is in text with its hash. */
+static int helpers_known(const char *text)
+{
+    for (int i = 0; i < N_HELPER_ROWS; i++) {
+        const char *end, *def = find_definition(text, helper_rows[i].name, &end);
+        uint8_t md[32];
+        char hex[WASM_HASH_HEX + 1];
+        if (!def || !EVP_Digest(def, (size_t)(end - def), md, NULL, EVP_sha256(), NULL)) return 0;
+        hex_of(md, 8, hex);
+        int ok = 0;
+        for (int k = 0; k < 2; k++) ok |= helper_rows[i].sha[k] && !strcmp(hex, helper_rows[i].sha[k]);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* The text that replaces a native helper's header `head` (its line without
+ * the newline): the glue's prototype, a body under the old name calling
+ * it (the wasm when it declines), and the header renamed. NULL when out
+ * of memory. */
+static char *helper_wrapper(const char *name, const char *head)
+{
+    const char *open = strstr(head, "(Z_circuit_instance_t* instance, ");
+    const char *params = open + strlen("(Z_circuit_instance_t* instance, ");
+    size_t ret_len = (size_t)(strstr(head, " w2c_") - head) - strlen("static ");
+    const char *ret = head + strlen("static ");
+    int is_void = ret_len == 4 && !strncmp(ret, "void", 4);
+    char plist[200], args[200] = "";
+    snprintf(plist, sizeof plist, "%.*s", (int)(strlen(params) - strlen(") {")), params);
+    /* the arguments: the last word of each parameter */
+    for (const char *p = plist; *p;) {
+        const char *comma = strchr(p, ','), *stop = comma ? comma : p + strlen(p), *w = stop;
+        while (w > p && w[-1] != ' ') w--;
+        snprintf(args + strlen(args), sizeof args - strlen(args), ", %.*s", (int)(stop - w), w);
+        p = comma ? comma + 2 : stop;
+    }
+    size_t cap = 4 * strlen(head) + 3 * strlen(args) + 400;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    snprintf(out, cap,
+             "static %.*s w2c_%s_wasm(Z_circuit_instance_t* instance, %s);\n"
+             "int cuzk_glue_%s(Z_circuit_instance_t*, u32*, %s);\n"
+             "%s\n"
+             "  u32 v;\n"
+             "  if (cuzk_glue_%s(instance, &v%s)) return%s;\n"
+             "  %sw2c_%s_wasm(instance%s);\n"
+             "}\n"
+             "static %.*s w2c_%s_wasm(Z_circuit_instance_t* instance, %s) {",
+             (int)ret_len, ret, name, plist, name, plist, head, name, args, is_void ? "" : " v",
+             is_void ? "" : "return ", name, args, (int)ret_len, ret, name, plist);
+    return out;
+}
+
+/* The native helpers rerouted, when helpers_known: *done 1. */
+static char *reroute_helpers(char *text, size_t *len, int *done)
+{
+    *done = 0;
+    if (!helpers_known(text)) return text;
+    for (int i = 0; text && i < N_HELPER_ROWS; i++) {
+        if (!helper_rows[i].native) continue;
+        const char *end, *def = find_definition(text, helper_rows[i].name, &end);
+        char head[300];
+        snprintf(head, sizeof head, "%.*s", (int)(strchr(def, '\n') - def), def);
+        char *now = helper_wrapper(helper_rows[i].name, head);
+        int one = 0;
+        char *next = now ? replace_once(text, len, head, now, &one) : NULL;
+        free(now);
+        if (!next) free(text);
+        text = next;
+    }
+    if (text) *done = 1;
+    return text;
+}
+
+/* Rewrites c_src: the field helpers (first, on wasm2c's text), then
+ * translation_rows; done[i] says whether row i applied, done[HELPERS_DONE]
+ * whether the helpers did. */
+enum { HELPERS_DONE = N_TRANSLATION_ROWS };
+static int rewrite_translation(const char *c_src, int done[N_TRANSLATION_ROWS + 1], cuzk_error *err)
 {
     uint8_t *bytes;
     size_t len;
     int rc = cuzk_file_read_all(c_src, (size_t)1 << 34, &bytes, &len, err);
     if (rc) return rc;
     char *text = (char *)bytes;
-    int any = 0;
+    text = reroute_helpers(text, &len, &done[HELPERS_DONE]);
+    int any = done[HELPERS_DONE];
     for (int i = 0; text && i < N_TRANSLATION_ROWS; i++) {
         text = replace_once(text, &len, translation_rows[i].was, translation_rows[i].now, &done[i]);
         any |= done[i];
@@ -291,13 +443,15 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
     double t0 = cuzk_now_s();
     char *wasm2c[] = {"wasm2c", wasm, "--module-name=circuit", "-o", c_src, NULL};
     if (!rc) rc = run_tool(wasm2c, log, "translating the wasm to C", err);
-    int done[N_TRANSLATION_ROWS] = {0};
+    int done[N_TRANSLATION_ROWS + 1] = {0};
     if (!rc) rc = rewrite_translation(c_src, done, err);
     if (rc) return rc;
-    char rewrites[200] = "";
+    char rewrites[240] = "";
     for (int i = 0; i < N_TRANSLATION_ROWS; i++)
         snprintf(rewrites + strlen(rewrites), sizeof rewrites - strlen(rewrites), "%s%s %s", i ? ", " : "",
                  translation_rows[i].what, done[i] ? translation_rows[i].how : "as wasm2c wrote it");
+    snprintf(rewrites + strlen(rewrites), sizeof rewrites - strlen(rewrites), ", field helpers %s",
+             done[HELPERS_DONE] ? "native" : "as wasm2c wrote them");
     progress(o, "wasm2c: %.1f MiB of C in %.1f s (%s); compiling it with cc -O2",
              (double)file_size(c_src) / 1048576.0, cuzk_now_s() - t0, rewrites);
     char *cc[N_CC_FLAGS + 10];
