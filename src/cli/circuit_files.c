@@ -56,10 +56,13 @@ int cli_device_key_usable(const cuzk_backend *b)
     return CLI_USAGE;
 }
 
-/* The key of r, made on the CPU, written to path; r is freed. */
-static int write_development_key(const char *who, cuzk_r1cs *r, int threads, const char *path, cuzk_error *err)
+/* The key of r, made on the backend named setup_backend (NULL: the CPU),
+ * written to path; r is freed. */
+static int write_development_key(const char *who, cuzk_r1cs *r, int threads, const char *setup_backend,
+                                 const char *path, cuzk_error *err)
 {
-    cuzk_backend *b = backend_create("cpu", &(backend_options){.cpu_threads = threads}, err);
+    cuzk_backend *b =
+        backend_create(setup_backend ? setup_backend : "cpu", &(backend_options){.cpu_threads = threads}, err);
     if (!b)
         return err->code ? err->code : CUZK_ERR_NOMEM;
     cuzk_zkey z;
@@ -72,8 +75,8 @@ static int write_development_key(const char *who, cuzk_r1cs *r, int threads, con
     return rc;
 }
 
-int cli_make_circuit_files(const char *who, const cuzk_synth_params *p, int threads, const cli_circuit_paths *to,
-                           cuzk_wtns *keep)
+int cli_make_circuit_files(const char *who, const cuzk_synth_params *p, int threads, const char *setup_backend,
+                           const cli_circuit_paths *to, cuzk_wtns *keep)
 {
     cuzk_error err = {0};
     cuzk_r1cs r;
@@ -84,7 +87,7 @@ int cli_make_circuit_files(const char *who, const cuzk_synth_params *p, int thre
     int rc = (to->r1cs && cuzk_r1cs_write(&r, to->r1cs, &err)) || (to->wtns && cuzk_wtns_write(&w, to->wtns, &err));
     const char *what = "writing the circuit";
     if (!rc && to->zkey) {
-        rc = write_development_key(who, &r, threads, to->zkey, &err);
+        rc = write_development_key(who, &r, threads, setup_backend, to->zkey, &err);
         what = "making the development key";
     }
     cuzk_r1cs_free(&r);

@@ -277,7 +277,7 @@ static int run_bench_prove(int argc, char **argv)
     snprintf(zkey, sizeof zkey, "%s/circuit.zkey", dir);
     snprintf(threads, sizeof threads, "%d", common.threads);
     cli_circuit_paths to = {r1cs, wtns, zkey};
-    if ((rc = cli_make_circuit_files("bench", &o.s.p, common.threads, &to, NULL)))
+    if ((rc = cli_make_circuit_files("bench", &o.s.p, common.threads, o.backend, &to, NULL)))
         return rc;
     cuzk_error err = {0};
     cuzk_backend *b = backend_create(

@@ -46,7 +46,7 @@ static int run_synth(int argc, char **argv)
         return cli_usage_error(&cli_cmd_circuit_synth, "expected 2 file arguments, got %d", argc - first);
     cli_circuit_paths to = {argv[first], argv[first + 1], NULL};
     cuzk_wtns w;
-    if ((rc = cli_make_circuit_files(NULL, &o.p, common.threads, &to, &w)))
+    if ((rc = cli_make_circuit_files(NULL, &o.p, common.threads, NULL, &to, &w)))
         return rc;
     cli_print_witness_mix("circuit synth", &w);
     cuzk_wtns_free(&w);

@@ -9,6 +9,7 @@
 #include "groth16/groth16.h"
 #include "util/err.h"
 #include "util/file.h"
+#include "util/timer.h"
 
 typedef struct {
     const char *r1cs_path;
@@ -55,15 +56,18 @@ static int check_against_r1cs(const char *r1cs_path, const char *wtns_path, cons
     return CLI_OK;
 }
 
-static void print_timings(const char *backend, const cuzk_prove_timings *t)
+/* load: reading the key; the proof's stages; key: its device copy made
+ * (part of total) */
+static void print_timings(const char *backend, double load, const cuzk_prove_timings *t)
 {
     fprintf(stderr,
             "stage      seconds (backend %s)\n"
+            "load       %8.3f\nkey        %8.3f\n"
             "abc        %8.3f\nh2d        %8.3f\nntt        %8.3f\nmsm_a      %8.3f\nmsm_b1     %8.3f\n"
             "msm_b2     %8.3f\nmsm_c      %8.3f\nmsm_h      %8.3f\nd2h        %8.3f\nfinish     %8.3f\n"
             "total      %8.3f\n",
-            backend, t->abc, t->h2d, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->d2h, t->finish,
-            t->total);
+            backend, load, t->key, t->abc, t->h2d, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h,
+            t->d2h, t->finish, t->total);
 }
 
 /* proof.json and public.json: both, or (a write failed) neither, and what
@@ -104,10 +108,12 @@ static int prove_witness(const prove_opts *o, int threads, const char *zkey_path
         cuzk_wtns_free(w);
         return rc;
     }
+    const double t_load = cuzk_now_s();
     if (cuzk_key_load_file(&key, zkey_path, &err)) {
         cuzk_wtns_free(w);
         return cli_report("reading the proving key", &err);
     }
+    const double load_s = cuzk_now_s() - t_load;
     cuzk_proof proof;
     cuzk_prove_timings t;
     const uint32_t n_public = key->z.n_public;
@@ -117,7 +123,7 @@ static int prove_witness(const prove_opts *o, int threads, const char *zkey_path
     if (!rc)
         rc = lib_prove(prover, key, w, o->no_verify ? CUZK_PROVE_NO_VERIFY : 0, &proof, pub, &t, &err);
     if (!rc && o->timings)
-        print_timings(cuzk_prover_backend(prover), &t);
+        print_timings(cuzk_prover_backend(prover), load_s, &t);
     if (rc) {
         fprintf(stderr, "cuzk: proving %s with %s failed: %s\n", wtns_name, zkey_path, err.msg);
         rc = CLI_FAIL;

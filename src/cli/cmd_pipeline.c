@@ -138,7 +138,7 @@ static int make_real_circuit(const pipeline_opts *o, int threads, char *zkey_pat
     cuzk_synth_params sp = {.curve = o->curve, .n_constraints = o->constraints, .n_public = 1, .seed = 1,
                             .shape = o->shape};
     cli_circuit_paths to = {NULL, NULL, zkey_path};
-    int rc = cli_make_circuit_files("pipeline", &sp, threads, &to, w);
+    int rc = cli_make_circuit_files("pipeline", &sp, threads, o->backend, &to, w);
     if (!rc)
         cli_print_witness_mix("pipeline", w);
     return rc;

@@ -83,8 +83,11 @@ typedef struct {
     const char *sim_gate; /* sim: NULL or "", or a file each partition waits for (backend_sim_create_gated) */
     int gpu_devices;   /* gpu: use the first N visible GPUs (0: all) */
     int gpu_one_shot;  /* gpu: each key serves one proof (the command line):
-                        * no window tables, whose build costs more than
-                        * they save on one proof */
+                        * no window tables, and a, b, c made on the host's
+                        * threads (not builds_abc): the tables' build and
+                        * compiling the key's rows for the device (one
+                        * thread: ~7 s at 2^24) cost more than they save
+                        * on one proof */
     size_t gpu_memory_limit; /* gpu: 0, or the bytes of device memory each GPU may use */
     int gpu_keys_outlive;    /* gpu: the caller keeps every zkey it proves with alive until the backend
                               * is destroyed, so a key streamed from host memory stays registered
@@ -113,9 +116,10 @@ cuzk_backend *backend_sim_create_gated(int n_devices, double gpu_ms, const char 
  * (0: all). Each device keeps the proving keys it has seen resident
  * (evicting idle ones, least recently used first, when memory runs out;
  * a key that still does not fit streams its points from host memory); the
- * pinned pool gets page-locked memory (cudaHostAlloc). It builds a, b, c on
- * the device when given none, from the key's matrices compiled by the PCE
- * (engine/pce.h) and copied to the device on the first such proof.
+ * pinned pool gets page-locked memory (cudaHostAlloc). Unless
+ * o->gpu_one_shot it builds a, b, c on the device when given none, from
+ * the key's matrices compiled by the PCE (engine/pce.h) and copied to the
+ * device on the first such proof.
  * Resident keys get window tables when they fit unless o->gpu_one_shot
  * (cuzk_gpu_set_key_tables); o->gpu_memory_limit takes away what each
  * device has beyond it at the start (cuzk_gpu_ballast: a smaller card on a

@@ -307,9 +307,12 @@ static int gpu_prove_start(cuzk_backend *b, int device, const backend_work *w, c
     int rc = context_take(d, &g, err);
     if (rc)
         return rc;
+    const double t0 = cuzk_now_s();
     if ((rc = key_take(d, g, w->key, &k, err)) == CUZK_OK) {
         if (!w->abc)
             rc = key_rows_ensure(d, g, k, w->key, w->pce, err);
+        if (times)
+            times->key = cuzk_now_s() - t0; /* ~0 once resident */
         if (!rc)
             rc = prove_admitted(d, g, k, w, m, times, err);
         key_give_back(d, k, gb->keep_streamed);
@@ -441,7 +444,7 @@ cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err)
     gb->memory_limit = memory_limit;
     gb->base = (cuzk_backend){.name = "gpu",
                               .n_devices = count,
-                              .builds_abc = 1,
+                              .builds_abc = !o->gpu_one_shot,
                               .host = {pinned_alloc, pinned_free, NULL},
                               .prove_start = gpu_prove_start,
                               .prove_finish = backend_finish_on_cpu,

@@ -5,10 +5,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "gpu/abc.cuh"
 #include "gpu/msm.cuh"
+extern "C" {
+#include "util/threads.h"
+}
 
 /* the key's point arrays, in a setup's order */
 enum { KEY_A, KEY_B1, KEY_B2, KEY_C, KEY_H, KEY_ARRAYS };
@@ -102,26 +106,56 @@ static msm_plan array_plan(cuzk_gpu *g, const cuzk_gpu_key *k, int i)
  * the skipped entries. */
 static constexpr size_t COMPACT_SHARE = 16;
 
-static bool all_zero(const uint8_t *p, size_t n)
+/* whether the point of pb bytes (a multiple of 8) at p is all zero: infinity */
+static bool all_zero(const uint8_t *p, size_t pb)
 {
-    for (size_t i = 0; i < n; i++)
-        if (p[i])
-            return false;
-    return true;
+    uint64_t any = 0;
+    for (size_t i = 0; i < pb; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        any |= w;
+    }
+    return any == 0;
+}
+
+/* Host passes over a key's arrays on every CPU: multi-GB arrays at 2^24
+ * and beyond, which one thread scans and copies in seconds. */
+struct finite_scan {
+    const uint8_t *p;
+    size_t pb;
+    uint8_t *finite; /* one flag a point */
+};
+
+static void finite_range(void *ctx, size_t begin, size_t end, int)
+{
+    const finite_scan *x = static_cast<const finite_scan *>(ctx);
+    for (size_t j = begin; j < end; j++)
+        x->finite[j] = !all_zero(x->p + j * x->pb, x->pb);
 }
 
 /* idx <- the indices of the points of array i that are not infinity, when
- * there are few enough of those; empty otherwise */
-static void finite_points(const cuzk_gpu_key *k, int i, std::vector<uint32_t> &idx)
+ * there are few enough of those; empty otherwise. false: no host memory. */
+static bool finite_points(const cuzk_gpu_key *k, int i, std::vector<uint32_t> &idx)
 {
-    const uint8_t *p = static_cast<const uint8_t *>(k->host[i]);
-    const size_t pb = k->point_bytes[i];
+    const size_t n = k->count[i];
     idx.clear();
-    for (size_t j = 0; j < k->count[i]; j++)
-        if (!all_zero(p + j * pb, pb))
+    if (n == 0)
+        return true;
+    std::unique_ptr<uint8_t[]> finite(new (std::nothrow) uint8_t[n]);
+    if (!finite)
+        return false;
+    finite_scan x = {static_cast<const uint8_t *>(k->host[i]), k->point_bytes[i], finite.get()};
+    cuzk_parallel_for(cuzk_cpu_count(), n, finite_range, &x);
+    size_t kept = 0;
+    for (size_t j = 0; j < n; j++)
+        kept += finite[j];
+    if (n - kept < n / COMPACT_SHARE)
+        return true;
+    idx.reserve(kept);
+    for (size_t j = 0; j < n; j++)
+        if (finite[j])
             idx.push_back((uint32_t)j);
-    if (k->count[i] - idx.size() < k->count[i] / COMPACT_SHARE || k->count[i] == 0)
-        idx.clear();
+    return true;
 }
 
 /* Whether window tables of plan's c and nwin for every array fit in free
@@ -146,17 +180,32 @@ static bool tables_fit(const cuzk_gpu_key *k, const msm_plan &plan, size_t freed
     return need + 2 * scratch + ((size_t)1 << 30) <= free_bytes;
 }
 
-/* out += the kept points of array i (idx: finite_points) */
-static void append_kept(const cuzk_gpu_key *k, int i, const std::vector<uint32_t> &idx, std::vector<uint8_t> &out)
+struct kept_copy {
+    const uint8_t *p;
+    size_t pb;
+    const uint32_t *idx; /* NULL: every point */
+    uint8_t *out;
+};
+
+static void kept_range(void *ctx, size_t begin, size_t end, int)
 {
-    const uint8_t *p = static_cast<const uint8_t *>(k->host[i]);
-    const size_t pb = k->point_bytes[i];
-    if (idx.empty()) {
-        out.insert(out.end(), p, p + k->count[i] * pb);
+    const kept_copy *x = static_cast<const kept_copy *>(ctx);
+    if (!x->idx) {
+        memcpy(x->out + begin * x->pb, x->p + begin * x->pb, (end - begin) * x->pb);
         return;
     }
-    for (uint32_t j : idx)
-        out.insert(out.end(), p + j * pb, p + j * pb + pb);
+    for (size_t j = begin; j < end; j++)
+        memcpy(x->out + j * x->pb, x->p + (size_t)x->idx[j] * x->pb, x->pb);
+}
+
+/* out <- the kept points of array i (idx: finite_points); returns the end */
+static uint8_t *copy_kept(const cuzk_gpu_key *k, int i, const std::vector<uint32_t> &idx, uint8_t *out)
+{
+    const size_t n = idx.empty() ? k->count[i] : idx.size();
+    kept_copy x = {static_cast<const uint8_t *>(k->host[i]), k->point_bytes[i], idx.empty() ? nullptr : idx.data(),
+                   out};
+    cuzk_parallel_for(cuzk_cpu_count(), n, kept_range, &x);
+    return out + n * k->point_bytes[i];
 }
 
 /* kept[i] and same_set[i] from the arrays' index lists (empty: all kept) */
@@ -178,9 +227,10 @@ static void keep_points(cuzk_gpu_key *k, const std::vector<uint32_t> idx[KEY_ARR
 static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, bool tables_allowed, cuzk_error *err)
 {
     std::vector<uint32_t> idx[KEY_ARRAYS];
-    std::vector<uint8_t> packed;
+    std::unique_ptr<uint8_t[]> packed;
     for (int i = 0; i < KEY_ARRAYS; i++)
-        finite_points(k, i, idx[i]);
+        if (!finite_points(k, i, idx[i]))
+            return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory scanning the key's points");
     keep_points(k, idx);
     /* one window for every table: the largest array's */
     const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, largest_array(k));
@@ -196,12 +246,13 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, bool tables_allowed, cuzk
         const size_t bytes = device_points(k, i) * k->point_bytes[i];
         const void *src = k->host[i];
         if (!idx[i].empty() || i == KEY_C) {
-            packed.clear();
-            packed.reserve(bytes); /* no regrowth copies of a multi-GB buffer */
-            append_kept(k, i, idx[i], packed);
+            packed.reset(new (std::nothrow) uint8_t[bytes ? bytes : 1]); /* not zero-filled: all is written */
+            if (!packed)
+                return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory packing %zu bytes of points", bytes);
+            uint8_t *end = copy_kept(k, i, idx[i], packed.get());
             if (i == KEY_C)
-                append_kept(k, KEY_H, idx[KEY_H], packed);
-            src = packed.data();
+                copy_kept(k, KEY_H, idx[KEY_H], end);
+            src = packed.get();
         }
         if (k->tables) {
             GPU_TRY(table_upload(g, msm_group_of(k->curve, i == KEY_B2), array_plan(g, k, i), src, &k->pts[i], err));

@@ -14,6 +14,7 @@
 /* Seconds spent in each stage of one proof (on a GPU: its phases, from
  * CUDA events; h2d and d2h stay 0 on the CPU). */
 typedef struct {
+    double key;     /* a device's copy of the key made for this proof (points, rows for a, b, c): its first there */
     double abc;     /* a = A.w, b = B.w, c = a o b from the key's coefficients */
     double h2d;     /* a, b, c and the witness to the device */
     double ntt;     /* the three iNTT -> coset shift -> NTT chains and h */

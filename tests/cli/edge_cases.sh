@@ -13,7 +13,9 @@ prove_and_verify() { # name curve synth-args...
     "$CUZK" circuit synth --curve "$curve" "$@" "$d/c.r1cs" "$d/w.wtns"
     "$CUZK" setup "$d/c.r1cs" "$d/c.zkey" 2>/dev/null
     "$CUZK" zkey export verificationkey "$d/c.zkey" "$d/vk.json"
-    "$CUZK" groth16 prove --r1cs "$d/c.r1cs" "$d/c.zkey" "$d/w.wtns" "$d/proof.json" "$d/public.json"
+    "$CUZK" groth16 prove --timings --r1cs "$d/c.r1cs" "$d/c.zkey" "$d/w.wtns" "$d/proof.json" "$d/public.json" \
+        2>"$d/timings.txt"
+    for stage in load key abc ntt msm_h total; do grep -q "^$stage  *[0-9.]*$" "$d/timings.txt"; done
     "$CUZK" groth16 verify "$d/vk.json" "$d/public.json" "$d/proof.json" | grep -q 'OK!'
     if [ $have_snarkjs = 1 ]; then
         snarkjs_verify "$d/vk.json" "$d/public.json" "$d/proof.json"
