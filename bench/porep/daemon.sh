@@ -2,7 +2,9 @@
 # The daemon at PoRep scale (issue 16, item 5), run ON the GPU machine from
 # the repository root with the programs of `make CUDA=1 gpu-bundle`:
 #   bench/porep/daemon.sh [CONSTRAINTS] [JOBS] [PARTITIONS]
-# (default 134217720 = 2^27 - 8 constraints, 1 job of 10 partitions). A
+# (default 134217720 = 2^27 - 8 constraints, 1 job of 10 partitions;
+# DEPTH: the semaphore's permits, partitions synthesized or waiting for
+# the device at once, default 2). A
 # bit-heavy BLS12-381 circuit and one witness are written to $WORK (default
 # build/porep-daemon: ~28 GB at 2^27); a `cuzk daemon` on the GPU backend
 # makes the circuit's development key on the device only (no zkey could fit
@@ -38,6 +40,8 @@ cat >"$work/d.ini" <<INI
 listen = unix:$work/d.sock
 [memory]
 budget_gib = 100
+[scheduler]
+max_gpu_queue_depth = ${DEPTH:-2}
 [gpus]
 backend = gpu
 gpu_workers_per_device = 2
