@@ -382,15 +382,15 @@ static void items_range(void *vjob, size_t begin, size_t end, int tid)
     free(own);
 }
 
-int cuzk_bin_read_items(cuzk_bin_reader *r, uint64_t n_items, size_t item_bytes, void *landing,
-                        cuzk_bin_items_fn fn, void *ctx, uint64_t *first_bad, cuzk_error *err)
+int cuzk_bin_read_items(cuzk_bin_reader *r, uint64_t n_items, size_t item_bytes, const char *item_name,
+                        void *landing, cuzk_bin_items_fn fn, void *ctx, uint64_t *first_bad, cuzk_error *err)
 {
     *first_bad = UINT64_MAX;
     if (item_bytes == 0 || n_items > cuzk_bin_left(r) / item_bytes)
         return cuzk_fail(err, CUZK_ERR_FORMAT,
-                         "%s: section %u (%s) ends after %llu bytes, but %llu items of %zu bytes need %llu bytes more from byte %llu",
+                         "%s: section %u (%s) ends after %llu bytes, but %llu %ss of %zu bytes need %llu bytes more from byte %llu",
                          r->bf->path, r->sec->id, r->what, (unsigned long long)r->sec->size,
-                         (unsigned long long)n_items, item_bytes, (unsigned long long)(n_items * item_bytes),
+                         (unsigned long long)n_items, item_name, item_bytes, (unsigned long long)(n_items * item_bytes),
                          (unsigned long long)r->pos);
     if (n_items == 0) return CUZK_OK;
     if (n_items > SIZE_MAX) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: section %u (%s) is too large", r->bf->path, r->sec->id, r->what);
@@ -446,14 +446,8 @@ int cuzk_bin_read_elems(cuzk_bin_reader *r, uint64_t *dst, uint64_t n_items, uin
     const uint64_t *at = dst ? NULL : cuzk_bin_mapped_at(r, 8);
     if (!dst && !at) return cuzk_fail(err, CUZK_ERR_ARG, "%s: section %u (%s) is not mapped", r->bf->path, r->sec->id, r->what);
     if (j.item_words == 0) return CUZK_OK;
-    if (n_items > cuzk_bin_left(r) / (j.item_words * 8))
-        return cuzk_fail(err, CUZK_ERR_FORMAT,
-                         "%s: section %u (%s) ends after %llu bytes, but %llu %ss of %zu bytes need %llu bytes more from byte %llu",
-                         r->bf->path, r->sec->id, r->what, (unsigned long long)r->sec->size,
-                         (unsigned long long)n_items, item_name, j.item_words * 8,
-                         (unsigned long long)(n_items * j.item_words * 8), (unsigned long long)r->pos);
     uint64_t bad;
-    int rc = cuzk_bin_read_items(r, n_items, j.item_words * 8, dst, elems_batch, &j, &bad, err);
+    int rc = cuzk_bin_read_items(r, n_items, j.item_words * 8, item_name, dst, elems_batch, &j, &bad, err);
     if (rc || bad == UINT64_MAX) return rc;
     const uint64_t *v = (dst ? dst : at) + bad * j.item_words;
     int e = first_elem_out_of_bound(&j, v);

@@ -137,10 +137,11 @@ typedef uint64_t (*cuzk_bin_items_fn)(void *ctx, const uint8_t *items, uint64_t 
  * when it is in memory; else they are read into landing (n_items x
  * item_bytes bytes, each batch at its place) when landing is non-NULL, or
  * into a buffer of the thread's. *first_bad: the lowest index fn reported,
- * UINT64_MAX when none. CUZK_ERR_FORMAT when the section is too short,
+ * UINT64_MAX when none. CUZK_ERR_FORMAT when the section is too short
+ * (naming item_name),
  * CUZK_ERR_IO when a read fails, CUZK_ERR_NOMEM. */
-int cuzk_bin_read_items(cuzk_bin_reader *r, uint64_t n_items, size_t item_bytes, void *landing,
-                        cuzk_bin_items_fn fn, void *ctx, uint64_t *first_bad, cuzk_error *err);
+int cuzk_bin_read_items(cuzk_bin_reader *r, uint64_t n_items, size_t item_bytes, const char *item_name,
+                        void *landing, cuzk_bin_items_fn fn, void *ctx, uint64_t *first_bad, cuzk_error *err);
 
 /* ---- helpers shared by the format readers ---- */
 

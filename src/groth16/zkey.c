@@ -26,11 +26,11 @@ enum {
     CS_HASH_BYTES = 64,
 };
 
-/* whether p points into z's mapping of its file */
-static int in_map(const cuzk_zkey *z, const void *p)
+/* whether p points into the len bytes mapped at map (NULL: none) */
+static int in_map(const void *map, size_t len, const void *p)
 {
-    const uint8_t *m = z->map, *q = p;
-    return m && q >= m && q < m + z->map_len;
+    const uint8_t *m = map, *q = p;
+    return m && q >= m && q < m + len;
 }
 
 /* ---- checks shared by reader and writer (they return a description of the
@@ -181,7 +181,7 @@ static int read_coefs(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
     z->coefs = malloc(((size_t)z->n_coefs ? (size_t)z->n_coefs : 1) * sizeof *z->coefs);
     if (!z->coefs) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %u coefficients", bf->path, z->n_coefs);
     uint64_t bad;
-    rc = cuzk_bin_read_items(&r, z->n_coefs, COEF_BYTES, NULL, coefs_batch, z, &bad, err);
+    rc = cuzk_bin_read_items(&r, z->n_coefs, COEF_BYTES, "coefficient", NULL, coefs_batch, z, &bad, err);
     cuzk_bin_unneeded(bf, r.sec->offset, r.sec->size); /* decoded into z->coefs */
     if (!rc && bad != UINT64_MAX) {
         coef_problem(z, &z->coefs[bad], why, sizeof why);
@@ -216,18 +216,17 @@ static int zkey_read(cuzk_zkey *z, cuzk_binfile *bf, int header_only, cuzk_error
         snprintf(count, sizeof count, "domainSize %u", z->domain_size);
         if (!rc) rc = read_points(z, bf, SEC_H, "H points", z->domain_size, 2, count, in_place, &z->h, err);
     }
-    /* the mapping goes with z (cuzk_zkey_free unmaps it), kept whole:
-     * an array that failed its checks may point into it too */
-    z->map_len = (size_t)bf->file_size;
-    z->map = cuzk_bin_take_map(bf);
+    /* a mapping that arrays lie in goes with z, whole (cuzk_zkey_free
+     * unmaps it; an array that failed its checks may lie there too); else
+     * cuzk_bin_close unmaps it */
     const uint64_t *arrays[] = {z->a, z->b1, z->b2, z->c, z->h};
     int used = 0;
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) used |= in_map(z, arrays[i]);
-    if (z->map && !used) {
-        munmap(z->map, z->map_len);
-        z->map = NULL;
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        used |= in_map(bf->map, (size_t)bf->file_size, arrays[i]);
+    if (used) {
+        z->map_len = (size_t)bf->file_size;
+        z->map = cuzk_bin_take_map(bf);
     }
-    if (!z->map) z->map_len = 0;
     cuzk_file_id source = bf->id;
     cuzk_bin_close(bf);
     if (rc) {
@@ -294,7 +293,7 @@ void cuzk_zkey_free(cuzk_zkey *z)
     free(z->coefs);
     uint64_t *arrays[] = {z->a, z->b1, z->b2, z->c, z->h};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
-        if (!in_map(z, arrays[i])) free(arrays[i]);
+        if (!in_map(z->map, z->map_len, arrays[i])) free(arrays[i]);
     if (z->map) munmap(z->map, z->map_len);
     memset(z, 0, sizeof *z);
 }
