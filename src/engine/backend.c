@@ -100,6 +100,8 @@ int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int t
     double start = cuzk_now_s();
     size_t bytes = cuzk_groth16_abc_bytes(z);
     void *abc = NULL;
+    if (b->msm_on_host)
+        cuzk_zkey_release_all_points(z);
     if (!b->builds_abc) {
         if (!(abc = b->host.alloc(b->host.ctx, bytes)))
             return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for a, b, c (%zu bytes)", bytes);

@@ -46,6 +46,11 @@ struct cuzk_backend {
     int simulated;        /* proofs are placeholders: nothing to verify */
     int builds_abc;       /* prove_start takes abc = NULL and builds a, b, c
                            * from the key's coefficients itself */
+    int msm_on_host;      /* the MSMs read the key's points in host memory
+                           * (cpu): backend_prove hands a mapped key's points
+                           * back before the proof (cuzk_zkey_release_all_points:
+                           * the load's check left them all resident), and the
+                           * prover reads each again for its MSM */
     host_allocator host;  /* how the pinned pool gets memory on this host */
     /* Device part of one proof; fills *m and the device phases of *times
      * (h2d, ntt, msm_*, d2h, total). Thread-safe: the engine runs up to

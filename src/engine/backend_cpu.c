@@ -30,6 +30,7 @@ cuzk_backend *backend_cpu_create(int threads)
         return NULL;
     b->base = (cuzk_backend){.name = "cpu",
                              .n_devices = 1,
+                             .msm_on_host = 1,
                              .host = host_allocator_pageable(),
                              .prove_start = cpu_prove_start,
                              .prove_finish = backend_finish_on_cpu,

@@ -263,7 +263,7 @@ static int compile_with_hash(const cuzk_zkey *z, cuzk_pce *out, const uint8_t ha
     if (z->domain_size == 0 || z->domain_size == UINT32_MAX || z->n_vars == 0)
         return cuzk_fail(err, CUZK_ERR_ARG, "pce: the key has domain size %u and %u variables", z->domain_size,
                          z->n_vars);
-    if (z->n_coefs && !z->coefs)
+    if (!cuzk_zkey_has_coefs(z))
         return cuzk_fail(err, CUZK_ERR_ARG, "pce: the key holds no coefficients (a header-only read?)");
     fr_any f = fr_any_of(z->curve);
     uint32_t n = z->domain_size;
@@ -271,7 +271,9 @@ static int compile_with_hash(const cuzk_zkey *z, cuzk_pce *out, const uint8_t ha
     mont_neg(minus_one_raw, f.r2, f.modulus, 4);
 
     for (uint32_t k = 0; k < z->n_coefs; k++) {
-        const cuzk_zkey_coef *e = &z->coefs[k];
+        cuzk_zkey_coef c;
+        const cuzk_zkey_coef *e = &c;
+        cuzk_zkey_coef_get(z, k, &c);
         if (e->matrix > 1 || e->row >= n || e->wire >= z->n_vars || mont_geq(e->value, f.modulus, 4))
             return cuzk_fail(err, CUZK_ERR_ARG,
                              "pce: coefficient %u is out of range (matrix %u, row %u of %u, wire %u of %u, or "
@@ -293,7 +295,9 @@ static int compile_with_hash(const cuzk_zkey *z, cuzk_pce *out, const uint8_t ha
     memset(t.slot, 0xff, ((size_t)1 << t.log_cap) * sizeof *t.slot);
 
     for (uint32_t k = 0; k < z->n_coefs; k++) {
-        const cuzk_zkey_coef *e = &z->coefs[k];
+        cuzk_zkey_coef c;
+        const cuzk_zkey_coef *e = &c;
+        cuzk_zkey_coef_get(z, k, &c);
         if (!mont_is_zero(e->value, 4))
             out->row_start[e->matrix][e->row + 1]++;
     }
@@ -310,7 +314,9 @@ static int compile_with_hash(const cuzk_zkey *z, cuzk_pce *out, const uint8_t ha
     for (uint32_t m = 0; m < 2; m++) {
         memcpy(cursor, out->row_start[m], (size_t)n * sizeof *cursor);
         for (uint32_t k = 0; k < z->n_coefs; k++) {
-            const cuzk_zkey_coef *e = &z->coefs[k];
+            cuzk_zkey_coef c;
+            const cuzk_zkey_coef *e = &c;
+            cuzk_zkey_coef_get(z, k, &c);
             if (e->matrix != m || mont_is_zero(e->value, 4))
                 continue;
             uint32_t code;
@@ -369,7 +375,7 @@ int cuzk_pce_compile(const cuzk_zkey *z, cuzk_pce *out, cuzk_error *err)
 
 int cuzk_pce_key_hash(const cuzk_zkey *z, uint8_t out[32])
 {
-    if (!z || (z->n_coefs && !z->coefs))
+    if (!z || !cuzk_zkey_has_coefs(z))
         return CUZK_ERR_ARG;
     enum { ENTRY = CUZK_ZKEY_COEF_BYTES, BATCH = 1024 };
     uint8_t *buf = malloc((size_t)ENTRY * BATCH);
@@ -387,8 +393,11 @@ int cuzk_pce_key_hash(const cuzk_zkey *z, uint8_t out[32])
     }
     for (uint32_t k = 0; ok && k < z->n_coefs; k += BATCH) {
         uint32_t cnt = z->n_coefs - k < BATCH ? z->n_coefs - k : BATCH;
-        for (uint32_t i = 0; i < cnt; i++)
-            cuzk_zkey_coef_encode(&z->coefs[k + i], buf + (size_t)i * ENTRY);
+        for (uint32_t i = 0; i < cnt; i++) {
+            cuzk_zkey_coef c;
+            cuzk_zkey_coef_get(z, k + i, &c);
+            cuzk_zkey_coef_encode(&c, buf + (size_t)i * ENTRY);
+        }
         ok = EVP_DigestUpdate(ctx, buf, (size_t)cnt * ENTRY);
     }
     unsigned int len = 0;

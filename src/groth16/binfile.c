@@ -11,6 +11,7 @@
 #include "groth16/curve_id.h"
 #include "groth16/decimal.h"
 #include "util/err.h"
+#include "util/pages.h"
 #include "util/threads.h"
 
 #define BIN_HEADER_BYTES 12u       /* magic, version, section count */
@@ -175,10 +176,7 @@ const void *cuzk_bin_mapped_at(const cuzk_bin_reader *r, size_t align)
 
 void cuzk_bin_unneeded(cuzk_binfile *bf, uint64_t offset, uint64_t size)
 {
-    if (!bf->map) return;
-    const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t begin = (offset + page - 1) / page * page, end = (offset + size) / page * page;
-    if (end > begin) madvise((uint8_t *)bf->map + begin, (size_t)(end - begin), MADV_DONTNEED);
+    if (bf->map) cuzk_pages_release((const uint8_t *)bf->map + offset, (size_t)size);
 }
 
 void cuzk_bin_close(cuzk_binfile *bf)
@@ -373,6 +371,9 @@ static void items_range(void *vjob, size_t begin, size_t end, int tid)
             items = to;
         }
         uint64_t bad = j->fn(j->ctx, items, at, count);
+        /* copied out of a mapping: its pages go now, not with the section,
+         * so a copy and its source are not both resident */
+        if (j->bf->map && j->landing) cuzk_pages_release(items, count * j->item_bytes);
         if (bad != UINT64_MAX) {
             lower_to(&j->first_bad, bad);
             break; /* later batches of this range cannot hold a lower index */

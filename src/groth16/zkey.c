@@ -7,6 +7,7 @@
 #include "groth16/binfile.h"
 #include "groth16/curve_id.h"
 #include "util/err.h"
+#include "util/pages.h"
 
 enum {
     ZKEY_VERSION = 1,
@@ -149,7 +150,7 @@ static int read_points(cuzk_zkey *z, cuzk_binfile *bf, uint32_t id, const char *
     return rc;
 }
 
-static void coef_decode(const uint8_t *b, cuzk_zkey_coef *k)
+void cuzk_zkey_coef_decode(const uint8_t b[CUZK_ZKEY_COEF_BYTES], cuzk_zkey_coef *k)
 {
     k->matrix = cuzk_le32(b);
     k->row = cuzk_le32(b + 4);
@@ -157,19 +158,22 @@ static void coef_decode(const uint8_t *b, cuzk_zkey_coef *k)
     memcpy(k->value, b + 12, sizeof k->value);
 }
 
+/* Decodes and checks a batch, into z->coefs when the key keeps them decoded */
 static uint64_t coefs_batch(void *vjob, const uint8_t *items, uint64_t first, uint64_t count)
 {
     cuzk_zkey *z = vjob;
     char why[96];
     for (uint64_t j = 0; j < count; j++) {
-        cuzk_zkey_coef *k = &z->coefs[first + j];
-        coef_decode(items + j * COEF_BYTES, k);
+        cuzk_zkey_coef local, *k = z->coefs ? &z->coefs[first + j] : &local;
+        cuzk_zkey_coef_decode(items + j * COEF_BYTES, k);
         if (coef_problem(z, k, why, sizeof why)) return first + j;
     }
     return UINT64_MAX;
 }
 
-static int read_coefs(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
+/* Decoded into z->coefs, or (in_place, bf mapped) checked where they lie
+ * and left there: z->coef_bytes. */
+static int read_coefs(cuzk_zkey *z, cuzk_binfile *bf, int in_place, cuzk_error *err)
 {
     cuzk_bin_reader r;
     char why[96];
@@ -178,13 +182,19 @@ static int read_coefs(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
     if ((rc = cuzk_bin_read_u32(&r, &z->n_coefs, "coefficient count", err))) return rc;
     snprintf(why, sizeof why, "4 + count %u x %u", z->n_coefs, (unsigned)COEF_BYTES);
     if ((rc = cuzk_bin_expect_size(&r, 4 + (uint64_t)z->n_coefs * COEF_BYTES, why, err))) return rc;
-    z->coefs = malloc(((size_t)z->n_coefs ? (size_t)z->n_coefs : 1) * sizeof *z->coefs);
-    if (!z->coefs) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %u coefficients", bf->path, z->n_coefs);
+    z->coef_bytes = in_place ? cuzk_bin_mapped_at(&r, 1) : NULL;
+    if (!z->coef_bytes) {
+        z->coefs = malloc(((size_t)z->n_coefs ? (size_t)z->n_coefs : 1) * sizeof *z->coefs);
+        if (!z->coefs)
+            return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for %u coefficients", bf->path, z->n_coefs);
+    }
     uint64_t bad;
     rc = cuzk_bin_read_items(&r, z->n_coefs, COEF_BYTES, "coefficient", NULL, coefs_batch, z, &bad, err);
-    cuzk_bin_unneeded(bf, r.sec->offset, r.sec->size); /* decoded into z->coefs */
+    if (!z->coef_bytes) cuzk_bin_unneeded(bf, r.sec->offset, r.sec->size); /* decoded into z->coefs */
     if (!rc && bad != UINT64_MAX) {
-        coef_problem(z, &z->coefs[bad], why, sizeof why);
+        cuzk_zkey_coef k;
+        cuzk_zkey_coef_get(z, (uint32_t)bad, &k);
+        coef_problem(z, &k, why, sizeof why);
         rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: section 4 (coefficients): entry %llu: %s", bf->path,
                        (unsigned long long)bad, why);
     }
@@ -205,7 +215,7 @@ static int zkey_read(cuzk_zkey *z, cuzk_binfile *bf, int header_only, cuzk_error
         rc = read_points(z, bf, SEC_IC, "IC points", (uint64_t)z->n_public + 1, 2, count, 0, &z->ic, err);
     }
     if (!header_only) {
-        if (!rc) rc = read_coefs(z, bf, err);
+        if (!rc) rc = read_coefs(z, bf, in_place, err);
         snprintf(count, sizeof count, "nVars %u", z->n_vars);
         if (!rc) rc = read_points(z, bf, SEC_A, "A points", z->n_vars, 2, count, in_place, &z->a, err);
         if (!rc) rc = read_points(z, bf, SEC_B1, "B1 points", z->n_vars, 2, count, in_place, &z->b1, err);
@@ -220,7 +230,7 @@ static int zkey_read(cuzk_zkey *z, cuzk_binfile *bf, int header_only, cuzk_error
      * unmaps it; an array that failed its checks may lie there too); else
      * cuzk_bin_close unmaps it */
     const uint64_t *arrays[] = {z->a, z->b1, z->b2, z->c, z->h};
-    int used = 0;
+    int used = z->coef_bytes != NULL;
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         used |= in_map(bf->map, (size_t)bf->file_size, arrays[i]);
     if (used) {
@@ -281,6 +291,16 @@ int cuzk_zkey_read_header_memory(cuzk_zkey *z, const void *data, size_t len, con
     return zkey_read_memory(z, data, len, name, 1, err);
 }
 
+void cuzk_zkey_release_points(const cuzk_zkey *z, const uint64_t *pts, size_t bytes)
+{
+    if (bytes && in_map(z->map, z->map_len, pts)) cuzk_pages_release(pts, bytes);
+}
+
+void cuzk_zkey_release_coefs(const cuzk_zkey *z)
+{
+    if (z->coef_bytes) cuzk_pages_release(z->coef_bytes, (size_t)z->n_coefs * COEF_BYTES);
+}
+
 size_t cuzk_zkey_point_bytes(const cuzk_zkey *z)
 {
     const size_t g1 = 2 * (size_t)z->n8q, g2 = 2 * g1, n_c = (size_t)z->n_vars - z->n_public - 1;
@@ -333,6 +353,15 @@ static void point_arrays(const cuzk_zkey *z, point_array out[12])
     memcpy(out, t, sizeof t);
 }
 
+void cuzk_zkey_release_all_points(const cuzk_zkey *z)
+{
+    point_array pa[12];
+    point_arrays(z, pa);
+    for (int i = 0; i < 12; i++)
+        if (pa[i].id != SEC_HEADER && pa[i].id != SEC_IC)
+            cuzk_zkey_release_points(z, pa[i].pts, (size_t)pa[i].count * pa[i].coords * z->n8q);
+}
+
 static int zkey_check(const cuzk_zkey *z, const char *path, cuzk_error *err)
 {
     char why[96];
@@ -342,10 +371,13 @@ static int zkey_check(const cuzk_zkey *z, const char *path, cuzk_error *err)
         return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey n8q %u / n8r %u do not match %s", path, z->n8q, z->n8r,
                          cuzk_curve_snarkjs_name(z->curve));
     if (zkey_shape_problem(z, why, sizeof why)) return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey %s", path, why);
-    if (z->n_coefs && !z->coefs) return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey has no coefficients", path);
-    for (uint32_t i = 0; i < z->n_coefs; i++)
-        if (coef_problem(z, &z->coefs[i], why, sizeof why))
+    if (!cuzk_zkey_has_coefs(z)) return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey has no coefficients", path);
+    for (uint32_t i = 0; i < z->n_coefs; i++) {
+        cuzk_zkey_coef k;
+        cuzk_zkey_coef_get(z, i, &k);
+        if (coef_problem(z, &k, why, sizeof why))
             return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey coefficient %u: %s", path, i, why);
+    }
     point_array pa[12];
     point_arrays(z, pa);
     for (int i = 0; i < 12; i++) {
@@ -376,8 +408,11 @@ static int write_coefs(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk
     int rc = cuzk_binw_write_u32(w, z->n_coefs, err);
     for (uint32_t done = 0; !rc && done < z->n_coefs;) {
         uint32_t n = z->n_coefs - done < COEF_CHUNK ? z->n_coefs - done : COEF_CHUNK;
-        for (uint32_t j = 0; j < n; j++)
-            cuzk_zkey_coef_encode(&z->coefs[done + j], buf + (size_t)j * COEF_BYTES);
+        for (uint32_t j = 0; j < n; j++) {
+            cuzk_zkey_coef k;
+            cuzk_zkey_coef_get(z, done + j, &k);
+            cuzk_zkey_coef_encode(&k, buf + (size_t)j * COEF_BYTES);
+        }
         rc = cuzk_binw_write(w, buf, (size_t)n * COEF_BYTES, err);
         done += n;
     }

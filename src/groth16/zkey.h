@@ -42,7 +42,11 @@ typedef struct {
     uint64_t alpha1[12], beta1[12], delta1[12];
     uint64_t beta2[24], gamma2[24], delta2[24];
     uint64_t *ic;          /* (n_public + 1) G1 points, each 2*n8q/8 words */
-    cuzk_zkey_coef *coefs; /* n_coefs */
+    /* n_coefs coefficients: decoded in coefs, or (a mapped key, coefs NULL)
+     * left where section 4 lies in the mapping, CUZK_ZKEY_COEF_BYTES each;
+     * read either through cuzk_zkey_coef_get */
+    cuzk_zkey_coef *coefs;
+    const uint8_t *coef_bytes;
     /* n_vars G1, n_vars G1, n_vars G2 (4*n8q/8 words each),
      * n_vars - n_public - 1 G1, domain_size G1 */
     uint64_t *a, *b1, *b2, *c, *h;
@@ -64,6 +68,19 @@ typedef struct {
  * 32-byte value. */
 enum { CUZK_ZKEY_COEF_BYTES = 44 };
 void cuzk_zkey_coef_encode(const cuzk_zkey_coef *k, uint8_t out[CUZK_ZKEY_COEF_BYTES]);
+void cuzk_zkey_coef_decode(const uint8_t in[CUZK_ZKEY_COEF_BYTES], cuzk_zkey_coef *k);
+
+/* Whether z holds its coefficients (not a header-only read). */
+static inline int cuzk_zkey_has_coefs(const cuzk_zkey *z) { return !z->n_coefs || z->coefs || z->coef_bytes; }
+
+/* Coefficient k < z->n_coefs of a key holding them. */
+static inline void cuzk_zkey_coef_get(const cuzk_zkey *z, uint32_t k, cuzk_zkey_coef *out)
+{
+    if (z->coefs)
+        *out = z->coefs[k];
+    else
+        cuzk_zkey_coef_decode(z->coef_bytes + (size_t)k * CUZK_ZKEY_COEF_BYTES, out);
+}
 
 /* A fresh value for cuzk_zkey.serial (thread-safe). */
 uint64_t cuzk_zkey_new_serial(void);
@@ -79,10 +96,11 @@ uint64_t cuzk_zkey_new_serial(void);
  * or CUZK_ERR_NOMEM. */
 int cuzk_zkey_read(cuzk_zkey *z, const char *path, cuzk_error *err);
 
-/* The same, the file mapped instead of read: the arrays A, B1, B2, C and H
- * stay where they lie in the mapping when their place there suits 64-bit
- * words (the layout decides: snarkjs's sections start at any multiple of
- * 4), the others are copied out and their pages handed back to the system;
+/* The same, the file mapped instead of read: the coefficients stay in the
+ * mapping (coef_bytes), and so do the arrays A, B1, B2, C and H where
+ * their place there suits 64-bit words (the layout decides: snarkjs's
+ * sections start at any multiple of 4); the others are copied out and
+ * their pages handed back to the system;
  * no copy for most of the key, and pages the system can drop and reread
  * under memory pressure. The coordinates are checked on all CPUs either
  * way. The caller must keep the file from being truncated or rewritten in
@@ -108,6 +126,20 @@ int cuzk_zkey_read_header_memory(cuzk_zkey *z, const void *data, size_t len, con
 int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err);
 
 void cuzk_zkey_free(cuzk_zkey *z);
+
+/* Hands the pages of point array pts (A, B1, B2, C or H, `bytes` long) back
+ * to the system when it lies in z's mapping (cuzk_zkey_map), so that a
+ * mapped key's points are resident only while a prover reads them; they
+ * are read again from the file when next touched. Nothing for an array
+ * outside the mapping. */
+void cuzk_zkey_release_points(const cuzk_zkey *z, const uint64_t *pts, size_t bytes);
+
+/* cuzk_zkey_release_points for each of A, B1, B2, C and H. */
+void cuzk_zkey_release_all_points(const cuzk_zkey *z);
+
+/* The same for the coefficients of a mapped key (coef_bytes), once a
+ * prover has read them; nothing for decoded ones. */
+void cuzk_zkey_release_coefs(const cuzk_zkey *z);
 
 /* Bytes of z's point arrays A, B1, B2, C, H (affine, as in the file), from
  * its sizes alone: what a host or device copy of them takes. */

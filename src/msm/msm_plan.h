@@ -116,7 +116,8 @@ static inline uint32_t msm_scalar_bits(const uint64_t k[4], unsigned off, unsign
  * [-2^(c-1), 2^(c-1)]: a window value above 2^(c-1) becomes value - 2^c
  * and carries one into the next window. With nwin = bits / c + 1 the top
  * window holds fewer than c - 1 bits, so it never carries out.
- * out[w * stride] = 0 for d_w = 0, else |d_w| << 1 | (d_w < 0). */
+ * out[w * stride] = 0 for d_w = 0, else |d_w| << 1 | (d_w < 0).
+ * The test oracle of msm_digit, which finds one window's digit alone. */
 static void msm_recode(const uint64_t k[4], unsigned c, unsigned nwin, uint32_t *out, size_t stride)
 {
     uint32_t carry = 0, half = 1u << (c - 1);
@@ -126,6 +127,40 @@ static void msm_recode(const uint64_t k[4], unsigned c, unsigned nwin, uint32_t 
         uint32_t mag = carry ? (1u << c) - v : v; /* v = 2^c: digit 0, carry 1 */
         out[(size_t)w * stride] = mag ? mag << 1 | carry : 0;
     }
+}
+
+/* The carry into window w of msm_recode, without the windows below: the
+ * digits below sum to (k mod 2^(cw)) - carry 2^(cw) and lie in
+ * [-(2^(c-1) - 1) S, 2^(c-1) S] with S = sum_{j<w} 2^(cj), so
+ *   carry = [k mod 2^(cw) > T_w],  T_w = 2^(c-1) S = sum_{j<w} 2^(cj + c - 1)
+ * (with a carry, k mod 2^(cw) >= 2^(cw) - (2^(c-1) - 1) S = T_w + 1, as
+ * 2^(cw) - 1 = (2^c - 1) S). msm_carry_threshold makes T_w. */
+static inline void msm_carry_threshold(uint64_t t[4], unsigned c, unsigned w)
+{
+    memset(t, 0, 4 * sizeof *t);
+    for (unsigned j = 0; j < w; j++) /* bit c j + c - 1 < c w < 256 */
+        t[(c * j + c - 1) / 64] |= 1ULL << ((c * j + c - 1) % 64);
+}
+
+/* Window w's digit of k as msm_recode writes it, given t = T_w: the low
+ * c w bits of k compared with t from the top word down (a mask keeps the
+ * top partial word to those bits), then the window's own bits. */
+static inline uint32_t msm_digit(const uint64_t k[4], unsigned c, unsigned w, const uint64_t t[4])
+{
+    unsigned low = c * w; /* < 256: w < nwin = bits / c + 1 */
+    uint32_t carry = 0;
+    for (unsigned i = (low + 63) / 64; i-- > 0;) {
+        uint64_t kw = k[i];
+        if (i == low / 64)
+            kw &= (1ULL << (low % 64)) - 1;
+        if (kw != t[i]) {
+            carry = kw > t[i];
+            break;
+        }
+    }
+    uint32_t half = 1u << (c - 1), v = msm_scalar_bits(k, low, c) + carry;
+    uint32_t sign = v > half, mag = sign ? (1u << c) - v : v;
+    return mag ? mag << 1 | sign : 0;
 }
 
 /* What one batched affine addition P + Q turns out to be. */

@@ -211,7 +211,10 @@ static int same_bytes(const char *what, const void *a, const void *b, size_t byt
 static int same_coefs(const cuzk_zkey *a, const cuzk_zkey *b)
 {
     for (uint32_t i = 0; i < a->n_coefs; i++) {
-        const cuzk_zkey_coef *x = &a->coefs[i], *y = &b->coefs[i];
+        cuzk_zkey_coef ka, kb;
+        cuzk_zkey_coef_get(a, i, &ka);
+        cuzk_zkey_coef_get(b, i, &kb);
+        const cuzk_zkey_coef *x = &ka, *y = &kb;
         if (x->matrix != y->matrix || x->row != y->row || x->wire != y->wire ||
             memcmp(x->value, y->value, sizeof x->value)) {
             printf("keys differ: coefficient %u\n", i);

@@ -462,10 +462,13 @@ static void assert_zkey_equal(const cuzk_zkey *a, const cuzk_zkey *b)
     size_t g1 = 2 * (size_t)a->n8q, g2 = 4 * (size_t)a->n8q;
     assert_memory_equal(a->ic, b->ic, ((size_t)a->n_public + 1) * g1);
     for (uint32_t i = 0; i < a->n_coefs; i++) {
-        assert_int_equal(a->coefs[i].matrix, b->coefs[i].matrix);
-        assert_int_equal(a->coefs[i].row, b->coefs[i].row);
-        assert_int_equal(a->coefs[i].wire, b->coefs[i].wire);
-        assert_memory_equal(a->coefs[i].value, b->coefs[i].value, 32);
+        cuzk_zkey_coef ka, kb;
+        cuzk_zkey_coef_get(a, i, &ka);
+        cuzk_zkey_coef_get(b, i, &kb);
+        assert_int_equal(ka.matrix, kb.matrix);
+        assert_int_equal(ka.row, kb.row);
+        assert_int_equal(ka.wire, kb.wire);
+        assert_memory_equal(ka.value, kb.value, 32);
     }
     assert_memory_equal(a->a, b->a, a->n_vars * g1);
     assert_memory_equal(a->b1, b->b1, a->n_vars * g1);
@@ -1241,6 +1244,14 @@ static void test_zkey_mapped(void **state)
         assert_zkey_equal(&z, &read);
         assert_zkey_equal(&z, &mapped);
         assert_null(read.map);
+        /* pages handed back are read again from the file, unchanged; on a
+         * read key the calls do nothing */
+        cuzk_zkey_release_all_points(&mapped);
+        cuzk_zkey_release_coefs(&mapped);
+        assert_zkey_equal(&z, &mapped);
+        cuzk_zkey_release_all_points(&read);
+        cuzk_zkey_release_coefs(&read);
+        assert_zkey_equal(&z, &read);
 
         size_t n;
         uint8_t *b = slurp(path, &n);
@@ -1248,6 +1259,9 @@ static void test_zkey_mapped(void **state)
         const uint64_t *arrays[] = {mapped.a, mapped.b1, mapped.b2, mapped.c, mapped.h};
         const uint8_t *m = mapped.map;
         assert_non_null(m); /* snarkjs's layout: every other section is on an 8-byte boundary */
+        /* the coefficients stay where section 4 lies, past its count */
+        assert_null(mapped.coefs);
+        assert_ptr_equal(mapped.coef_bytes, m + sec_payload(b, n, 4) + 4);
         for (int k = 0; k < 5; k++) {
             const int aligned = sec_payload(b, n, secs[k]) % 8 == 0;
             const uint8_t *p = (const uint8_t *)arrays[k];

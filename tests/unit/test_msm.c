@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "msm/msm.h"
+#include "msm/msm_plan.h"
 #include "support.h"
 #include "util/random.h"
 
@@ -309,12 +310,58 @@ static void test_all_zero(void **state)
     }
 }
 
+/* msm_digit, one window alone, against msm_recode's carry chain over all
+ * windows, for every window size: random scalars, and scalars whose low c w
+ * bits sit at the carry threshold T_w, one below and one above it (the
+ * cases the comparison decides), under random high bits. */
+static void test_window_digits(void **state)
+{
+    (void)state;
+    uint64_t seed = 11;
+    for (unsigned bits = 254; bits <= 255; bits++) {
+        for (unsigned c = 2; c <= 24; c++) {
+            unsigned nwin = bits / c + 1;
+            uint32_t want[256];
+            uint64_t thr[4];
+            for (int trial = 0; trial < 40; trial++) {
+                fe k;
+                random_scalar(&k, bits + 1, &seed); /* < 2^bits */
+                unsigned w_edge = (unsigned)trial % nwin;
+                if (trial >= 10 && w_edge > 0) {
+                    /* low c w bits = T_w - 1, T_w or T_w + 1 */
+                    msm_carry_threshold(thr, c, w_edge);
+                    unsigned low = c * w_edge;
+                    uint64_t t[4] = {thr[0], thr[1], thr[2], thr[3]};
+                    int delta = trial % 3 - 1;
+                    for (int i = 0; i < 4 && delta; i++) { /* t += delta, low words only */
+                        uint64_t before = t[i];
+                        t[i] += (uint64_t)(int64_t)delta;
+                        if (delta > 0 ? t[i] > before : t[i] < before)
+                            break;
+                    }
+                    for (unsigned i = 0; i < 4; i++) {
+                        uint64_t mask = low >= 64 * (i + 1) ? ~0ULL : low <= 64 * i ? 0 : (1ULL << (low % 64)) - 1;
+                        k.l[i] = (k.l[i] & ~mask) | (t[i] & mask);
+                    }
+                }
+                if (trial == 1)
+                    memset(&k, 0, sizeof k);
+                msm_recode(k.l, c, nwin, want, 1);
+                for (unsigned w = 0; w < nwin; w++) {
+                    msm_carry_threshold(thr, c, w);
+                    assert_int_equal(msm_digit(k.l, c, w, thr), want[w]);
+                }
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_vs_naive), cmocka_unit_test(test_large),
         cmocka_unit_test(test_one_base),       cmocka_unit_test(test_uniform_scalars),
-        cmocka_unit_test(test_all_zero),
+        cmocka_unit_test(test_all_zero),       cmocka_unit_test(test_window_digits),
     };
     int failed = 0;
     for (int path = 0; path < arith_paths(); path++)
