@@ -206,6 +206,21 @@ static void test_synthesize_matches_reference(void **state)
             mont_mul(v, abc + 4 * (2 * (size_t)p.n_rows + i), one, f.modulus, f.inv, 4);
             assert_memory_equal(v, kw.w.values + 4 * (size_t)(first_out + i), 32);
         }
+        /* a mapped key (coefficients left in the file's mapping) compiles
+         * to the same evaluator */
+        const char *path = tmp_path("mapped.zkey");
+        cuzk_zkey mapped;
+        cuzk_pce pm;
+        assert_int_equal(cuzk_zkey_write(&kw.z, path, &err), CUZK_OK);
+        assert_int_equal(cuzk_zkey_map(&mapped, path, &err), CUZK_OK);
+        assert_non_null(mapped.coef_bytes);
+        assert_int_equal(cuzk_pce_compile(&mapped, &pm, &err), CUZK_OK);
+        assert_memory_equal(pm.key_hash, p.key_hash, 32);
+        uint64_t *abc_mapped = pce_abc(&pm, kw.w.values, 2);
+        assert_memory_equal(abc_mapped, ref, bytes);
+        free(abc_mapped);
+        cuzk_pce_free(&pm);
+        cuzk_zkey_free(&mapped);
         /* a misaligned output buffer is refused */
         assert_int_equal(cuzk_pce_synthesize(&p, kw.w.values, (char *)abc + 4, 1), CUZK_ERR_ARG);
         free(scratch);
