@@ -3,7 +3,10 @@
 #ifndef CUZK_CLI_CLI_H
 #define CUZK_CLI_CLI_H
 
+#include <pthread.h>
+
 #include "cuzk/cuzk.h"
+#include "cuzk/groth16.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 
@@ -67,6 +70,23 @@ int cli_wtns_opt(int opt, const char *arg, const char **cache_dir);
  * stderr, the circuit's log() lines to stdout. CLI_OK, or CLI_FAIL after
  * reporting (w then holds nothing). */
 int cli_calculate_witness(const char *wasm_path, const char *input_path, const char *cache_dir, cuzk_wtns *w);
+
+/* The proving key at path loaded on a thread beside the witness's reading
+ * or calculation (key_beside.c). start, then exactly one of: finish, which
+ * waits for it and gives the key (the caller frees it) and the load's
+ * seconds, CLI_OK, or CLI_FAIL after reporting; drop, which waits for it
+ * and frees what was loaded, for a command that failed first. */
+typedef struct {
+    const char *path;
+    pthread_t thread;
+    int started, rc;
+    cuzk_key *key;
+    cuzk_error err;
+    double seconds;
+} cli_key_beside;
+void cli_key_beside_start(cli_key_beside *k, const char *path);
+int cli_key_beside_finish(cli_key_beside *k, cuzk_key **key, double *seconds);
+void cli_key_beside_drop(cli_key_beside *k);
 
 /* Prints "<who>: witness mix: ..." (the shares of zeros, ones, small and
  * full-size values) to stderr. */

@@ -56,18 +56,20 @@ static int check_against_r1cs(const char *r1cs_path, const char *wtns_path, cons
     return CLI_OK;
 }
 
-/* load: reading the key; the proof's stages; key: its device copy made
- * (part of total) */
-static void print_timings(const char *backend, double load, const cuzk_prove_timings *t)
+/* witness: its reading or calculation; load: reading the key (beside
+ * the witness); the proof's stages; key: its device copy made (part of
+ * total); verify: the proof checked against the key's verification key */
+static void print_timings(const char *backend, double witness, double load, const cuzk_prove_timings *t,
+                          double verify)
 {
     fprintf(stderr,
             "stage      seconds (backend %s)\n"
-            "load       %8.3f\nkey        %8.3f\n"
+            "witness    %8.3f\nload       %8.3f\nkey        %8.3f\n"
             "abc        %8.3f\nh2d        %8.3f\nntt        %8.3f\nmsm_a      %8.3f\nmsm_b1     %8.3f\n"
             "msm_b2     %8.3f\nmsm_c      %8.3f\nmsm_h      %8.3f\nd2h        %8.3f\nfinish     %8.3f\n"
-            "total      %8.3f\n",
-            backend, load, t->key, t->abc, t->h2d, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h,
-            t->d2h, t->finish, t->total);
+            "total      %8.3f\nverify     %8.3f\n",
+            backend, witness, load, t->key, t->abc, t->h2d, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c,
+            t->msm_h, t->d2h, t->finish, t->total, verify);
 }
 
 /* proof.json and public.json: both, or (a write failed) neither, and what
@@ -95,37 +97,35 @@ static int write_proof_files(const cuzk_proof *proof, const uint64_t (*pub)[4], 
     return rc;
 }
 
-/* Proves w (which it frees) with the key at zkey_path and writes the proof
- * files; wtns_name stands for the witness in messages. */
-static int prove_witness(const prove_opts *o, int threads, const char *zkey_path, const char *wtns_name,
-                         cuzk_wtns *w, const char *proof_path, const char *public_path)
+/* Proves w (which it frees) with the key the loader gives and writes the
+ * proof files; wtns_name stands for the witness in messages, witness_s is
+ * the time it took (--timings). */
+static int prove_witness(const prove_opts *o, int threads, cli_key_beside *loader, const char *wtns_name,
+                         double witness_s, cuzk_wtns *w, const char *proof_path, const char *public_path)
 {
     cuzk_error err = {0};
     cuzk_key *key = NULL;
     cuzk_prover *prover = NULL;
-    int rc;
-    if (o->r1cs_path && (rc = check_against_r1cs(o->r1cs_path, wtns_name, w))) {
+    double load_s;
+    int rc = o->r1cs_path ? check_against_r1cs(o->r1cs_path, wtns_name, w) : CLI_OK;
+    if (rc) cli_key_beside_drop(loader);
+    if (rc || (rc = cli_key_beside_finish(loader, &key, &load_s))) {
         cuzk_wtns_free(w);
         return rc;
     }
-    const double t_load = cuzk_now_s();
-    if (cuzk_key_load_file(&key, zkey_path, &err)) {
-        cuzk_wtns_free(w);
-        return cli_report("reading the proving key", &err);
-    }
-    const double load_s = cuzk_now_s() - t_load;
     cuzk_proof proof;
     cuzk_prove_timings t;
     const uint32_t n_public = key->z.n_public;
     uint64_t(*pub)[4] = calloc((size_t)n_public + 1, sizeof *pub);
     rc = !pub ? cuzk_fail(&err, CUZK_ERR_NOMEM, "out of memory for %u public signals", n_public)
               : lib_prover_make(&prover, o->backend, threads, 1, &err);
+    const double t_prove = cuzk_now_s();
     if (!rc)
         rc = lib_prove(prover, key, w, o->no_verify ? CUZK_PROVE_NO_VERIFY : 0, &proof, pub, &t, &err);
     if (!rc && o->timings)
-        print_timings(cuzk_prover_backend(prover), load_s, &t);
+        print_timings(cuzk_prover_backend(prover), witness_s, load_s, &t, cuzk_now_s() - t_prove - t.total);
     if (rc) {
-        fprintf(stderr, "cuzk: proving %s with %s failed: %s\n", wtns_name, zkey_path, err.msg);
+        fprintf(stderr, "cuzk: proving %s with %s failed: %s\n", wtns_name, loader->path, err.msg);
         rc = CLI_FAIL;
     } else if (write_proof_files(&proof, (const uint64_t(*)[4])pub, n_public, proof_path, public_path, &err)) {
         rc = cli_report("writing the proof", &err);
@@ -160,9 +160,13 @@ static int run_prove(int argc, char **argv)
     if (argc - first != 4)
         return cli_usage_error(&cli_cmd_groth16_prove, "expected 4 file arguments, got %d", argc - first);
     const char *wtns_path = argv[first + 1];
+    cli_key_beside loader;
+    cli_key_beside_start(&loader, argv[first]);
     cuzk_error err = {0};
     cuzk_wtns w;
+    const double t0 = cuzk_now_s();
     if (cuzk_wtns_read(&w, wtns_path, &err)) {
+        cli_key_beside_drop(&loader);
         rc = cli_report("reading the witness", &err);
         if (err.code == CUZK_ERR_FORMAT && looks_like_json(wtns_path))
             fprintf(stderr, "cuzk: %s looks like circom input JSON: make the witness with 'cuzk wtns calculate "
@@ -171,7 +175,8 @@ static int run_prove(int argc, char **argv)
                     wtns_path, wtns_path, wtns_path);
         return rc;
     }
-    return prove_witness(&o, common.threads, argv[first], wtns_path, &w, argv[first + 2], argv[first + 3]);
+    return prove_witness(&o, common.threads, &loader, wtns_path, cuzk_now_s() - t0, &w, argv[first + 2],
+                         argv[first + 3]);
 }
 
 static int fullprove_opt(int opt, const char *arg, void *ctx)
@@ -192,10 +197,16 @@ static int run_fullprove(int argc, char **argv)
     if (argc - first != 5)
         return cli_usage_error(&cli_cmd_groth16_fullprove, "expected 5 file arguments, got %d", argc - first);
     const char *input_path = argv[first], *wasm_path = argv[first + 1];
+    cli_key_beside loader;
+    cli_key_beside_start(&loader, argv[first + 2]);
     cuzk_wtns w;
-    if ((rc = cli_calculate_witness(wasm_path, input_path, o.wasm_cache, &w)))
+    const double t0 = cuzk_now_s();
+    if ((rc = cli_calculate_witness(wasm_path, input_path, o.wasm_cache, &w))) {
+        cli_key_beside_drop(&loader);
         return rc;
-    return prove_witness(&o, common.threads, argv[first + 2], input_path, &w, argv[first + 3], argv[first + 4]);
+    }
+    return prove_witness(&o, common.threads, &loader, input_path, cuzk_now_s() - t0, &w, argv[first + 3],
+                         argv[first + 4]);
 }
 
 static int run_verify(int argc, char **argv)
@@ -239,7 +250,7 @@ const cli_command cli_cmd_groth16_fullprove = {
     "  snarkjs groth16 fullprove's arguments and files.\n"
     "  --r1cs FILE   first check that the witness satisfies every constraint of FILE\n"
     "  --backend B   one of " CUZK_BACKEND_PROVERS " (default: auto, the GPU when one is usable)\n"
-    "  --timings     print the time of each proving stage to stderr\n"
+    "  --timings     print the time of the witness and of each proving stage to stderr\n"
     "  --no-verify   skip the check of the proof against the key's verification key\n"
     "  " CLI_WASM_CACHE_HELP "\n"
     "  --threads N   worker threads (default: all CPUs)\n",

@@ -14,6 +14,7 @@
 #define EC_B bn254_fp_b
 #define EC_R bn254_fr_MODULUS
 #define EC_R_BITS BN254_FR_BITS
+#define EC_COFACTOR_ONE 1
 #include EC_INSTANTIATE
 
 #define E_(x) bn254_g2_##x
@@ -22,6 +23,7 @@
 #define EC_B bn254_fp2_twist_b
 #define EC_R bn254_fr_MODULUS
 #define EC_R_BITS BN254_FR_BITS
+#define EC_COFACTOR_ONE 0
 #include EC_INSTANTIATE
 
 #define E_(x) bls12_381_g1_##x
@@ -30,6 +32,7 @@
 #define EC_B bls12_381_fp_b
 #define EC_R bls12_381_fr_MODULUS
 #define EC_R_BITS BLS12_381_FR_BITS
+#define EC_COFACTOR_ONE 0
 #include EC_INSTANTIATE
 
 #define E_(x) bls12_381_g2_##x
@@ -38,6 +41,7 @@
 #define EC_B bls12_381_fp2_twist_b
 #define EC_R bls12_381_fr_MODULUS
 #define EC_R_BITS BLS12_381_FR_BITS
+#define EC_COFACTOR_ONE 0
 #include EC_INSTANTIATE
 
 #endif
