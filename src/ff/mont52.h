@@ -149,9 +149,70 @@ MONT52_INLINE void mont52_mul_wide(__m512i *r, const __m512i *a, const __m512i *
     mont52_mul_by(r, a, b, f, n, 52);
 }
 
-/* Lane k of r = the n64-word element src[k] in radix 2^52 (value < m). */
+/* Eight 4-word elements <-> four vectors of one word each: w[i] lane k =
+ * word i of element k. Two steps of 64-bit shuffles instead of 32 scalar
+ * moves through the stack (whose vector reload stalls on store forwarding).
+ * With the elements a..h as 256-bit rows (a = a0 a1 a2 a3):
+ *   u0 = [a | c], u1 = [e | g], u2 = [b | d], u3 = [f | h]
+ *   t0 = a0 a1 c0 c1 e0 e1 g0 g1 (u0, u1's low word pairs), t2 = their high pairs,
+ *   t1, t3 the same from u2, u3 (b d f h)
+ *   w0 = unpacklo(t0, t1) = a0 b0 c0 d0 e0 f0 g0 h0, w1 = unpackhi(t0, t1),
+ *   w2 = unpacklo(t2, t3), w3 = unpackhi(t2, t3)
+ * and mont52_words_out4 runs the same steps backwards. */
+MONT52_INLINE void mont52_words_in4(__m512i w[4], const uint64_t *const src[MONT52_LANES])
+{
+    static const int order[4][2] = {{0, 2}, {4, 6}, {1, 3}, {5, 7}};
+    const __m512i lo_pairs = _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);
+    const __m512i hi_pairs = _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);
+    __m512i u[4], t[4];
+    for (int q = 0; q < 4; q++)
+        u[q] = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)src[order[q][0]])),
+                                  _mm256_loadu_si256((const __m256i *)src[order[q][1]]), 1);
+    t[0] = _mm512_permutex2var_epi64(u[0], lo_pairs, u[1]);
+    t[2] = _mm512_permutex2var_epi64(u[0], hi_pairs, u[1]);
+    t[1] = _mm512_permutex2var_epi64(u[2], lo_pairs, u[3]);
+    t[3] = _mm512_permutex2var_epi64(u[2], hi_pairs, u[3]);
+    w[0] = _mm512_unpacklo_epi64(t[0], t[1]);
+    w[1] = _mm512_unpackhi_epi64(t[0], t[1]);
+    w[2] = _mm512_unpacklo_epi64(t[2], t[3]);
+    w[3] = _mm512_unpackhi_epi64(t[2], t[3]);
+}
+
+MONT52_INLINE void mont52_words_out4(uint64_t *const dst[MONT52_LANES], const __m512i w[4])
+{
+    static const int order[4][2] = {{0, 2}, {4, 6}, {1, 3}, {5, 7}};
+    const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);  /* [a | c] from t0, t2 */
+    const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15); /* [e | g] */
+    __m512i t[4], u[4];
+    t[0] = _mm512_unpacklo_epi64(w[0], w[1]);
+    t[1] = _mm512_unpackhi_epi64(w[0], w[1]);
+    t[2] = _mm512_unpacklo_epi64(w[2], w[3]);
+    t[3] = _mm512_unpackhi_epi64(w[2], w[3]);
+    u[0] = _mm512_permutex2var_epi64(t[0], first, t[2]);
+    u[1] = _mm512_permutex2var_epi64(t[0], second, t[2]);
+    u[2] = _mm512_permutex2var_epi64(t[1], first, t[3]);
+    u[3] = _mm512_permutex2var_epi64(t[1], second, t[3]);
+    for (int q = 0; q < 4; q++) {
+        _mm256_storeu_si256((__m256i *)dst[order[q][0]], _mm512_castsi512_si256(u[q]));
+        _mm256_storeu_si256((__m256i *)dst[order[q][1]], _mm512_extracti64x4_epi64(u[q], 1));
+    }
+}
+
+/* Lane k of r = the n64-word element src[k] in radix 2^52 (value < m):
+ * limb j holds bits [52 j, 52 j + 52), from word 52 j / 64 and the next. */
 MONT52_INLINE void mont52_load(__m512i *r, const uint64_t *const src[MONT52_LANES], const mont52_field *f, int n)
 {
+    if (f->n64 == 4 && n == 5) {
+        const __m512i mask = _mm512_set1_epi64((long long)MONT52_MASK);
+        __m512i w[4];
+        mont52_words_in4(w, src);
+        r[0] = _mm512_and_si512(w[0], mask);
+        for (int j = 1; j < 4; j++) /* bit 52 j = word j - 1, shift 64 - 12 j */
+            r[j] = _mm512_and_si512(
+                _mm512_or_si512(_mm512_srli_epi64(w[j - 1], 64 - 12 * j), _mm512_slli_epi64(w[j], 12 * j)), mask);
+        r[4] = _mm512_srli_epi64(w[3], 16);
+        return;
+    }
     uint64_t lanes[8][MONT52_LANES] __attribute__((aligned(64)));
     for (int k = 0; k < MONT52_LANES; k++) {
         const uint64_t *x = src[k];
@@ -169,23 +230,29 @@ MONT52_INLINE void mont52_load(__m512i *r, const uint64_t *const src[MONT52_LANE
 
 /* dst[k] = lane k of a, canonical (a < 2m on input), in n64 words: word i
  * (bits [64 i, 64 i + 64)) of all lanes from limbs 64 i / 52 on, then each
- * lane's words copied out. (Gathers for mont52_load were slower than its
- * scalar form on Zen 5.) */
+ * lane's words copied out (for 4 words by mont52_words_out4). (Gathers for
+ * mont52_load were slower than its scalar form on Zen 5.) */
 MONT52_INLINE void mont52_store(uint64_t *const dst[MONT52_LANES], const __m512i *a, const mont52_field *f, int n)
 {
-    uint64_t words[6][MONT52_LANES] __attribute__((aligned(64)));
-    __m512i c[8];
+    __m512i c[8], words[6];
     mont52_sub_km_if_geq(c, a, f, 1, n);
     for (int i = 0; i < f->n64; i++) {
         int bit = 64 * i, j = bit / 52, sh = bit % 52;
         __m512i v = _mm512_srli_epi64(c[j], (unsigned)sh);
         for (int got = 52 - sh; got < 64 && ++j < n; got += 52)
             v = _mm512_or_si512(v, _mm512_slli_epi64(c[j], (unsigned)got));
-        _mm512_store_si512(words[i], v);
+        words[i] = v;
     }
+    if (f->n64 == 4) {
+        mont52_words_out4(dst, words);
+        return;
+    }
+    uint64_t out[6][MONT52_LANES] __attribute__((aligned(64)));
+    for (int i = 0; i < f->n64; i++)
+        _mm512_store_si512(out[i], words[i]);
     for (int k = 0; k < MONT52_LANES; k++)
         for (int i = 0; i < f->n64; i++)
-            dst[k][i] = words[i][k];
+            dst[k][i] = out[i][k];
 }
 
 #else
