@@ -211,12 +211,14 @@ static void case_check(msm_case *c, int with_naive)
 }
 
 /* Sizes: up to 1000 points an MSM uses Jacobian buckets, from 2500 up
- * batch-affine ones (msm_plan.h: MSM_AFFINE_MIN = 2048 points per task). */
+ * batch-affine ones (msm_plan.h: MSM_AFFINE_MIN = 2048 points per task);
+ * LARGE_N puts more than one chunk (2^MSM_CHUNK_MIN_LOG points at least)
+ * into a task. */
 #define AFFINE_N 2500
 #ifdef CUZK_VERIFY
 #define LARGE_N AFFINE_N /* sanitizer build: keep the binary quick */
 #else
-#define LARGE_N 6000
+#define LARGE_N 20000
 #endif
 
 static void test_small_vs_naive(void **state)
