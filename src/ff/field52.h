@@ -4,7 +4,8 @@
  * For F_x8: F_x8_load / F_x8_store exchange lane k with the scalar F element
  * *src[k] / *dst[k] (field.h's Montgomery form; store writes canonical
  * values); add, sub as in field.h, lane by lane, on values kept below 2m;
- * set_one, set_zero. The base fields have mul and sqr as field.h's, and
+ * set_one, set_zero; broadcast(r, a, k): every lane of r = lane k of a.
+ * The base fields have mul and sqr as field.h's, and
  * bn254_fp2_x8, bls12_381_fp2_x8 over tower.h's Fp2 = Fp[u]/(u^2 + 1); the
  * scalar fields have mul_wide (r = a b / 2^260: b a constant made so) for
  * the NTT's twiddles. Only for callers marked MONT52_TARGET that run when
@@ -55,6 +56,12 @@
     {                                                                                          \
         for (int j = 0; j < N; j++)                                                            \
             r->v[j] = _mm512_setzero_si512();                                                  \
+    }                                                                                          \
+    MONT52_INLINE void F##_x8_broadcast(F##_x8 *r, const F##_x8 *a, int k)                     \
+    {                                                                                          \
+        const __m512i lane = _mm512_set1_epi64(k);                                             \
+        for (int j = 0; j < N; j++)                                                            \
+            r->v[j] = _mm512_permutexvar_epi64(lane, a->v[j]);                                 \
     }
 
 /* (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u

@@ -25,8 +25,18 @@
 #ifndef NTT_SERIAL_BELOW
 #define NTT_SERIAL_BELOW 4096
 #endif
-_Static_assert(NTT_COLS_LOG < NTT_TILE_LOG, "a pass needs at least one stage");
+_Static_assert(NTT_COLS_LOG + 3 < NTT_TILE_LOG, "a pass needs at least one stage");
 _Static_assert(NTT_COLS_LOG == 3, "the IFMA butterflies take a column group as one row of 8");
+
+/* A unit in rows of eight holds at most this many rows. */
+#define NTT_X8_ROWS ((size_t)1 << (NTT_TILE_LOG - 3))
+
+/* What a pass does to each unit, in this order (ntt.inc). */
+enum {
+    NTT_OP_DIF = 1,   /* the stages downwards, inverse twiddles */
+    NTT_OP_SCALE = 2, /* times n^-1 */
+    NTT_OP_DIT = 4,   /* the stages upwards, forward twiddles */
+};
 _Static_assert(NTT_BITREV_LOG >= 1 && NTT_BITREV_LOG <= 8, "bit-reversal tile size");
 
 /* The low `bits` bits of x in reverse order. */

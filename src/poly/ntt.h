@@ -22,6 +22,23 @@
  * void F_scale_by_powers(F *a, size_t n, const F *g, int nthreads)
  *   a[i] <- a[i] g^i for i < n (the coset shift: ntt after it evaluates on
  *   the coset g<w_n>). g may not alias a.
+ *
+ * int F_ntt_plan_new(F_ntt_plan **plan, size_t n, const F *g, int nthreads)
+ *   On output *plan holds the twiddles of F_ntt_to_coset on n points with
+ *   shift g, made once for any number of transforms (a prover's a, b, c).
+ *   Returns 0, CUZK_ERR_ARG (n as for F_ntt; plan or g NULL) or
+ *   CUZK_ERR_NOMEM; on error *plan = NULL (when plan is not NULL). Whether
+ *   the plan's transforms use AVX-512 IFMA is decided here.
+ *
+ * void F_ntt_plan_free(F_ntt_plan *plan)
+ *   Frees a plan (NULL: nothing).
+ *
+ * int F_ntt_to_coset(const F_ntt_plan *plan, F *a, int nthreads)
+ *   In place, n = the plan's size: from a[i] = p(w_n^i), the values of a
+ *   polynomial p of degree < n, to a[i] = p(g w_n^i), natural order in and
+ *   out; the same as F_intt, F_scale_by_powers by g, F_ntt. Returns 0,
+ *   CUZK_ERR_ARG (plan or a NULL) or CUZK_ERR_NOMEM (a untouched). Output
+ *   does not depend on nthreads; plans may be shared by threads.
  */
 #ifndef CUZK_POLY_NTT_H
 #define CUZK_POLY_NTT_H
@@ -32,10 +49,14 @@
 #include "ff/field.h"
 
 #define NTT_DECLARE(F)                                                                          \
+    typedef struct F##_ntt_plan F##_ntt_plan;                                                   \
     void F##_ntt_root(F *w, unsigned log_n);                                                    \
     int F##_ntt(F *a, size_t n, int nthreads);                                                  \
     int F##_intt(F *a, size_t n, int nthreads);                                                 \
-    void F##_scale_by_powers(F *a, size_t n, const F *g, int nthreads);
+    void F##_scale_by_powers(F *a, size_t n, const F *g, int nthreads);                         \
+    int F##_ntt_plan_new(F##_ntt_plan **plan, size_t n, const F *g, int nthreads);              \
+    void F##_ntt_plan_free(F##_ntt_plan *plan);                                                 \
+    int F##_ntt_to_coset(const F##_ntt_plan *plan, F *a, int nthreads);
 
 #define NTT_DECLARE_CURVE(prefix, PREFIX, snarkjs) NTT_DECLARE(prefix##_fr)
 CUZK_CURVES(NTT_DECLARE_CURVE)

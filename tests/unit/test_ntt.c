@@ -1,6 +1,7 @@
 /* NTT tests for both scalar fields: the transform against an O(n^2) DFT,
  * spot checks of large transforms by Horner evaluation, round trips, the
- * coset shift, thread-count independence and argument checks. */
+ * coset shift, the coset chain (plans, to_coset) against Horner and against
+ * intt / shift / ntt, thread-count independence and argument checks. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -31,6 +32,9 @@ typedef struct {
     int (*ntt)(fe *a, size_t n, int nthreads);
     int (*intt)(fe *a, size_t n, int nthreads);
     void (*scale_by_powers)(fe *a, size_t n, const fe *g, int nthreads);
+    int (*plan_new)(void **plan, size_t n, const fe *g, int nthreads);
+    void (*plan_free)(void *plan);
+    int (*to_coset)(const void *plan, fe *a, int nthreads);
 } field_ops;
 
 #define FIELD_OPS(F, UP)                                                                        \
@@ -43,9 +47,19 @@ typedef struct {
     static int F##_t_ntt(fe *a, size_t n, int t) { return F##_ntt((F *)a, n, t); }              \
     static int F##_t_intt(fe *a, size_t n, int t) { return F##_intt((F *)a, n, t); }            \
     static void F##_t_scale(fe *a, size_t n, const fe *g, int t) { F##_scale_by_powers((F *)a, n, (const F *)g, t); } \
+    static int F##_t_plan_new(void **p, size_t n, const fe *g, int t)                           \
+    {                                                                                          \
+        F##_ntt_plan *plan = (F##_ntt_plan *)1; /* overwritten on every return */             \
+        int rc = F##_ntt_plan_new(&plan, n, (const F *)g, t);                                   \
+        *p = plan;                                                                             \
+        return rc;                                                                             \
+    }                                                                                          \
+    static void F##_t_plan_free(void *p) { F##_ntt_plan_free(p); }                              \
+    static int F##_t_to_coset(const void *p, fe *a, int t) { return F##_ntt_to_coset(p, (F *)a, t); } \
     static const field_ops F##_ops = {#F, UP##_TWO_ADICITY, UP##_BITS, F##_t_mul, F##_t_add,    \
                                       F##_t_to_mont, F##_t_set_one, F##_t_ntt_root, F##_t_ntt,  \
-                                      F##_t_intt, F##_t_scale};
+                                      F##_t_intt, F##_t_scale, F##_t_plan_new, F##_t_plan_free, \
+                                      F##_t_to_coset};
 
 FIELD_OPS(bn254_fr, BN254_FR)
 FIELD_OPS(bls12_381_fr, BLS12_381_FR)
@@ -90,6 +104,16 @@ static void horner(const field_ops *f, fe *r, const fe *a, size_t n, const fe *x
     for (size_t j = n; j-- > 0;) {
         f->mul(r, r, x);
         f->add(r, r, &a[j]);
+    }
+}
+
+/* out[i] = c(x0 w^i), i < n, by Horner: the O(n^2) DFT (on a coset). */
+static void eval_points(const field_ops *f, fe *out, const fe *c, size_t n, const fe *x0, const fe *w)
+{
+    fe x = *x0;
+    for (size_t i = 0; i < n; i++) {
+        horner(f, &out[i], c, n, &x);
+        f->mul(&x, &x, w);
     }
 }
 
@@ -140,13 +164,10 @@ static void test_ntt_vs_dft(void **state)
             size_t n = (size_t)1 << k;
             fe *a = random_vec(f, n, 100 + k), *b = copy_vec(a, n), *want = malloc(n * sizeof *want);
             assert_non_null(want);
-            fe w, x;
+            fe w, one;
             f->ntt_root(&w, k);
-            f->set_one(&x);
-            for (size_t i = 0; i < n; i++) {
-                horner(f, &want[i], a, n, &x); /* a(w^i) */
-                f->mul(&x, &x, &w);
-            }
+            f->set_one(&one);
+            eval_points(f, want, a, n, &one, &w); /* a(w^i) */
             assert_int_equal(f->ntt(a, n, 1), 0);
             assert_memory_equal(a, want, n * sizeof *a);
             assert_int_equal(f->ntt(b, n, 3), 0);
@@ -240,6 +261,77 @@ static void test_scale_by_powers(void **state)
     }
 }
 
+/* to_coset against Horner: random coefficients c, a[i] = c(w^i) in, c(g w^i)
+ * out, g = w_2n (the prover's shift) and a random g; n = 2^0..2^10, one plan
+ * for two vectors, 1 and 3 threads. */
+static void test_to_coset_vs_horner(void **state)
+{
+    (void)state;
+    for (int fi = 0; fi < 2; fi++) {
+        const field_ops *f = fields[fi];
+        for (unsigned k = 0; k <= 10; k++) {
+            size_t n = (size_t)1 << k;
+            uint64_t seed = 77 + k;
+            fe g[2], w, one;
+            f->ntt_root(&g[0], k + 1);
+            random_fe(f, &g[1], &seed);
+            f->ntt_root(&w, k);
+            f->set_one(&one);
+            for (int gi = 0; gi < 2; gi++) {
+                void *plan;
+                assert_int_equal(f->plan_new(&plan, n, &g[gi], 2), 0);
+                for (int v = 0; v < 2; v++) {
+                    fe *c = random_vec(f, n, 300 + 10 * k + v), *a = malloc(n * sizeof *a),
+                       *want = malloc(n * sizeof *want);
+                    assert_non_null(a);
+                    assert_non_null(want);
+                    eval_points(f, a, c, n, &one, &w);       /* c(w^i) */
+                    eval_points(f, want, c, n, &g[gi], &w);  /* c(g w^i) */
+                    fe *b = copy_vec(a, n);
+                    assert_int_equal(f->to_coset(plan, a, 1), 0);
+                    assert_memory_equal(a, want, n * sizeof *a);
+                    assert_int_equal(f->to_coset(plan, b, 3), 0);
+                    assert_memory_equal(b, want, n * sizeof *b);
+                    free(c);
+                    free(a);
+                    free(b);
+                    free(want);
+                }
+                f->plan_free(plan);
+            }
+        }
+    }
+}
+
+/* to_coset against intt, scale_by_powers, ntt at n = 2^11..2^BIG_LOG (the
+ * cache-blocked passes), g = w_2n; 1 and 3 threads identical. */
+static void test_to_coset_large(void **state)
+{
+    (void)state;
+    for (int fi = 0; fi < 2; fi++) {
+        const field_ops *f = fields[fi];
+        for (unsigned k = 11; k <= BIG_LOG; k++) {
+            size_t n = (size_t)1 << k;
+            fe g;
+            void *plan;
+            f->ntt_root(&g, k + 1);
+            fe *a = random_vec(f, n, 500 + k), *b = copy_vec(a, n), *want = copy_vec(a, n);
+            assert_int_equal(f->intt(want, n, 2), 0);
+            f->scale_by_powers(want, n, &g, 2);
+            assert_int_equal(f->ntt(want, n, 2), 0);
+            assert_int_equal(f->plan_new(&plan, n, &g, 3), 0);
+            assert_int_equal(f->to_coset(plan, a, 1), 0);
+            assert_int_equal(f->to_coset(plan, b, 3), 0);
+            f->plan_free(plan);
+            assert_memory_equal(a, want, n * sizeof *a);
+            assert_memory_equal(b, want, n * sizeof *b);
+            free(a);
+            free(b);
+            free(want);
+        }
+    }
+}
+
 /* Not a power of two, or beyond the two-adicity: CUZK_ERR_ARG, input kept. */
 static void test_bad_sizes(void **state)
 {
@@ -254,6 +346,20 @@ static void test_bad_sizes(void **state)
         }
         assert_memory_equal(a, orig, 12 * sizeof *a);
         assert_int_equal(f->ntt(NULL, 4, 1), CUZK_ERR_ARG);
+        void *plan;
+        fe g;
+        f->set_one(&g);
+        for (size_t t = 0; t < sizeof bad / sizeof bad[0]; t++) {
+            assert_int_equal(f->plan_new(&plan, bad[t], &g, 1), CUZK_ERR_ARG);
+            assert_null(plan);
+        }
+        assert_int_equal(f->plan_new(&plan, 4, NULL, 1), CUZK_ERR_ARG);
+        assert_null(plan);
+        assert_int_equal(f->plan_new(&plan, 4, &g, 1), 0);
+        assert_int_equal(f->to_coset(plan, NULL, 1), CUZK_ERR_ARG);
+        assert_int_equal(f->to_coset(NULL, a, 1), CUZK_ERR_ARG);
+        f->plan_free(plan);
+        f->plan_free(NULL);
         fe w, zero = {{0}};
         f->ntt_root(&w, f->two_adicity + 1);
         assert_memory_equal(&w, &zero, sizeof w);
@@ -270,6 +376,8 @@ int main(void)
         cmocka_unit_test(test_ntt_large_spot_check),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_scale_by_powers),
+        cmocka_unit_test(test_to_coset_vs_horner),
+        cmocka_unit_test(test_to_coset_large),
         cmocka_unit_test(test_bad_sizes),
     };
     int failed = 0;
