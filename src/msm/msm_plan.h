@@ -25,6 +25,8 @@
  * MSM_BATCH       additions sharing one inversion
  * MSM_GROUP       additions of a batch finished side by side (overlapping
  *                 their chains of dependent products)
+ * MSM_CHAINS      interleaved product chains of a batch's Montgomery trick
+ *                 (scalar path), for the same reason
  * MSM_AFFINE_MIN  fewest points per task for batch-affine buckets; smaller
  *                 tasks use Jacobian buckets (too few additions per level)
  * MSM_TREE_BYTES  the segments of a chunk are summed level by level in
@@ -46,6 +48,9 @@
 #endif
 #ifndef MSM_BATCH
 #define MSM_BATCH 1024
+#endif
+#ifndef MSM_CHAINS
+#define MSM_CHAINS 4
 #endif
 #ifndef MSM_AFFINE_MIN
 #define MSM_AFFINE_MIN 2048
@@ -79,6 +84,7 @@ _Static_assert(MSM_CHUNK_LOG >= 8 && MSM_CHUNK_LOG <= 24, "chunk indices are 32-
 _Static_assert(MSM_CHUNK_MIN_LOG >= 1 && MSM_CHUNK_MIN_LOG <= MSM_CHUNK_LOG, "chunk bounds");
 _Static_assert(MSM_BATCH >= 1, "batch size");
 _Static_assert(MSM_GROUP >= 1 && MSM_GROUP <= 8, "additions side by side");
+_Static_assert(MSM_CHAINS >= 1 && MSM_CHAINS <= 8, "msm_inv_few takes up to 8");
 _Static_assert(MSM_LANES >= 1 && (MSM_LANES & (MSM_LANES - 1)) == 0, "lanes: a power of two");
 
 typedef struct {
