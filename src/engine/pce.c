@@ -271,14 +271,13 @@ static int compile_with_hash(const cuzk_zkey *z, cuzk_pce *out, const uint8_t ha
     mont_neg(minus_one_raw, f.r2, f.modulus, 4);
 
     for (uint32_t k = 0; k < z->n_coefs; k++) {
-        cuzk_zkey_coef c;
-        const cuzk_zkey_coef *e = &c;
-        cuzk_zkey_coef_get(z, k, &c);
-        if (e->matrix > 1 || e->row >= n || e->wire >= z->n_vars || mont_geq(e->value, f.modulus, 4))
+        cuzk_zkey_coef e;
+        cuzk_zkey_coef_get(z, k, &e);
+        if (e.matrix > 1 || e.row >= n || e.wire >= z->n_vars || mont_geq(e.value, f.modulus, 4))
             return cuzk_fail(err, CUZK_ERR_ARG,
                              "pce: coefficient %u is out of range (matrix %u, row %u of %u, wire %u of %u, or "
                              "value >= r)",
-                             k, e->matrix, e->row, n, e->wire, z->n_vars);
+                             k, e.matrix, e.row, n, e.wire, z->n_vars);
     }
 
     out->curve = z->curve;
@@ -295,11 +294,10 @@ static int compile_with_hash(const cuzk_zkey *z, cuzk_pce *out, const uint8_t ha
     memset(t.slot, 0xff, ((size_t)1 << t.log_cap) * sizeof *t.slot);
 
     for (uint32_t k = 0; k < z->n_coefs; k++) {
-        cuzk_zkey_coef c;
-        const cuzk_zkey_coef *e = &c;
-        cuzk_zkey_coef_get(z, k, &c);
-        if (!mont_is_zero(e->value, 4))
-            out->row_start[e->matrix][e->row + 1]++;
+        cuzk_zkey_coef e;
+        cuzk_zkey_coef_get(z, k, &e);
+        if (!mont_is_zero(e.value, 4))
+            out->row_start[e.matrix][e.row + 1]++;
     }
     for (int m = 0; m < 2; m++) {
         uint32_t *rs = out->row_start[m];
@@ -314,26 +312,25 @@ static int compile_with_hash(const cuzk_zkey *z, cuzk_pce *out, const uint8_t ha
     for (uint32_t m = 0; m < 2; m++) {
         memcpy(cursor, out->row_start[m], (size_t)n * sizeof *cursor);
         for (uint32_t k = 0; k < z->n_coefs; k++) {
-            cuzk_zkey_coef c;
-            const cuzk_zkey_coef *e = &c;
-            cuzk_zkey_coef_get(z, k, &c);
-            if (e->matrix != m || mont_is_zero(e->value, 4))
+            cuzk_zkey_coef e;
+            cuzk_zkey_coef_get(z, k, &e);
+            if (e.matrix != m || mont_is_zero(e.value, 4))
                 continue;
             uint32_t code;
-            if (memcmp(e->value, f.r2, 32) == 0) {
+            if (memcmp(e.value, f.r2, 32) == 0) {
                 code = CUZK_PCE_COEF_ONE;
-            } else if (memcmp(e->value, minus_one_raw, 32) == 0) {
+            } else if (memcmp(e.value, minus_one_raw, 32) == 0) {
                 code = CUZK_PCE_COEF_MINUS_ONE;
             } else {
-                int64_t idx = table_find_or_add(&t, e->value);
+                int64_t idx = table_find_or_add(&t, e.value);
                 if (idx < 0)
                     goto nomem;
                 if (idx > (int64_t)UINT32_MAX - CUZK_PCE_COEF_VALUES)
                     goto nomem; /* 2^32 distinct values: beyond any real key */
                 code = (uint32_t)idx + CUZK_PCE_COEF_VALUES;
             }
-            uint32_t at = cursor[e->row]++;
-            out->wire[m][at] = e->wire;
+            uint32_t at = cursor[e.row]++;
+            out->wire[m][at] = e.wire;
             out->coef[m][at] = code;
         }
     }

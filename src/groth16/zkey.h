@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
+#include "groth16/binfile.h"
 #include "util/file.h"
 
 enum { CUZK_ZKEY_PROTOCOL_GROTH16 = 1, CUZK_ZKEY_PROTOCOL_PLONK = 2, CUZK_ZKEY_PROTOCOL_FFLONK = 10 };
@@ -80,6 +81,13 @@ static inline void cuzk_zkey_coef_get(const cuzk_zkey *z, uint32_t k, cuzk_zkey_
         *out = z->coefs[k];
     else
         cuzk_zkey_coef_decode(z->coef_bytes + (size_t)k * CUZK_ZKEY_COEF_BYTES, out);
+}
+
+/* The row of coefficient k alone: for scans that skip most rows (a
+ * mapped record is matrix, row, wire, value; the row at byte 4). */
+static inline uint32_t cuzk_zkey_coef_row(const cuzk_zkey *z, uint32_t k)
+{
+    return z->coefs ? z->coefs[k].row : cuzk_le32(z->coef_bytes + (size_t)k * CUZK_ZKEY_COEF_BYTES + 4);
 }
 
 /* A fresh value for cuzk_zkey.serial (thread-safe). */
