@@ -19,8 +19,8 @@
  * MSM_CHUNK_PER_BUCKET  a chunk is this many points a bucket, within those
  *                 bounds: few enough that the chunk's points and the
  *                 buckets stay in L2 while they are sorted and summed
- *                 (2^17 G1 points, 2^12 buckets: 2^14 points, 1 MiB, ran
- *                 10-20 % faster than 2^16), enough that the pass over
+ *                 (2^17 points, 2^12 buckets: 2^14 points; G2 ran ~10 %
+ *                 faster than with 2^16, G1 within the noise), enough that the pass over
  *                 every bucket each chunk makes stays small beside them
  * MSM_BATCH       additions sharing one inversion
  * MSM_GROUP       additions of a batch finished side by side (overlapping
