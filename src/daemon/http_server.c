@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,6 +29,10 @@ typedef struct http_conn {
     int fd;
     peer_address from;
     int listed; /* in the server's list of unauthenticated connections */
+    /* under the server's lock: a request line arrived and its request has
+     * not completed (the client is speaking, likely with the token) */
+    int speaking;
+    double t_open;
     struct http_conn *prev, *next;
 } http_conn;
 
@@ -37,7 +42,15 @@ typedef struct http_conn {
  * out that address's oldest, so one address cannot push out everyone
  * else's), each with the configured time to send a request with the
  * token; then a connection gets the idle timeout. So idle sockets without
- * a token cannot hold the slots authorized clients need. */
+ * a token cannot hold the slots authorized clients need.
+ * Only silent connections (no request line seen, no bytes waiting to be
+ * read) are pushed out at once: a client's pool opens several connections
+ * at once, and closing one whose request (with the token) is being read
+ * fails a request the client sent. A speaking one is pushed out only
+ * after HTTP_SPEAKING_GRACE_S, so that a client trickling a request cannot
+ * hold its slot for longer; until then speaking connections may exceed
+ * the bounds (the listener's connection limit still holds). */
+static const double HTTP_SPEAKING_GRACE_S = 2.0;
 /* Request bodies held at once, all connections together, in bodies of the
  * largest size allowed: a few concurrent bodies at the limit cannot take
  * all memory (beyond it a request is answered 503). */
@@ -205,16 +218,29 @@ static void push_out(http_server *s, const listener *l, http_conn *c, const char
              s->cfg.unauthenticated_per_address);
 }
 
-/* Under s->lock: the oldest listed connection from c's address when that
- * address already has its share, else NULL. */
-static http_conn *over_address_share(http_server *s, const http_conn *c)
+/* Under s->lock: whether c may be pushed out now: silent, or listed for
+ * longer than the grace. */
+static int pushable(const http_conn *c, double now)
+{
+    int waiting = 0;
+    if (!c->speaking && (ioctl(c->fd, FIONREAD, &waiting) || waiting == 0))
+        return 1;
+    return now - c->t_open >= HTTP_SPEAKING_GRACE_S;
+}
+
+/* Under s->lock: the oldest pushable listed connection, from address from
+ * (NULL: any), when those listed number at least limit; else NULL. */
+static http_conn *victim(http_server *s, const peer_address *from, unsigned limit, double now)
 {
     http_conn *oldest = NULL;
-    unsigned same = 0;
+    unsigned n = 0;
     for (http_conn *o = s->unauth_head; o; o = o->next)
-        if (peer_address_same(&o->from, &c->from) && !same++)
-            oldest = o;
-    return same >= s->cfg.unauthenticated_per_address ? oldest : NULL;
+        if (!from || peer_address_same(&o->from, from)) {
+            n++;
+            if (!oldest && pushable(o, now))
+                oldest = o;
+        }
+    return n >= limit ? oldest : NULL;
 }
 
 /* A TCP connection opens (it joins the unauthenticated ones, pushing out
@@ -244,20 +270,45 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
     if (!c)
         return;
     c->fd = fd->connect_fd;
+    c->t_open = cuzk_now_s();
     peer_address_of(from ? from->client_addr : NULL, &c->from);
     *socket_context = c;
+    /* room for the newcomer, which had no chance to speak yet */
     pthread_mutex_lock(&s->lock);
-    http_conn *same_address = over_address_share(s, c);
+    http_conn *same_address = victim(s, &c->from, s->cfg.unauthenticated_per_address, c->t_open);
     if (same_address)
         push_out(s, l, same_address, "per_address");
+    http_conn *oldest = victim(s, NULL, HTTP_MAX_UNAUTHENTICATED, c->t_open);
+    if (oldest)
+        push_out(s, l, oldest, "total");
     c->prev = s->unauth_tail;
     *(c->prev ? &c->prev->next : &s->unauth_head) = c;
     s->unauth_tail = c;
     c->listed = 1;
     s->n_unauth++;
-    if (s->n_unauth > HTTP_MAX_UNAUTHENTICATED)
-        push_out(s, l, s->unauth_head, "total");
     pthread_mutex_unlock(&s->lock);
+}
+
+/* Marks an unauthenticated connection (none: a unix socket's, or one
+ * that showed the token) speaking or silent. */
+static void set_speaking(listener *l, struct MHD_Connection *conn, int speaking)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    pthread_mutex_lock(&l->server->lock);
+    http_conn *c = info ? info->socket_context : NULL;
+    if (c && c->listed)
+        c->speaking = speaking;
+    pthread_mutex_unlock(&l->server->lock);
+}
+
+/* A request line arrived (before its headers are parsed): the connection
+ * is speaking until its request completes. Returns the request's initial
+ * context, none. */
+static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)uri;
+    set_speaking(cls, conn, 1);
+    return NULL;
 }
 
 /* The connection showed the token: it leaves the unauthenticated ones and
@@ -320,8 +371,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode how)
 {
-    (void)conn, (void)how;
+    (void)how;
     listener *l = cls;
+    set_speaking(l, conn, 0); /* refused for want of the token: silent again */
     request_state *st = *con_cls;
     if (!st)
         return;
@@ -365,7 +417,8 @@ static int start_listener(http_server *s, listener *l, const endpoint *ep, cuzk_
     l->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, l, MHD_OPTION_EXTERNAL_LOGGER, on_library_log, s,
                               MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT, limit,
                               MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_NOTIFY_COMPLETED, on_completed, l,
-                              MHD_OPTION_NOTIFY_CONNECTION, on_connection, l, MHD_OPTION_END);
+                              MHD_OPTION_NOTIFY_CONNECTION, on_connection, l, MHD_OPTION_URI_LOG_CALLBACK,
+                              on_request_line, l, MHD_OPTION_END);
     if (!l->mhd) {
         close(l->fd);
         if (!ep->is_tcp)
