@@ -13,15 +13,16 @@
 #include "util/threads.h"
 
 /* Tuning knobs.
- * MSM_CHUNK_LOG   most points counting-sorted and summed together (2^16:
- *                 a few MiB of affine points per thread)
+ * MSM_CHUNK_LOG   most points counting-sorted together (8 bytes of digit
+ *                 and index a point per thread: 8 MiB at 2^20)
  * MSM_CHUNK_MIN_LOG  fewest, unless the task has fewer points
  * MSM_CHUNK_PER_BUCKET  a chunk is this many points a bucket, within those
- *                 bounds: few enough that the chunk's points and the
- *                 buckets stay in L2 while they are sorted and summed
- *                 (2^17 points, 2^12 buckets: 2^14 points; G2 ran ~10 %
- *                 faster than with 2^16, G1 within the noise), enough that the pass over
- *                 every bucket each chunk makes stays small beside them
+ *                 bounds: each pass over the buckets then does many
+ *                 additions a bucket (a touched bucket is copied in and
+ *                 out of the group being summed once a chunk)
+ * MSM_PREFETCH    how far ahead (points, in bucket order) the gather of a
+ *                 chunk's points asks for the next base: they come from
+ *                 anywhere in the chunk
  * MSM_BATCH       additions sharing one inversion
  * MSM_GROUP       additions of a batch finished side by side (overlapping
  *                 their chains of dependent products)
@@ -29,22 +30,26 @@
  *                 (scalar path), for the same reason
  * MSM_AFFINE_MIN  fewest points per task for batch-affine buckets; smaller
  *                 tasks use Jacobian buckets (too few additions per level)
- * MSM_TREE_BYTES  the segments of a chunk are summed level by level in
- *                 groups of about this many bytes of points, which stay in
- *                 the core's L2 cache (1 MiB on the development machine)
+ * MSM_TREE_BYTES  the segments of a chunk are gathered and summed level by
+ *                 level in groups of at most this many bytes of points,
+ *                 which stay in the core's L2 cache (1 MiB on the
+ *                 development machine)
  * MSM_LANES       lanes of the bucket reduction (additions per batch there)
  * MSM_C_MIN, MSM_C_MAX  the range of window sizes tried
  * MSM_COST_*      cost model of msm_plan_choose, in field multiplications:
  *                 one point into a bucket (batch affine / Jacobian mixed
  *                 addition), one bucket in the running-sum reduction. */
 #ifndef MSM_CHUNK_LOG
-#define MSM_CHUNK_LOG 16
+#define MSM_CHUNK_LOG 20
 #endif
 #ifndef MSM_CHUNK_MIN_LOG
 #define MSM_CHUNK_MIN_LOG 13
 #endif
 #ifndef MSM_CHUNK_PER_BUCKET
-#define MSM_CHUNK_PER_BUCKET 4
+#define MSM_CHUNK_PER_BUCKET 16
+#endif
+#ifndef MSM_PREFETCH
+#define MSM_PREFETCH 16
 #endif
 #ifndef MSM_BATCH
 #define MSM_BATCH 1024

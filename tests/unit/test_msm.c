@@ -212,8 +212,8 @@ static void case_check(msm_case *c, int with_naive)
 
 /* Sizes: up to 1000 points an MSM uses Jacobian buckets, from 2500 up
  * batch-affine ones (msm_plan.h: MSM_AFFINE_MIN = 2048 points per task);
- * LARGE_N puts more than one chunk (2^MSM_CHUNK_MIN_LOG points at least)
- * into a task. */
+ * LARGE_N puts more than one chunk (16 points a bucket, 2^MSM_CHUNK_MIN_LOG
+ * points at least) into a task of one thread. */
 #define AFFINE_N 2500
 #ifdef CUZK_VERIFY
 #define LARGE_N AFFINE_N /* sanitizer build: keep the binary quick */
@@ -264,13 +264,16 @@ static void test_one_base(void **state)
     }
 }
 
-/* Scalars all 1 (one bucket holds every point), then all r - 1. */
+/* Scalars all 1 (one bucket holds every point), then all r - 1. With
+ * LARGE_N points the one bucket overflows the group a chunk is summed in
+ * (MSM_TREE_BYTES: 8192 G1 points or fewer), so its sum is carried from
+ * group to group. */
 static void test_uniform_scalars(void **state)
 {
     (void)state;
     for (size_t gi = 0; gi < NGROUPS; gi++) {
         msm_case c;
-        case_init(&c, groups[gi], AFFINE_N, 9);
+        case_init(&c, groups[gi], LARGE_N, 9);
         for (size_t i = 0; i < c.n; i++) {
             memset(&c.k[i], 0, sizeof c.k[i]);
             c.k[i].l[0] = 1;
