@@ -49,7 +49,7 @@
 #define MSM_CHUNK_PER_BUCKET 16
 #endif
 #ifndef MSM_PREFETCH
-#define MSM_PREFETCH 16
+#define MSM_PREFETCH 64
 #endif
 #ifndef MSM_BATCH
 #define MSM_BATCH 1024
