@@ -291,11 +291,6 @@ int cuzk_zkey_read_header_memory(cuzk_zkey *z, const void *data, size_t len, con
     return zkey_read_memory(z, data, len, name, 1, err);
 }
 
-void cuzk_zkey_release_points(const cuzk_zkey *z, const uint64_t *pts, size_t bytes)
-{
-    if (bytes && in_map(z->map, z->map_len, pts)) cuzk_pages_release(pts, bytes);
-}
-
 void cuzk_zkey_release_coefs(const cuzk_zkey *z)
 {
     if (z->coef_bytes) cuzk_pages_release(z->coef_bytes, (size_t)z->n_coefs * COEF_BYTES);
@@ -353,13 +348,35 @@ static void point_arrays(const cuzk_zkey *z, point_array out[12])
     memcpy(out, t, sizeof t);
 }
 
+/* The point arrays a prover reads from the mapping: A, B1, B2, C and H. */
+static int prover_array(const point_array *a)
+{
+    return a->id != SEC_HEADER && a->id != SEC_IC;
+}
+
+static void release_array(const cuzk_zkey *z, const point_array *a)
+{
+    size_t bytes = (size_t)a->count * a->coords * z->n8q;
+    if (bytes && in_map(z->map, z->map_len, a->pts)) cuzk_pages_release(a->pts, bytes);
+}
+
+void cuzk_zkey_release_points(const cuzk_zkey *z, const uint64_t *pts)
+{
+    point_array pa[12];
+    point_arrays(z, pa);
+    for (int i = 0; i < 12; i++)
+        if (prover_array(&pa[i]) && pa[i].pts == pts) {
+            release_array(z, &pa[i]);
+            return;
+        }
+}
+
 void cuzk_zkey_release_all_points(const cuzk_zkey *z)
 {
     point_array pa[12];
     point_arrays(z, pa);
     for (int i = 0; i < 12; i++)
-        if (pa[i].id != SEC_HEADER && pa[i].id != SEC_IC)
-            cuzk_zkey_release_points(z, pa[i].pts, (size_t)pa[i].count * pa[i].coords * z->n8q);
+        if (prover_array(&pa[i])) release_array(z, &pa[i]);
 }
 
 static int zkey_check(const cuzk_zkey *z, const char *path, cuzk_error *err)

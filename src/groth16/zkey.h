@@ -135,12 +135,12 @@ int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err);
 
 void cuzk_zkey_free(cuzk_zkey *z);
 
-/* Hands the pages of point array pts (A, B1, B2, C or H, `bytes` long) back
- * to the system when it lies in z's mapping (cuzk_zkey_map), so that a
- * mapped key's points are resident only while a prover reads them; they
- * are read again from the file when next touched. Nothing for an array
- * outside the mapping. */
-void cuzk_zkey_release_points(const cuzk_zkey *z, const uint64_t *pts, size_t bytes);
+/* Hands the pages of point array pts (z->a, b1, b2, c or h: its length is
+ * the key's) back to the system when it lies in z's mapping
+ * (cuzk_zkey_map), so that a mapped key's points are resident only while a
+ * prover reads them; they are read again from the file when next touched.
+ * Nothing for an array outside the mapping, or any other pointer. */
+void cuzk_zkey_release_points(const cuzk_zkey *z, const uint64_t *pts);
 
 /* cuzk_zkey_release_points for each of A, B1, B2, C and H. */
 void cuzk_zkey_release_all_points(const cuzk_zkey *z);
