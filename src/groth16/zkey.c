@@ -423,6 +423,8 @@ void cuzk_zkey_coef_encode(const cuzk_zkey_coef *k, uint8_t out[CUZK_ZKEY_COEF_B
 static int write_coefs(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk_error *err)
 {
     int rc = cuzk_binw_write_u32(w, z->n_coefs, err);
+    if (!rc && z->coef_bytes) /* a mapped key's records, checked when mapped: as they are */
+        return cuzk_binw_write(w, z->coef_bytes, (size_t)z->n_coefs * COEF_BYTES, err);
     for (uint32_t done = 0; !rc && done < z->n_coefs;) {
         uint32_t n = z->n_coefs - done < COEF_CHUNK ? z->n_coefs - done : COEF_CHUNK;
         for (uint32_t j = 0; j < n; j++) {
