@@ -289,13 +289,20 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
     pthread_mutex_unlock(&s->lock);
 }
 
+/* The record on_connection made for a TCP connection; NULL for a unix
+ * socket's. */
+static http_conn *conn_record(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
 /* Marks an unauthenticated connection (none: a unix socket's, or one
  * that showed the token) speaking or silent. */
 static void set_speaking(listener *l, struct MHD_Connection *conn, int speaking)
 {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    http_conn *c = conn_record(conn);
     pthread_mutex_lock(&l->server->lock);
-    http_conn *c = info ? info->socket_context : NULL;
     if (c && c->listed)
         c->speaking = speaking;
     pthread_mutex_unlock(&l->server->lock);
@@ -315,8 +322,7 @@ static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *
  * gets the long idle timeout. */
 static void conn_authorized(listener *l, struct MHD_Connection *conn)
 {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    http_conn *c = info ? info->socket_context : NULL;
+    http_conn *c = conn_record(conn);
     if (!c)
         return;
     pthread_mutex_lock(&l->server->lock);
