@@ -103,13 +103,21 @@ typedef struct {
     char **s;
 } sink;
 
+/* json_dumpf as snarkjs's files have it: bfj writes an empty array (the
+ * public signals of a circuit without any) as "[\n]", jansson as "[]". */
+static int dump_file(json_t *root, FILE *f)
+{
+    if (json_is_array(root) && json_array_size(root) == 0) return fputs("[\n]", f) < 0 ? -1 : 0;
+    return json_dumpf(root, f, DUMP_FLAGS);
+}
+
 /* Through a temporary file renamed into place (util/file.h). */
 static int emit_path(json_t *root, const char *path, cuzk_error *err)
 {
     cuzk_outfile out;
     int rc = cuzk_outfile_open(&out, path, err);
     if (rc) return rc;
-    if (json_dumpf(root, out.f, DUMP_FLAGS) != 0) {
+    if (dump_file(root, out.f) != 0) {
         rc = cuzk_fail(err, CUZK_ERR_IO, "%s: write failed: %s", path, strerror(errno));
         cuzk_outfile_abort(&out);
         return rc;
@@ -127,7 +135,7 @@ static int emit(json_t *root, const char *what, sink to, cuzk_error *err)
         *to.s = json_dumps(root, DUMP_FLAGS);
         if (!*to.s) rc = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory formatting %s", what);
     } else if (to.f) {
-        if (json_dumpf(root, to.f, DUMP_FLAGS) != 0 || fflush(to.f) != 0)
+        if (dump_file(root, to.f) != 0 || fflush(to.f) != 0)
             rc = cuzk_fail(err, CUZK_ERR_IO, "writing %s failed: %s", what, strerror(errno));
     } else if (to.path) {
         rc = emit_path(root, to.path, err);

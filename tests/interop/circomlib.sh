@@ -1,6 +1,7 @@
 # circomlib circuits end to end on bn128 (tests/interop/circuits): two
 # Poseidon Merkle inclusion proofs of depth 6 and a chain of two MiMC
-# sponge hashes, each with a development key from cuzk setup:
+# sponge hashes, each with a development key from cuzk setup (and a
+# circuit without public signals, its public.json byte for byte):
 #   cuzk wtns calculate's .wtns byte-identical to snarkjs's
 #   cuzk groth16 fullprove's proof verified by snarkjs and cuzk,
 #   snarkjs groth16 fullprove's (on cuzk's key) by cuzk, the same public signals
@@ -45,6 +46,15 @@ PY
 )
 end_to_end poseidon_merkle "$merkle_input"
 end_to_end mimc_chain '{"x": "12345678901234567890", "k": "7"}'
+
+step "no_public: no public signals, public.json as snarkjs writes it"
+d=$WORK/no_public
+mkdir -p "$d"
+"$CIRCOM" "$ROOT/tests/interop/circuits/no_public.circom" --r1cs --wasm -o "$d" >/dev/null
+echo '{"a": 5, "b": 7}' >"$d/input.json"
+"$CUZK" setup "$d/no_public.r1cs" "$d/c.zkey" >/dev/null 2>&1
+"$CUZK" zkey export verificationkey "$d/c.zkey" "$d/vk.json"
+fullprove_both_ways "$d" "$d/no_public_js/no_public.wasm"
 
 step "a path bit that is not a bit fails the circuit's constraint"
 echo "$merkle_input" | python3 -c 'import json, sys; d = json.load(sys.stdin); d["pathIndices"][0][3] = 2; print(json.dumps(d))' \
