@@ -55,3 +55,51 @@ bench_cpu_line() {
     grep -qw avx512ifma /proc/cpuinfo && ifma=yes
     echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, avx512ifma: $ifma; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
+
+# bench_cpp_missing: why circom's C++ witness generator (circom --c) cannot
+# be built here ("" when it can): it needs g++, nasm, make, GMP and
+# nlohmann-json; CPP=0 turns it off.
+bench_cpp_missing() {
+    local why="" t
+    for t in g++ nasm make; do command -v "$t" >/dev/null || why="$why missing $t"; done
+    [ -f /usr/include/nlohmann/json.hpp ] || why="$why missing nlohmann-json3-dev"
+    [ -f /usr/include/gmp.h ] || [ -f /usr/include/x86_64-linux-gnu/gmp.h ] || why="$why missing libgmp-dev"
+    [ "${CPP:-1}" = 1 ] || why=" CPP=$CPP"
+    echo "$why"
+}
+
+# bench_circom NAME CPP_MISSING: compiles tests/interop/NAME.circom (circom2,
+# a WASI build, reads only under the working directory: the repository)
+# into $BENCH_WORK (r1cs, wasm, and the C++ generator's sources when
+# CPP_MISSING is empty), circom's output in $BENCH_WORK/circom.log; prints
+# CPP_MISSING again, or why --c failed: circom2's WASI shim can fail to
+# open a file once circom's memory is past 2 GiB ("RangeError: Start offset
+# -1853863728 is outside the bounds of the buffer", once in two runs of
+# SHA-256 of 16384 bits), and --r1cs --wasm alone then still fit.
+bench_circom() {
+    local name=$1 missing=$2 node=$ROOT/tests/interop/node_modules
+    compile() {
+        (cd "$ROOT" && "$node/.bin/circom2" "tests/interop/$name.circom" --r1cs --wasm "$@" -l "$node" \
+            -o "$BENCH_WORK" >"$BENCH_WORK/circom.log" 2>&1)
+    }
+    if [ -n "$missing" ]; then
+        compile
+    elif ! compile --c; then
+        missing=" circom2 --c failed: $(grep -m1 Error "$BENCH_WORK/circom.log" || tail -n 1 "$BENCH_WORK/circom.log")"
+        rm -rf "$BENCH_WORK/${name}_cpp"
+        compile
+    fi
+    echo "$missing"
+}
+
+# bench_circom_size: "C constraints, W wires" from $BENCH_WORK/circom.log
+bench_circom_size() {
+    sed 's/\x1b\[[0-9;]*m//g' "$BENCH_WORK/circom.log" |
+        awk '/non-linear constraints/ {n += $NF} /^linear constraints/ {n += $NF} /^wires:/ {w = $NF}
+             END {print n " constraints, " w " wires"}'
+}
+
+# bench_run CMD...: one timed run (bench_timed); a failure stops the
+# benchmark with CMD's output. bench_med N CMD...: the same for bench_repeat.
+bench_run() { bench_timed "$@" || { echo "failed: $*" >&2; cat "$BENCH_WORK/err" >&2; exit 1; }; }
+bench_med() { bench_repeat "$@" || { echo "failed: ${*:2}" >&2; cat "$BENCH_WORK/err" >&2; exit 1; }; }

@@ -27,10 +27,6 @@ NAME=bench_sha$NBITS # no leading dot: circom's C++ Makefile links *.o
 trap 'rm -rf "$WORK" "$ROOT/tests/interop/$NAME.circom"' EXIT
 [ -x "$CUZK" ] || { echo "$CUZK is missing: make build/cuzk"; exit 1; }
 
-# run CMD...: one timed run, stopping the benchmark when it fails
-run() { bench_timed "$@" || { echo "failed: $*" >&2; cat "$WORK/err" >&2; exit 1; }; }
-# med CMD...: the median "wall cpu rss" of REPEAT runs
-med() { bench_repeat "$REPEAT" "$@" || { echo "failed: $*" >&2; cat "$WORK/err" >&2; exit 1; }; }
 # row LABEL "wall cpu rss": a table row, with snarkjs's wall over this one
 row() {
     local w c r
@@ -44,46 +40,27 @@ pragma circom 2.0.0;
 include "circomlib/circuits/sha256/sha256.circom";
 component main = Sha256($NBITS);
 CIRCOM
-CPP=${CPP:-1}
-cpp_missing= # why the C++ generator is not run, if it is not
-for t in g++ nasm make; do command -v "$t" >/dev/null || cpp_missing="$cpp_missing missing $t"; done
-[ -f /usr/include/nlohmann/json.hpp ] || cpp_missing="$cpp_missing missing nlohmann-json3-dev"
-[ -f /usr/include/gmp.h ] || [ -f /usr/include/x86_64-linux-gnu/gmp.h ] || cpp_missing="$cpp_missing missing libgmp-dev"
-[ "$CPP" = 1 ] || cpp_missing=" CPP=$CPP"
-# compile [--c]: circom2 into $WORK, its output in $WORK/circom.log
-compile() { (cd "$ROOT" && "$NODE/.bin/circom2" "tests/interop/$NAME.circom" --r1cs --wasm "$@" -l "$NODE" -o "$WORK" >"$WORK/circom.log" 2>&1); }
-if [ -n "$cpp_missing" ]; then
-    compile
-elif ! compile --c; then
-    # circom2's WASI shim can fail to open a file when circom's memory is
-    # past 2 GiB (a negative offset: "RangeError: Start offset -1853863728
-    # is outside the bounds of the buffer"): once in two runs of --c at
-    # NBITS=16384 (1.03 M constraints); --r1cs --wasm alone then still fit
-    cpp_missing=" circom2 --c failed: $(grep -m1 Error "$WORK/circom.log" || tail -n 1 "$WORK/circom.log")"
-    rm -rf "$WORK/${NAME}_cpp"
-    compile
-fi
+cpp_missing=$(bench_cpp_missing) # why the C++ generator is not run, if it is not
+cpp_missing=$(bench_circom "$NAME" "$cpp_missing")
 wasm=$WORK/${NAME}_js/$NAME.wasm
-wires=$(grep -o 'wires: [0-9]*' "$WORK/circom.log" | grep -o '[0-9]*')
-constraints=$(sed 's/\x1b\[[0-9;]*m//g' "$WORK/circom.log" | awk '/non-linear constraints/ {n += $NF} /^linear constraints/ {n += $NF} END {print n}')
 python3 -c "import json, random; random.seed(7); print(json.dumps({'in': [random.randint(0, 1) for _ in range($NBITS)]}))" \
     >"$WORK/input.json"
 
 export CUZK_WASM_CACHE=$WORK/cache
-cold=$(run "$CUZK" wtns calculate "$wasm" "$WORK/input.json" "$WORK/cuzk.wtns")
-cuzk=$(med "$CUZK" wtns calculate "$wasm" "$WORK/input.json" "$WORK/cuzk.wtns")
-sj=$(med "$NODE/.bin/snarkjs" wtns calculate "$wasm" "$WORK/input.json" "$WORK/snarkjs.wtns")
+cold=$(bench_run "$CUZK" wtns calculate "$wasm" "$WORK/input.json" "$WORK/cuzk.wtns")
+cuzk=$(bench_med "$REPEAT" "$CUZK" wtns calculate "$wasm" "$WORK/input.json" "$WORK/cuzk.wtns")
+sj=$(bench_med "$REPEAT" "$NODE/.bin/snarkjs" wtns calculate "$wasm" "$WORK/input.json" "$WORK/snarkjs.wtns")
 sj_wall=${sj%% *}
 cmp "$WORK/cuzk.wtns" "$WORK/snarkjs.wtns"
 
 if [ -z "$cpp_missing" ]; then
     cpp_dir=$WORK/${NAME}_cpp
-    cpp_build=$(run nice make -C "$cpp_dir" -j"$(nproc)")
-    cpp=$(med "$cpp_dir/$NAME" "$WORK/input.json" "$WORK/cpp.wtns")
+    cpp_build=$(bench_run nice make -C "$cpp_dir" -j"$(nproc)")
+    cpp=$(bench_med "$REPEAT" "$cpp_dir/$NAME" "$WORK/input.json" "$WORK/cpp.wtns")
     cmp "$WORK/cpp.wtns" "$WORK/snarkjs.wtns"
 fi
 
-echo "SHA-256 of $NBITS bits: $constraints constraints, $wires wires; median of $REPEAT runs"
+echo "SHA-256 of $NBITS bits: $(bench_circom_size); median of $REPEAT runs"
 echo "circom2: $("$NODE/.bin/circom2" --version | tr '\n' ' ')"
 bench_cpu_line
 echo
