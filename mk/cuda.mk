@@ -21,7 +21,7 @@
 # Knobs: CUDA_ARCH (default 90, the H200), NVCC_EXTRA (e.g.
 # -DMSM_C_MAX=20, see the knob lists in src/gpu/*.cu and msm.cuh).
 
-GPU_CU_SRC := $(sort $(filter-out src/gpu/bench_gpu.cu,$(wildcard src/gpu/*.cu)))
+GPU_CU_SRC := $(sort $(filter-out src/gpu/bench_gpu.cu src/gpu/probe_affine.cu,$(wildcard src/gpu/*.cu)))
 
 ifeq ($(CUDA_ON),1)
 
@@ -33,7 +33,7 @@ GPU_OBJ     := $(patsubst %.cu,build/obj/%.o,$(GPU_CU_SRC))
 GPU_LDLIBS  := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib \
                -lcudart_static -ldl -lrt -lpthread -lstdc++
 GPU_C_SRC_EXCLUDE := src/gpu/gpu_none.c
-GPU_BENCH   := build/gpu-bench
+GPU_BENCH   := build/gpu-bench build/gpu-probe-affine
 
 build/obj/src/gpu/%.o: src/gpu/%.cu
 	@mkdir -p $(dir $@)
@@ -43,12 +43,16 @@ build/obj/src/gpu/%.o: src/gpu/%.cu
 build/gpu-bench: build/obj/src/gpu/bench_gpu.o build/libcuzk-internal.a
 	$(NVCC) -gencode=arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $^ -o $@ -cudart static -lm -lpthread
 
+# The batch-affine probe (src/gpu/probe_affine.cu): the same.
+build/gpu-probe-affine: build/obj/src/gpu/probe_affine.o build/libcuzk-internal.a
+	$(NVCC) -gencode=arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $^ -o $@ -cudart static -lm -lpthread
+
 # What scripts/gpu-check runs on a GPU machine that cannot build: the
 # programs, stripped, and the shared libraries they need beyond the C
 # library and the driver, in one folder to carry.
 .PHONY: gpu-bundle
 GPU_TESTS   := $(patsubst tests/unit/%.c,build/tests/%,$(wildcard tests/unit/test_gpu*.c))
-gpu-bundle: build/cuzk $(GPU_TESTS) build/gpu-bench
+gpu-bundle: build/cuzk $(GPU_TESTS) build/gpu-bench build/gpu-probe-affine
 	@rm -rf build/gpu-bundle && mkdir -p build/gpu-bundle/lib
 	@for p in $^; do strip -o build/gpu-bundle/$$(basename $$p) $$p; done
 	@for lib in $$(ldd $^ | awk '$$3 ~ /^\// && $$1 !~ /^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s)\.so|^ld-linux/ {print $$3}' | sort -u); do \
