@@ -24,7 +24,7 @@ prove_and_verify() { # name curve synth-args...
 
 for curve in bn128 bls12381; do
     prove_and_verify no-public "$curve" --constraints 50 --public 0
-    grep -q '^\[\]$' "$WORK/no-public-$curve/public.json"
+    printf '[\n]' | cmp - "$WORK/no-public-$curve/public.json" # as snarkjs writes an empty list
     # m + nPublic = 2^7 - 1: the nPublic + 1 input rows fill the 128-row domain
     prove_and_verify full-domain "$curve" --constraints 124 --public 3
     python3 - "$WORK/full-domain-$curve/c.zkey" <<'PY'
