@@ -22,7 +22,7 @@ struct cuzk_budget {
     uint64_t limit, used, high_water;
     uint64_t by_category[BUDGET_N_CATEGORIES];
     budget_waiter *head[BUDGET_N_CLASSES], *tail[BUDGET_N_CLASSES]; /* each in arrival order */
-    uint32_t waiters;
+    uint32_t waiters, waiting[BUDGET_N_CATEGORIES];
     uint32_t passes; /* ADMITTED grants since the oldest NEW waiter became the oldest */
     budget_evict_fn evict;
     void *evict_ctx;
@@ -186,6 +186,7 @@ int budget_acquire(cuzk_budget *b, budget_category c, budget_class cls, uint64_t
     budget_waiter self = {.bytes = bytes, .cls = cls};
     budget_enqueue_locked(b, &self);
     b->waiters++;
+    b->waiting[c]++;
     int evict_tried = 0;
     int rc;
     for (;;) {
@@ -223,6 +224,7 @@ int budget_acquire(cuzk_budget *b, budget_category c, budget_class cls, uint64_t
     if (rc)
         budget_unlink_locked(b, &self);
     b->waiters--;
+    b->waiting[c]--;
     pthread_cond_broadcast(&b->cv); /* who is served next may have changed */
     pthread_mutex_unlock(&b->mu);
     return rc;
@@ -301,8 +303,10 @@ void budget_get_stats(cuzk_budget *b, budget_stats *out)
     pthread_mutex_lock(&b->mu);
     out->limit = b->limit;
     out->used = b->used;
-    for (int i = 0; i < BUDGET_N_CATEGORIES; i++)
+    for (int i = 0; i < BUDGET_N_CATEGORIES; i++) {
         out->by_category[i] = b->by_category[i];
+        out->waiting[i] = b->waiting[i];
+    }
     out->high_water = b->high_water;
     out->waiters = b->waiters;
     pthread_mutex_unlock(&b->mu);

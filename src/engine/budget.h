@@ -54,6 +54,7 @@ typedef struct {
     uint64_t by_category[BUDGET_N_CATEGORIES];
     uint64_t high_water;                   /* max of used over the budget's life */
     uint32_t waiters;                      /* callers blocked in budget_acquire now */
+    uint32_t waiting[BUDGET_N_CATEGORIES]; /* of those, by what they ask memory for */
 } budget_stats;
 
 typedef struct cuzk_budget cuzk_budget;

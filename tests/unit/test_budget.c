@@ -254,11 +254,15 @@ static void test_cancel_wakes_and_fails(void **state)
     acquirer a;
     acquirer_start(&a, b, BUDGET_PARTITIONS, 10, &cancel);
     assert_true(budget_waiters_reach(b, 1));
+    budget_stats w = stats_of(b); /* the waiter counted by what it asks memory for */
+    assert_int_equal(w.waiting[BUDGET_PARTITIONS], 1);
+    assert_int_equal(w.waiting[BUDGET_KEYS] + w.waiting[BUDGET_PCE] + w.waiting[BUDGET_PINNED], 0);
     cancel = 1;
     budget_wake_all(b);
     assert_int_equal(acquirer_join(&a), -1);
     budget_stats s = stats_of(b);
     assert_int_equal(s.waiters, 0);
+    assert_int_equal(s.waiting[BUDGET_PARTITIONS], 0);
     assert_int_equal(s.used, 100);
     assert_int_equal(s.by_category[BUDGET_PARTITIONS], 0);
 
