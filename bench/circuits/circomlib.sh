@@ -45,7 +45,8 @@ SOURCES=() # the generated .circom files under tests/interop (circom2 reads only
 trap 'rm -rf "$TOP" "${SOURCES[@]}"' EXIT
 export CUZK_WASM_CACHE=$TOP/cache
 
-# source NAME: the circuit's main component and its input JSON (seeded)
+# source_and_input NAME: the circuit's main component under tests/interop and
+# its input JSON (seeded) in $BENCH_WORK
 source_and_input() {
     local name=$1 src=$ROOT/tests/interop/bench_$1.circom
     SOURCES+=("$src")

@@ -97,17 +97,6 @@ __global__ void compare(const X *chains, const A *lanes, size_t n, size_t step, 
         atomicExch(bad, 1);
 }
 
-static std::vector<unsigned> parse_list(const char *s)
-{
-    std::vector<unsigned> v;
-    for (const char *p = s; *p;) {
-        v.push_back((unsigned)strtoul(p, (char **)&p, 10));
-        if (*p == ',')
-            p++;
-    }
-    return v;
-}
-
 int main(int argc, char **argv)
 {
     unsigned threads = 132 * 256, rounds = 64;
@@ -135,7 +124,7 @@ int main(int argc, char **argv)
     printf("BLS12-381 G1, %u threads (%u blocks of %u), %u additions a chain\n\n", threads, grid, block, rounds);
     printf("| lanes a thread | xyzz ms | affine ms | xyzz G add/s | affine G add/s | affine / xyzz | same points |\n");
     printf("|---|---|---|---|---|---|---|\n");
-    for (unsigned K : parse_list(lanes_list)) {
+    for (unsigned K : bench_parse_logs(lanes_list)) {
         const size_t chains = (size_t)threads * K;
         X *acc;
         A *lanes;
