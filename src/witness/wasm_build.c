@@ -17,6 +17,7 @@
 #include "util/err.h"
 #include "util/file.h"
 #include "util/timer.h"
+#include "witness/wasm_copy_lists.h"
 #include "witness/wasm_glue.h"
 #include "witness/wasm_runtime.h"
 
@@ -76,7 +77,13 @@ static int cache_folder(const char *given, char out[FOLDER_CAP], cuzk_error *err
     return make_folders(out, err);
 }
 
-/* The recipe's hash: the glue, the flags and the runtime's files as built. */
+/* The revision of the rewriting (translation_rows, the helpers, the copy
+ * lists): raise it with any change to what the rewriting writes, so that
+ * objects built before are not loaded. */
+static const char rewrite_revision[] = "2";
+
+/* The recipe's hash: the glue, the flags, the runtime's files as built and
+ * the rewriting's revision. */
 static int recipe_hex(const wasm_runtime *rt, char out[RECIPE_HEX + 1], cuzk_error *err)
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -84,6 +91,7 @@ static int recipe_hex(const wasm_runtime *rt, char out[RECIPE_HEX + 1], cuzk_err
              EVP_DigestUpdate(ctx, wasm_glue_source, strlen(wasm_glue_source) + 1);
     for (int i = 0; ok && i < N_CC_FLAGS; i++) ok = EVP_DigestUpdate(ctx, cc_flags[i], strlen(cc_flags[i]) + 1);
     for (int i = 0; ok && i < WASM_RUNTIME_FILES; i++) ok = EVP_DigestUpdate(ctx, rt->files[i].text, rt->files[i].len + 1);
+    ok = ok && EVP_DigestUpdate(ctx, rewrite_revision, sizeof rewrite_revision);
     uint8_t md[32];
     unsigned int md_len = 0;
     ok = ok && EVP_DigestFinal_ex(ctx, md, &md_len);
@@ -367,22 +375,29 @@ static char *reroute_helpers(char *text, size_t *len, int *done)
     return text;
 }
 
-/* Rewrites c_src: the field helpers (first, on wasm2c's text), then
- * translation_rows; done[i] says whether row i applied, done[HELPERS_DONE]
- * whether the helpers did. */
-enum { HELPERS_DONE = N_TRANSLATION_ROWS };
-static int rewrite_translation(const char *c_src, int done[N_TRANSLATION_ROWS + 1], cuzk_error *err)
+/* What rewrite_translation did: each translation row applied or not, the
+ * helpers native or not, circom's copies of constants folded into lists
+ * (only with the helpers native: Fr_copy is then known to copy 40 bytes). */
+typedef struct {
+    int rows[N_TRANSLATION_ROWS], helpers;
+    size_t copy_lists, copy_sites;
+} rewrites_done;
+
+/* Rewrites c_src: the field helpers (first, on wasm2c's text), the copy
+ * lists, then translation_rows. */
+static int rewrite_translation(const char *c_src, rewrites_done *done, cuzk_error *err)
 {
     uint8_t *bytes;
     size_t len;
     int rc = cuzk_file_read_all(c_src, (size_t)1 << 34, &bytes, &len, err);
     if (rc) return rc;
     char *text = (char *)bytes;
-    text = reroute_helpers(text, &len, &done[HELPERS_DONE]);
-    int any = done[HELPERS_DONE];
+    text = reroute_helpers(text, &len, &done->helpers);
+    if (text && done->helpers) text = wasm_fold_copy_lists(text, &len, &done->copy_lists, &done->copy_sites);
+    int any = done->helpers;
     for (int i = 0; text && i < N_TRANSLATION_ROWS; i++) {
-        text = replace_once(text, &len, translation_rows[i].was, translation_rows[i].now, &done[i]);
-        any |= done[i];
+        text = replace_once(text, &len, translation_rows[i].was, translation_rows[i].now, &done->rows[i]);
+        any |= done->rows[i];
     }
     if (!text) return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory to rewrite %s", c_src);
     if (any) {
@@ -443,15 +458,16 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
     double t0 = cuzk_now_s();
     char *wasm2c[] = {"wasm2c", wasm, "--module-name=circuit", "-o", c_src, NULL};
     if (!rc) rc = run_tool(wasm2c, log, "translating the wasm to C", err);
-    int done[N_TRANSLATION_ROWS + 1] = {0};
-    if (!rc) rc = rewrite_translation(c_src, done, err);
+    rewrites_done done = {0};
+    if (!rc) rc = rewrite_translation(c_src, &done, err);
     if (rc) return rc;
-    char rewrites[240] = "";
+    char rewrites[300] = "";
     for (int i = 0; i < N_TRANSLATION_ROWS; i++)
         snprintf(rewrites + strlen(rewrites), sizeof rewrites - strlen(rewrites), "%s%s %s", i ? ", " : "",
-                 translation_rows[i].what, done[i] ? translation_rows[i].how : "as wasm2c wrote it");
-    snprintf(rewrites + strlen(rewrites), sizeof rewrites - strlen(rewrites), ", field helpers %s",
-             done[HELPERS_DONE] ? "native" : "as wasm2c wrote them");
+                 translation_rows[i].what, done.rows[i] ? translation_rows[i].how : "as wasm2c wrote it");
+    snprintf(rewrites + strlen(rewrites), sizeof rewrites - strlen(rewrites),
+             ", field helpers %s, %zu copies of constants in %zu lists",
+             done.helpers ? "native" : "as wasm2c wrote them", done.copy_sites, done.copy_lists);
     progress(o, "wasm2c: %.1f MiB of C in %.1f s (%s); compiling it with cc -O2",
              (double)file_size(c_src) / 1048576.0, cuzk_now_s() - t0, rewrites);
     char *cc[N_CC_FLAGS + 10];

@@ -6,8 +6,8 @@
  *   <cache>/<SHA-256 of the wasm bytes>-<recipe>.so
  *
  * where <recipe> is the start of a SHA-256 over the glue's source, the
- * compiler's flags and the runtime's files as built (wasm_runtime.h: made
- * thread-local), so that a new cuzk or wabt makes new objects instead of
+ * compiler's flags, the runtime's files as built (wasm_runtime.h: made
+ * thread-local) and the revision of the translation's rewriting, so that a new cuzk or wabt makes new objects instead of
  * loading stale ones. The cache folder is the
  * caller's, else $CUZK_WASM_CACHE, else $XDG_CACHE_HOME/cuzk/wasm, else
  * ~/.cache/cuzk/wasm (made when missing). An object is built in a
