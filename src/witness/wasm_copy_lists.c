@@ -1,7 +1,6 @@
 #include "witness/wasm_copy_lists.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,72 +88,18 @@ static size_t match_run(const char *line, copy_site *run, size_t cap)
     return n;
 }
 
-/* A growing output buffer; putf's lines are numbers and short words. */
-typedef struct {
-    char *p;
-    size_t len, cap;
-    int failed;
-} text_out;
-
-static void put(text_out *o, const char *s, size_t n)
+/* The run as a block: the constants' table (8 a line), one call. */
+static void put_list(FILE *o, const copy_site *run, size_t n)
 {
-    if (o->failed) return;
-    if (n >= o->cap - o->len) {
-        size_t cap = o->cap + n + o->cap / 2 + 1;
-        char *p = realloc(o->p, cap);
-        if (!p) {
-            o->failed = 1;
-            return;
-        }
-        o->p = p;
-        o->cap = cap;
-    }
-    memcpy(o->p + o->len, s, n);
-    o->len += n;
-    o->p[o->len] = 0;
-}
-
-static void putf(text_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(text_out *o, const char *fmt, ...)
-{
-    char buf[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof buf) o->failed = 1;
-    else put(o, buf, (size_t)n);
-}
-
-static void put_indent(text_out *o, size_t n)
-{
-    for (size_t i = 0; i < n; i++) put(o, " ", 1);
-}
-
-/* The run as a block: the constants' table, one call. */
-static void put_list(text_out *o, const copy_site *run, size_t n)
-{
-    size_t in = run[0].indent;
-    put_indent(o, in);
-    put(o, "{\n", 2);
-    put_indent(o, in + 2);
-    putf(o, "static const u32 constants[%zu] = {", n);
+    int in = (int)run[0].indent;
+    fprintf(o, "%*s{\n%*sstatic const u32 constants[%zu] = {", in, "", in + 2, "", n);
     for (size_t i = 0; i < n; i++) {
-        if (i % 8 == 0) {
-            put(o, "\n", 1);
-            put_indent(o, in + 4);
-        }
-        putf(o, "%uu,%s", run[i].constant, i % 8 == 7 || i + 1 == n ? "" : " ");
+        if (i % 8 == 0) fprintf(o, "\n%*s", in + 4, "");
+        else fputc(' ', o);
+        fprintf(o, "%uu,", run[i].constant);
     }
-    put(o, "\n", 1);
-    put_indent(o, in + 2);
-    put(o, "};\n", 3);
-    put_indent(o, in + 2);
-    putf(o, "cuzk_Fr_copy_list(instance, %uu * %du + ", run[0].k, ELEMENT_BYTES);
-    put(o, run[0].base, run[0].base_len);
-    putf(o, ", constants, %zuu);\n", n);
-    put_indent(o, in);
-    put(o, "}\n", 2);
+    fprintf(o, "\n%*s};\n%*scuzk_Fr_copy_list(instance, %uu * %du + %.*s, constants, %zuu);\n%*s}\n", in + 2, "",
+            in + 2, "", run[0].k, ELEMENT_BYTES, (int)run[0].base_len, run[0].base, n, in, "");
 }
 
 static const char include_line[] = "#include \"circuit.h\"\n";
@@ -177,17 +122,22 @@ char *wasm_fold_copy_lists(char *text, size_t *len, size_t *lists, size_t *sites
     if (!inc || strstr(inc + 1, include_line)) return text;
     enum { RUN_CAP = 1 << 16 };
     copy_site *run = malloc(RUN_CAP * sizeof *run);
-    text_out o = {.cap = *len + 4096};
-    o.p = malloc(o.cap);
-    if (!run || !o.p) o.failed = 1;
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *o = run ? open_memstream(&out, &out_len) : NULL;
+    if (!o) {
+        free(run);
+        free(text);
+        return NULL;
+    }
     size_t head = (size_t)(inc - text) + strlen(include_line);
     const char *p = text + head, *end = text + *len;
-    put(&o, text, head);
-    put(&o, helper_declaration, strlen(helper_declaration));
-    while (p < end && !o.failed) {
+    fwrite(text, 1, head, o);
+    fputs(helper_declaration, o);
+    while (p < end) {
         size_t n = match_run(p, run, RUN_CAP);
         if (n >= COPY_LIST_MIN) {
-            put_list(&o, run, n);
+            put_list(o, run, n);
             (*lists)++;
             *sites += n;
             p = run[n - 1].next;
@@ -195,21 +145,22 @@ char *wasm_fold_copy_lists(char *text, size_t *len, size_t *lists, size_t *sites
         }
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         const char *next = eol ? eol + 1 : end;
-        put(&o, p, (size_t)(next - p));
+        fwrite(p, 1, (size_t)(next - p), o);
         p = next;
     }
-    put(&o, helper_definition, strlen(helper_definition));
+    fputs(helper_definition, o);
     free(run);
-    if (o.failed) {
-        free(o.p);
+    int failed = ferror(o);
+    if (fclose(o) || failed) {
+        free(out);
         free(text);
         return NULL;
     }
     if (!*lists) {
-        free(o.p);
+        free(out);
         return text;
     }
     free(text);
-    *len = o.len;
-    return o.p;
+    *len = out_len;
+    return out;
 }
