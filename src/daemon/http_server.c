@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ioctl.h>
+#include <linux/tcp.h>
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -32,6 +35,9 @@ typedef struct http_conn {
     /* under the server's lock: a request line arrived and its request has
      * not completed (the client is speaking, likely with the token) */
     int speaking;
+    /* under the server's lock: the bytes the kernel had received on the
+     * socket when the connection last fell silent (a request refused) */
+    uint64_t heard_when_silent;
     double t_open;
     struct http_conn *prev, *next;
 } http_conn;
@@ -43,8 +49,8 @@ typedef struct http_conn {
  * else's), each with the configured time to send a request with the
  * token; then a connection gets the idle timeout. So idle sockets without
  * a token cannot hold the slots authorized clients need.
- * Only silent connections (no request line seen, no bytes waiting to be
- * read) are pushed out at once: a client's pool opens several connections
+ * Only silent connections (no request line seen, no bytes received since
+ * the last refused request) are pushed out at once: a client's pool opens several connections
  * at once, and closing one whose request (with the token) is being read
  * fails a request the client sent. A speaking one is pushed out only
  * after HTTP_SPEAKING_GRACE_S, so that a client trickling a request cannot
@@ -218,12 +224,26 @@ static void push_out(http_server *s, const listener *l, http_conn *c, const char
              s->cfg.unauthenticated_per_address);
 }
 
+/* The bytes the kernel has received on TCP socket fd so far, whether the
+ * connection's thread read them yet or not (0 when unknown). Counting
+ * what was read too closes the window in which the thread has read a
+ * request line but not yet reported it (a count of bytes waiting, taken
+ * then, is 0). */
+static uint64_t bytes_heard(int fd)
+{
+    struct tcp_info info = {0};
+    socklen_t len = sizeof info;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) ||
+        len < offsetof(struct tcp_info, tcpi_bytes_received) + sizeof info.tcpi_bytes_received)
+        return 0;
+    return info.tcpi_bytes_received;
+}
+
 /* Under s->lock: whether c may be pushed out now: silent, or listed for
  * longer than the grace. */
 static int pushable(const http_conn *c, double now)
 {
-    int waiting = 0;
-    if (!c->speaking && (ioctl(c->fd, FIONREAD, &waiting) || waiting == 0))
+    if (!c->speaking && bytes_heard(c->fd) == c->heard_when_silent)
         return 1;
     return now - c->t_open >= HTTP_SPEAKING_GRACE_S;
 }
@@ -303,8 +323,11 @@ static void set_speaking(listener *l, struct MHD_Connection *conn, int speaking)
 {
     http_conn *c = conn_record(conn);
     pthread_mutex_lock(&l->server->lock);
-    if (c && c->listed)
+    if (c && c->listed) {
         c->speaking = speaking;
+        if (!speaking)
+            c->heard_when_silent = bytes_heard(c->fd);
+    }
     pthread_mutex_unlock(&l->server->lock);
 }
 
