@@ -7,12 +7,17 @@
  *                   [--curves bn254,bls12_381]
  *                   [--sweep-log 24] [--sweep-c 16,18,22]
  *                   [--table-logs 20,22,24,26] [--shape random|bits]
+ *                   [--lanes L] [--sweep-lanes -1,256,1024]
  *
  * --sweep-c times G1 MSMs of 2^sweep-log points again with each window
  * size (rows msm_g1_cNN); the plain rows use the cost model's choice.
  * --table-logs: at those of the MSM sizes, MSMs over window tables of the
  * bases too (rows msm_g1_t, msm_g2_t; the table's size and build time are
- * printed, not timed in the rows). Each MSM row also gets its steps' times
+ * printed, not timed in the rows). --lanes: every MSM's first bucket
+ * pass in L affine lanes a thread (cuzk_gpu_set_msm_lanes; -1 XYZZ, 0 the
+ * automatic choice, the default); --sweep-lanes times G1 and G2 MSMs of
+ * 2^sweep-log points again with each (rows msm_g1_lNN, msm_g2_lNN; lx the
+ * XYZZ walk). Each MSM row also gets its steps' times
  * from the last run (second table).
  *
  * Inputs (src/gpu/bench_common.cuh, shared with bench/peers/sppark_bench.cu):
@@ -41,8 +46,9 @@ static void bench_ok(int rc, const cuzk_error &err, const char *what)
 
 /* ---- inputs (bench_common.cuh) ---- */
 
-/* the shape of every MSM's scalars (--shape) */
+/* the shape of every MSM's scalars (--shape), its first pass's lanes (--lanes) */
 static bench_shape msm_shape = BENCH_SHAPE_RANDOM;
+static int msm_lanes = CUZK_GPU_MSM_LANES_AUTO;
 
 static void fill_scalars(cuzk_gpu *g, void *dev, size_t n, unsigned bits, uint64_t seed, bench_shape shape)
 {
@@ -82,6 +88,7 @@ static void record_steps(cuzk_gpu *g, const char *op, const char *curve, unsigne
         snprintf(buf, sizeof buf, "%s%s %.2f", i > 1 ? ", " : "", g->prof.name[i], ms);
         text += buf;
     }
+    text += std::string("; ") + g->prof.plan;
     steps_row r = {};
     snprintf(r.op, sizeof r.op, "%s", op);
     snprintf(r.curve, sizeof r.curve, "%s", curve);
@@ -134,10 +141,12 @@ static void bench_coset(cuzk_gpu *g, cuzk_curve_id curve, const char *name, unsi
 }
 
 /* c = 0: the cost model's window; the op name tells. With `table`, over a
- * window table of the bases, made (and timed) once first. */
+ * window table of the bases, made (and timed) once first. lanes: as
+ * cuzk_gpu_set_msm_lanes (default: --lanes). */
 template <class A, class J>
 static void bench_msm(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char *op, const char *name, unsigned bits,
-                      const std::vector<A> &pts, unsigned lg, int runs, unsigned c = 0, bool table = false)
+                      const std::vector<A> &pts, unsigned lg, int runs, unsigned c = 0, bool table = false,
+                      int lanes = msm_lanes)
 {
     size_t n = (size_t)1 << lg;
     void *bases = nullptr, *scalars = nullptr;
@@ -148,6 +157,7 @@ static void bench_msm(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char *op,
     fill_scalars(g, scalars, n, bits, 3 + lg, msm_shape);
     J result;
     bench_ok(cuzk_gpu_set_msm_window(g, c, &err), err, "window");
+    bench_ok(cuzk_gpu_set_msm_lanes(g, lanes, &err), err, "lanes");
     cuzk_gpu_msm_table *t = nullptr;
     if (table) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -197,10 +207,25 @@ static const char *sweep_name(unsigned c)
     return names[c % 32];
 }
 
+/* the row name of a lanes-sweep MSM */
+static const char *lanes_name(bool g2, int lanes)
+{
+    static char names[64][16];
+    static unsigned next;
+    char *r = names[next++ % 64];
+    if (lanes == CUZK_GPU_MSM_LANES_XYZZ)
+        snprintf(r, sizeof names[0], "msm_g%d_lx", g2 ? 2 : 1);
+    else
+        snprintf(r, sizeof names[0], "msm_g%d_l%d", g2 ? 2 : 1, lanes);
+    return r;
+}
+
 /* sizes of a curve's MSM rows: G1 at g1, G2 at g2, over tables at those
- * in tables, and G1 at 2^sweep_log with each window of sweep */
+ * in tables, G1 at 2^sweep_log with each window of sweep, G1 and G2 there
+ * with each lane count of lanes */
 struct msm_sizes {
     std::vector<unsigned> g1, g2, tables, sweep;
+    std::vector<int> lanes;
     unsigned sweep_log;
 };
 
@@ -214,14 +239,19 @@ static void bench_curve_msms(cuzk_gpu *g, cuzk_curve_id curve, const char *name,
     bench_msm_rows<A1, J1>(g, curve, false, name, bits, p1, s.g1, s.tables, runs);
     for (unsigned c : s.sweep)
         bench_msm<A1, J1>(g, curve, false, sweep_name(c), name, bits, p1, s.sweep_log, runs, c);
-    bench_msm_rows<A2, J2>(g, curve, true, name, bits, g2_points(1 << 16), s.g2, s.tables, runs);
+    for (int l : s.lanes)
+        bench_msm<A1, J1>(g, curve, false, lanes_name(false, l), name, bits, p1, s.sweep_log, runs, 0, false, l);
+    const std::vector<A2> p2 = g2_points(1 << 16);
+    bench_msm_rows<A2, J2>(g, curve, true, name, bits, p2, s.g2, s.tables, runs);
+    for (int l : s.lanes)
+        bench_msm<A2, J2>(g, curve, true, lanes_name(true, l), name, bits, p2, s.sweep_log, runs, 0, false, l);
 }
 
 int main(int argc, char **argv)
 {
     int runs = 5;
     const char *msm_logs = "20,22,24", *g1_extra = "26", *ntt_logs = "20,22,24,26,27", *coset_logs = "20,24";
-    const char *curves = "bn254,bls12_381", *sweep_c = "16,18,22", *table_logs = "20,22,24,26";
+    const char *curves = "bn254,bls12_381", *sweep_c = "16,18,22", *table_logs = "20,22,24,26", *sweep_lanes = "";
     unsigned sweep_log = 24;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--runs"))
@@ -242,6 +272,10 @@ int main(int argc, char **argv)
             sweep_c = argv[i + 1];
         else if (!strcmp(argv[i], "--table-logs"))
             table_logs = argv[i + 1];
+        else if (!strcmp(argv[i], "--lanes"))
+            msm_lanes = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--sweep-lanes"))
+            sweep_lanes = argv[i + 1];
         else if (!strcmp(argv[i], "--shape")) {
             if (bench_shape_from_name(argv[i + 1], &msm_shape)) {
                 fprintf(stderr, "gpu-bench: --shape random|bits, not %s\n", argv[i + 1]);
@@ -278,7 +312,13 @@ int main(int argc, char **argv)
             bench_coset(g, curve, name, bits, lg, runs);
         std::vector<unsigned> g1 = msm;
         g1.insert(g1.end(), extra.begin(), extra.end());
-        const msm_sizes sizes = {g1, msm, tables, sweep, sweep_log};
+        std::vector<int> lanes;
+        for (const char *at = sweep_lanes; *at;) {
+            char *end;
+            lanes.push_back((int)strtol(at, &end, 10));
+            at = *end == ',' ? end + 1 : end + strlen(end);
+        }
+        const msm_sizes sizes = {g1, msm, tables, sweep, lanes, sweep_log};
         if (c == 0)
             bench_curve_msms<bn254_g1_affine, bn254_g1_jac, bn254_g2_affine, bn254_g2_jac>(
                 g, curve, name, bits, bn254_g1_bench_points, bn254_g2_bench_points, sizes, runs);

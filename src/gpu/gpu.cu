@@ -266,12 +266,33 @@ extern "C" int cuzk_gpu_download(cuzk_gpu *g, void *host, const void *dev, size_
     return 0;
 }
 
+size_t gpu::memory_left(cuzk_gpu *g)
+{
+    size_t free_bytes = 0, total = 0, reserved = 0, used = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess ||
+        cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrReservedMemCurrent, &reserved) != cudaSuccess ||
+        cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return free_bytes + (reserved > used ? reserved - used : 0);
+}
+
 extern "C" int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err)
 {
     if (!g || (c != 0 && (c < 2 || c > CUZK_GPU_MSM_WINDOW_MAX)))
         return cuzk_fail(err, CUZK_ERR_ARG, "MSM window %u: 0 (automatic) or 2..%d, and a context", c,
                          CUZK_GPU_MSM_WINDOW_MAX);
     g->msm_c = c;
+    return 0;
+}
+
+extern "C" int cuzk_gpu_set_msm_lanes(cuzk_gpu *g, int lanes, cuzk_error *err)
+{
+    if (!g || lanes < CUZK_GPU_MSM_LANES_XYZZ || lanes > CUZK_GPU_MSM_LANES_MAX)
+        return cuzk_fail(err, CUZK_ERR_ARG, "MSM lanes %d: %d (automatic), %d (XYZZ only) or 1..%d, and a context",
+                         lanes, CUZK_GPU_MSM_LANES_AUTO, CUZK_GPU_MSM_LANES_XYZZ, CUZK_GPU_MSM_LANES_MAX);
+    g->msm_lanes = lanes;
     return 0;
 }
 

@@ -108,6 +108,17 @@ int cuzk_gpu_msm_g2(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const vo
 #define CUZK_GPU_MSM_WINDOW_MAX 24
 int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err);
 
+/* Tuning: the first bucket pass of MSMs on g adds points in affine
+ * coordinates, `lanes` independent sums a thread sharing one inversion
+ * (lanes >= 1, at any size), or always in XYZZ coordinates
+ * (CUZK_GPU_MSM_LANES_XYZZ), or as the MSM's size and the free device
+ * memory say (CUZK_GPU_MSM_LANES_AUTO, the default). The result does not
+ * depend on it. At most CUZK_GPU_MSM_LANES_MAX. */
+#define CUZK_GPU_MSM_LANES_AUTO 0
+#define CUZK_GPU_MSM_LANES_XYZZ (-1)
+#define CUZK_GPU_MSM_LANES_MAX 4096
+int cuzk_gpu_set_msm_lanes(cuzk_gpu *g, int lanes, cuzk_error *err);
+
 /* ---- window tables: MSMs over bases fixed across many MSMs ----
  * A table holds, for n bases P_i, the multiples 2^(cw) P_i of every c-bit
  * digit window w (nwin rows; row 0 the bases): an MSM over it sums all its

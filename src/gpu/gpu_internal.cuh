@@ -45,6 +45,7 @@ struct cuzk_gpu {
         unsigned lg;
     } tw[2];
     unsigned msm_c; /* MSM window bits, 0: chosen by the cost model */
+    int msm_lanes;  /* cuzk_gpu_set_msm_lanes: CUZK_GPU_MSM_LANES_AUTO (0), _XYZZ or forced */
     bool no_key_tables; /* cuzk_gpu_set_key_tables(g, 0) */
     /* phase boundaries of the last cuzk_gpu_prove (prove.cu) */
     cudaEvent_t phase_ev[9];
@@ -54,6 +55,7 @@ struct cuzk_gpu {
         int on, n;
         const char *name[GPU_PROF_MARKS];
         cudaEvent_t ev[GPU_PROF_MARKS];
+        char plan[96]; /* how the last MSM's first bucket pass ran */
     } prof;
 };
 
@@ -68,6 +70,10 @@ int cuda_fail(cuzk_error *err, cudaError_t e, const char *expr, const char *file
  * lands, and the kernels run on non-blocking streams, so it waits for the
  * legacy stream's copies. */
 int copy_to_device(void *dst, const void *src, size_t bytes, cuzk_error *err);
+
+/* Device memory a call may still take: free memory, and what g's pool
+ * holds unused (0 when unknown). gpu.cu. */
+size_t memory_left(cuzk_gpu *g);
 
 /* *out <- a resident key of z whose points a setup left in device memory
  * (setup.cu): pts[CUZK_SETUP_A], [B1], [B2] as they are, [C] holding C's

@@ -133,6 +133,12 @@ int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err)
     return no_cuda(err);
 }
 
+int cuzk_gpu_set_msm_lanes(cuzk_gpu *g, int lanes, cuzk_error *err)
+{
+    (void)g, (void)lanes;
+    return no_cuda(err);
+}
+
 size_t cuzk_gpu_msm_table_bytes(const cuzk_gpu *g, cuzk_curve_id curve, int g2, size_t n)
 {
     (void)g, (void)curve, (void)g2, (void)n;

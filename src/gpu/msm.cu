@@ -185,6 +185,56 @@ int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &
     return prof_mark(g, "sort", err);
 }
 
+/* lengths[b] += scalars of bit length b (0 for a zero scalar), counted per
+ * block in shared memory */
+static __global__ void msm_lengths_kernel(const uint4 *scalars, size_t n, unsigned long long *lengths)
+{
+    __shared__ unsigned counts[MSM_LENGTHS];
+    for (unsigned b = threadIdx.x; b < MSM_LENGTHS; b += blockDim.x)
+        counts[b] = 0;
+    __syncthreads();
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        uint32_t k[8];
+        load_scalar(scalars, i, k);
+        unsigned len = 0;
+        for (unsigned j = 8; j-- > 0 && !len;)
+            len = k[j] ? 32 * j + 32 - __clz(k[j]) : 0;
+        atomicAdd(&counts[len], 1u);
+    }
+    __syncthreads();
+    for (unsigned b = threadIdx.x; b < MSM_LENGTHS; b += blockDim.x)
+        if (counts[b])
+            atomicAdd(&lengths[b], (unsigned long long)counts[b]);
+}
+
+int msm_scalar_lengths(cuzk_gpu *g, const uint32_t *scalars, size_t n, uint64_t lengths[MSM_LENGTHS],
+                       cuzk_error *err, cudaStream_t st)
+{
+    st = st ? st : g->stream;
+    memset(lengths, 0, MSM_LENGTHS * sizeof *lengths);
+    if (n == 0)
+        return 0;
+    dev_buf<unsigned long long> counts;
+    GPU_TRY(counts.alloc(g, MSM_LENGTHS, err, st));
+    GPU_CHECK(cudaMemsetAsync(counts, 0, MSM_LENGTHS * sizeof(unsigned long long), st));
+    msm_lengths_kernel<<<grid_for(n, SMALL_THREADS), SMALL_THREADS, 0, st>>>(reinterpret_cast<const uint4 *>(scalars),
+                                                                             n, counts);
+    GPU_LAUNCHED();
+    static_assert(sizeof(unsigned long long) == sizeof(uint64_t), "counts copy as they are");
+    GPU_CHECK(cudaMemcpyAsync(lengths, counts, MSM_LENGTHS * sizeof *lengths, cudaMemcpyDeviceToHost, st));
+    GPU_CHECK(cudaStreamSynchronize(st));
+    return 0;
+}
+
+int msm_prepare_fitted(cuzk_gpu *g, const msm_group *grp, const uint32_t *scalars, size_t n, msm_sorted &out,
+                       cuzk_error *err, cudaStream_t st)
+{
+    uint64_t lengths[MSM_LENGTHS];
+    GPU_TRY(msm_scalar_lengths(g, scalars, n, lengths, err, st));
+    return msm_prepare(g, scalars, n, grp->plan_fitted(g, n, lengths), out, err, st);
+}
+
 int msm_seq_alloc(cuzk_gpu *g, msm_seq &s, size_t cap, size_t slots, cuzk_error *err)
 {
     const size_t m = cap > slots ? cap : slots;
@@ -274,7 +324,7 @@ int table_upload(cuzk_gpu *g, const msm_group *grp, const msm_plan &plan, const 
 }
 
 #define MSM_GROUP(G, DEV)                                                                      \
-    {msm_##G, msm_##G##_plan, msm_##G##_table_plan, msm_##G##_table_build, msm_##G##_sorted,      \
+    {msm_##G, msm_##G##_plan, msm_##G##_plan_fitted, msm_##G##_table_plan, msm_##G##_table_build, msm_##G##_sorted,      \
      msm_##G##_fixed_mul, sizeof(affine<DEV::F>)}
 static const msm_group groups[2][2] = {
     {MSM_GROUP(bn254_g1, bn254_g1_dev), MSM_GROUP(bn254_g2, bn254_g2_dev)},

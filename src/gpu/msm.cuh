@@ -39,6 +39,7 @@
 #ifndef CUZK_GPU_MSM_CUH
 #define CUZK_GPU_MSM_CUH
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -156,6 +157,19 @@ struct msm_sorted {
 int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
                 cuzk_error *err, cudaStream_t st = nullptr);
 
+/* lengths[b] <- how many of the n scalars (device memory) have bit length
+ * b, 0 <= b <= 256 (0: zero); waits for st (default: g's stream). */
+static constexpr unsigned MSM_LENGTHS = 257;
+int msm_scalar_lengths(cuzk_gpu *g, const uint32_t *scalars, size_t n, uint64_t lengths[MSM_LENGTHS],
+                       cuzk_error *err, cudaStream_t st = nullptr);
+
+struct msm_group;
+/* msm_prepare with the plan of group grp fitted to the scalars' lengths
+ * (plan_fitted below): sparse digits (a bit-heavy witness) get narrower
+ * windows, so fewer buckets to sum. Waits for st twice. */
+int msm_prepare_fitted(cuzk_gpu *g, const msm_group *grp, const uint32_t *scalars, size_t n, msm_sorted &out,
+                       cuzk_error *err, cudaStream_t st = nullptr);
+
 /* A sorted sequence of (gid, ref), at most `cap` entries, and the scratch
  * to compact partials into it: part_gid, flags and pos hold max(cap, slots)
  * entries (a first pass may write cap slots; a later pass over cap entries
@@ -188,15 +202,20 @@ template <class F> struct seq_bases {
         const uint32_t k = keys[p];
         return k ? (uint32_t)(p / seg) * nbuckets + k - 1 : MSM_NO_GID;
     }
-    FF_INLINE void add(xyzz<F> &acc, size_t p) const
+    /* the signed base of entry p (infinity as it is) */
+    FF_INLINE affine<F> point(size_t p) const
     {
         const uint32_t v = vals[p];
         affine<F> q = load_ro(bases + (v & 0x7fffffffu));
-        if (q.is_inf())
-            return;
-        if (v >> 31)
+        if ((v >> 31) && !q.is_inf())
             q.y = q.y.neg();
-        xyzz_add_affine(acc, q);
+        return q;
+    }
+    FF_INLINE void add(xyzz<F> &acc, size_t p) const
+    {
+        const affine<F> q = point(p);
+        if (!q.is_inf())
+            xyzz_add_affine(acc, q);
     }
 };
 
@@ -262,6 +281,11 @@ __global__ void __launch_bounds__(MSM_THREADS, MSM_MIN_BLOCKS)
         chunk_flush(acc, cur, (first && cur == before) || cur == after, first, t, out, part, part_gid);
 }
 
+} /* namespace gpu */
+/* the batch-affine first pass (its kernels need the definitions above) */
+#include "gpu/msm_affine.cuh"
+namespace gpu {
+
 /* ---- step 4: window sums ---- */
 
 /* segment t = (window t / nseg, buckets [lo, lo + seglen)): S and T */
@@ -300,11 +324,30 @@ __global__ void __launch_bounds__(MSM_THREADS, MSM_MIN_BLOCKS)
 
 /* ---- host side ---- */
 
+/* Non-zero digits of the scalars at window c: a scalar of len bits has
+ * them in windows 0 .. (len - 1) / c (a carry out of the top one is rare
+ * enough to leave out); `lengths` as msm_scalar_lengths, NULL: n scalars
+ * of every window. */
+static inline double msm_digit_count(size_t n, const uint64_t *lengths, unsigned c, unsigned nwin)
+{
+    if (!lengths)
+        return (double)nwin * (double)n;
+    double digits = 0;
+    for (unsigned len = 1; len < MSM_LENGTHS; len++) {
+        const unsigned wins = (len - 1) / c + 1;
+        digits += (double)lengths[len] * (wins < nwin ? wins : nwin);
+    }
+    return digits;
+}
+
 /* The window minimising the cost model for n points (over a window table
  * of table_rows points per row when that is not 0), or c = forced. A table
  * has one set of buckets, so its windows may be wider (fewer additions,
- * fewer rows). */
-template <class T> static msm_plan msm_choose(size_t n, unsigned forced, size_t table_rows)
+ * fewer rows). With the scalars' lengths (msm_scalar_lengths) the model
+ * counts the digits they have, not nwin each: mostly 0/1 scalars then take
+ * narrower windows (the buckets to sum dominate). */
+template <class T>
+static msm_plan msm_choose(size_t n, unsigned forced, size_t table_rows, const uint64_t *lengths = nullptr)
 {
     const auto plan = [&](unsigned c) { return msm_plan{c, T::bits / c + 1, 1u << (c - 1), table_rows}; };
     if (forced)
@@ -317,7 +360,7 @@ template <class T> static msm_plan msm_choose(size_t n, unsigned forced, size_t 
         const double nb = (double)p.nbuckets, sums = msm_sums(p);
         if (nb * sums * sizeof(xyzz<typename T::F>) > (double)MSM_BUCKET_BYTES)
             break;
-        const double cost = p.nwin * (double)n * (MSM_COST_ADD * T::mul_cost + MSM_COST_SORT) +
+        const double cost = msm_digit_count(n, lengths, c, p.nwin) * (MSM_COST_ADD * T::mul_cost + MSM_COST_SORT) +
                             sums * (nb * MSM_COST_BUCKET * T::mul_cost + MSM_COST_WINDOW);
         if (!best.c || cost < best_cost) {
             best = p;
@@ -327,26 +370,35 @@ template <class T> static msm_plan msm_choose(size_t n, unsigned forced, size_t 
     return best;
 }
 
-/* Sums the sorted sequence in s (len entries; refs index pts) into
- * out[gid], pass after pass. */
-template <class F>
-static int reduce_sorted(cuzk_gpu *g, msm_seq &s, size_t len, const xyzz<F> *pts, xyzz<F> *out, cuzk_error *err)
+/* One pass of the segmented sum over the sorted sequence in s (*len
+ * entries, read through src): whole runs to out[gid], the partials kept
+ * to part and compacted into s (*len their number). */
+template <class F, class Src>
+static int reduce_pass(cuzk_gpu *g, msm_seq &s, size_t *len, const Src &src, xyzz<F> *out, xyzz<F> *part,
+                       cuzk_error *err)
+{
+    const size_t K = MSM_LEVEL_CHUNK, nchunks = (*len + K - 1) / K;
+    if (2 * nchunks > s.slots)
+        return cuzk_fail(err, CUZK_ERR_ARG, "MSM: %zu partial sums exceed the scratch (%zu)", 2 * nchunks, s.slots);
+    msm_chunk_kernel<F, Src><<<grid_for(nchunks, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(src, *len, K, nchunks,
+                                                                                           out, part, s.part_gid);
+    GPU_LAUNCHED();
+    return msm_compact(g, s, s.part_gid, 2 * nchunks, len, err);
+}
+
+/* Sums the sorted sequence in s (len entries, the first pass reading
+ * them through `first`: seq_points or seq_affine_parts) into out[gid],
+ * pass after pass. */
+template <class F, class First>
+static int reduce_sorted(cuzk_gpu *g, msm_seq &s, size_t len, const First &first, xyzz<F> *out, cuzk_error *err)
 {
     dev_buf<xyzz<F>> part[2];
     GPU_TRY(part[0].alloc(g, s.slots, err));
     GPU_TRY(part[1].alloc(g, s.slots, err));
-    for (int side = 0; len > 0; side ^= 1) {
-        const size_t K = MSM_LEVEL_CHUNK, nchunks = (len + K - 1) / K;
-        if (2 * nchunks > s.slots)
-            return cuzk_fail(err, CUZK_ERR_ARG, "MSM: %zu partial sums exceed the scratch (%zu)", 2 * nchunks,
-                             s.slots);
-        seq_points<F> src = {s.gids, s.refs, pts};
-        msm_chunk_kernel<F, seq_points<F>><<<grid_for(nchunks, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(
-            src, len, K, nchunks, out, part[side], s.part_gid);
-        GPU_LAUNCHED();
-        GPU_TRY(msm_compact(g, s, s.part_gid, 2 * nchunks, &len, err));
-        pts = part[side];
-    }
+    if (len > 0)
+        GPU_TRY(reduce_pass(g, s, &len, first, out, part[0].get(), err));
+    for (int side = 1; len > 0; side ^= 1)
+        GPU_TRY(reduce_pass(g, s, &len, seq_points<F>{s.gids, s.refs, part[side ^ 1]}, out, part[side].get(), err));
     return 0;
 }
 
@@ -354,6 +406,72 @@ static int reduce_sorted(cuzk_gpu *g, msm_seq &s, size_t len, const xyzz<F> *pts
 static inline size_t msm_level_slots(size_t entries)
 {
     return 2 * ((entries + MSM_LEVEL_CHUNK - 1) / MSM_LEVEL_CHUNK);
+}
+
+/* threads of one wave of kernel k (MSM_THREADS a block) */
+template <class Kernel> static int msm_wave(cuzk_gpu *g, Kernel k, size_t *threads, cuzk_error *err)
+{
+    int resident = 0; /* blocks per multiprocessor */
+    GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, k, MSM_THREADS, 0));
+    *threads = (size_t)g->sm_count * (resident > 0 ? resident : 1) * MSM_THREADS;
+    return 0;
+}
+
+/* Lanes a thread of the batch-affine first pass over E entries with a
+ * wave of `wave` threads (0: the XYZZ walk): forced, or for groups whose
+ * products cost at least MSM_AFFINE_MIN_COST the most that give each lane
+ * MSM_AFFINE_ROUNDS entries and fit the free memory, when that reaches
+ * MSM_AFFINE_LANES_MIN. */
+template <class T> static unsigned msm_affine_lanes(cuzk_gpu *g, size_t E, size_t wave)
+{
+    using F = typename T::F;
+    if (g->msm_lanes == CUZK_GPU_MSM_LANES_XYZZ)
+        return 0;
+    if (g->msm_lanes > 0)
+        return (unsigned)g->msm_lanes;
+    if (T::mul_cost < MSM_AFFINE_MIN_COST)
+        return 0;
+    size_t lanes = E / (wave * MSM_AFFINE_ROUNDS);
+    if (lanes < MSM_AFFINE_LANES_MIN)
+        return 0;
+    const size_t room = memory_left(g), fit = room > MSM_AFFINE_SPARE
+                                                   ? (room - MSM_AFFINE_SPARE) / (wave * affine_lane_bytes<F>())
+                                                   : 0;
+    lanes = lanes < fit ? lanes : fit;
+    lanes = lanes < MSM_AFFINE_LANES_MAX ? lanes : MSM_AFFINE_LANES_MAX;
+    return lanes >= MSM_AFFINE_LANES_MIN ? (unsigned)lanes : 0;
+}
+
+/* Step 3's first pass by batch-affine lanes (msm_affine.cuh), then the
+ * later passes over its partial sums. */
+template <class F>
+static int msm_fill_affine(cuzk_gpu *g, const seq_bases<F> &src, size_t E, unsigned lanes, size_t wave,
+                           xyzz<F> *buckets, cuzk_error *err)
+{
+    /* threads: a wave, or fewer when E would give a lane under MSM_AFFINE_ROUNDS */
+    size_t threads = (E + (size_t)lanes * MSM_AFFINE_ROUNDS - 1) / ((size_t)lanes * MSM_AFFINE_ROUNDS);
+    threads = threads < wave ? threads : wave;
+    const unsigned blocks = grid_for(threads, MSM_THREADS);
+    const size_t nchunks = (size_t)blocks * MSM_THREADS * lanes, K = (E + nchunks - 1) / nchunks;
+    msm_seq s;
+    GPU_TRY(msm_seq_alloc(g, s, 2 * nchunks, msm_level_slots(2 * nchunks), err));
+    dev_buf<affine<F>> acc, first;
+    dev_buf<F> pre;
+    dev_buf<uint2> state;
+    GPU_TRY(acc.alloc(g, nchunks, err));
+    GPU_TRY(first.alloc(g, nchunks, err));
+    GPU_TRY(pre.alloc(g, nchunks, err));
+    GPU_TRY(state.alloc(g, nchunks, err));
+    const affine_lanes<F> ln = {acc, first, pre, state};
+    snprintf(g->prof.plan, sizeof g->prof.plan, "affine: %u threads x %u lanes, %zu entries a lane", blocks * MSM_THREADS,
+             lanes, K);
+    msm_affine_kernel<F, seq_bases<F>><<<blocks, MSM_THREADS, 0, g->stream>>>(src, E, K, lanes, ln, buckets,
+                                                                              s.part_gid);
+    GPU_LAUNCHED();
+    GPU_TRY(prof_mark(g, "buckets", err));
+    size_t len = 0;
+    GPU_TRY(msm_compact(g, s, s.part_gid, 2 * nchunks, &len, err));
+    return reduce_sorted(g, s, len, seq_affine_parts<F>{s.gids, s.refs, first, acc}, buckets, err);
 }
 
 /* Step 3: buckets[s 2^(c-1) + |d| - 1] <- bucket sums of the sorted digits
@@ -368,11 +486,17 @@ static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<
     GPU_CHECK(cudaMemsetAsync(buckets, 0, (size_t)msm_sums(plan) * plan.nbuckets * sizeof(xyzz<F>), g->stream));
     if (E0 == 0)
         return 0;
+    const seq_bases<F> src0 = {sorted.keys, sorted.vals, sorted.seg, plan.nbuckets, bases};
 
-    int resident = 0; /* blocks per multiprocessor */
-    GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, msm_chunk_kernel<F, seq_bases<F>>,
-                                                            MSM_THREADS, 0));
-    const size_t want = (size_t)g->sm_count * (resident > 0 ? resident : 1) * MSM_THREADS * MSM_WAVES;
+    size_t wave = 0;
+    GPU_TRY(msm_wave(g, msm_affine_kernel<F, seq_bases<F>>, &wave, err));
+    const unsigned lanes = msm_affine_lanes<T>(g, E0, wave);
+    if (lanes) {
+        GPU_TRY(msm_fill_affine(g, src0, E0, lanes, wave, buckets, err));
+        return prof_mark(g, "partials", err);
+    }
+    GPU_TRY(msm_wave(g, msm_chunk_kernel<F, seq_bases<F>>, &wave, err));
+    const size_t want = wave * MSM_WAVES;
     size_t K0 = (E0 + want - 1) / want;
     if (K0 < MSM_CHUNK_MIN)
         K0 = MSM_CHUNK_MIN;
@@ -381,14 +505,14 @@ static int msm_fill_buckets(cuzk_gpu *g, const msm_sorted &sorted, const affine<
     GPU_TRY(msm_seq_alloc(g, s, 2 * nchunks0, msm_level_slots(2 * nchunks0), err));
     dev_buf<xyzz<F>> part0;
     GPU_TRY(part0.alloc(g, 2 * nchunks0, err));
-    seq_bases<F> src0 = {sorted.keys, sorted.vals, sorted.seg, plan.nbuckets, bases};
+    snprintf(g->prof.plan, sizeof g->prof.plan, "xyzz: %zu threads, %zu entries a thread", nchunks0, K0);
     msm_chunk_kernel<F, seq_bases<F>><<<grid_for(nchunks0, MSM_THREADS), MSM_THREADS, 0, g->stream>>>(
         src0, E0, K0, nchunks0, buckets, part0, s.part_gid);
     GPU_LAUNCHED();
     GPU_TRY(prof_mark(g, "buckets", err));
     size_t len = 0;
     GPU_TRY(msm_compact(g, s, s.part_gid, 2 * nchunks0, &len, err));
-    GPU_TRY(reduce_sorted(g, s, len, part0.get(), buckets, err));
+    GPU_TRY(reduce_sorted(g, s, len, seq_points<F>{s.gids, s.refs, part0}, buckets, err));
     return prof_mark(g, "partials", err);
 }
 
@@ -419,7 +543,7 @@ static int msm_window_sums(cuzk_gpu *g, const msm_plan &plan, const xyzz<typenam
     msm_seq s;
     GPU_TRY(msm_seq_alloc(g, s, count, msm_level_slots(count), err));
     GPU_TRY(msm_iota(g, s, count, nseg, err));
-    GPU_TRY(reduce_sorted(g, s, count, sum_t.get(), windows, err));
+    GPU_TRY(reduce_sorted(g, s, count, seq_points<F>{s.gids, s.refs, sum_t}, windows, err));
     return prof_mark(g, "window_sums", err);
 }
 
@@ -515,8 +639,11 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     }
     g->prof.n = 0;
     GPU_TRY(prof_mark(g, "start", err));
+    uint64_t lengths[MSM_LENGTHS];
+    GPU_TRY(msm_scalar_lengths(g, static_cast<const uint32_t *>(scalars), n, lengths, err));
     msm_sorted sorted;
-    GPU_TRY(msm_prepare(g, static_cast<const uint32_t *>(scalars), n, msm_choose<T>(n, g->msm_c, 0), sorted, err));
+    GPU_TRY(msm_prepare(g, static_cast<const uint32_t *>(scalars), n, msm_choose<T>(n, g->msm_c, 0, lengths), sorted,
+                        err));
     return msm_device<T>(g, res, static_cast<const A *>(bases), sorted, err);
 }
 
@@ -555,6 +682,10 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
         return msm_call<G##_msm>(g, result, bases, scalars, n, on_device, err);                \
     }                                                                                          \
     msm_plan msm_##G##_plan(const cuzk_gpu *g, size_t n) { return msm_choose<G##_msm>(n, g->msm_c, 0); } \
+    msm_plan msm_##G##_plan_fitted(const cuzk_gpu *g, size_t n, const uint64_t *lengths)         \
+    {                                                                                          \
+        return msm_choose<G##_msm>(n, g->msm_c, 0, lengths);                                   \
+    }                                                                                          \
     msm_plan msm_##G##_table_plan(const cuzk_gpu *g, size_t rows)                              \
     {                                                                                          \
         return msm_choose<G##_msm>(rows, g->msm_c, rows);                                      \
@@ -581,6 +712,7 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     int msm_##G(cuzk_gpu *g, void *result, const void *bases, const void *scalars, size_t n, bool on_device, \
                 cuzk_error *err);                                                              \
     msm_plan msm_##G##_plan(const cuzk_gpu *g, size_t n);                                      \
+    msm_plan msm_##G##_plan_fitted(const cuzk_gpu *g, size_t n, const uint64_t *lengths);       \
     msm_plan msm_##G##_table_plan(const cuzk_gpu *g, size_t rows);                             \
     int msm_##G##_table_build(cuzk_gpu *g, void *table, const msm_plan &plan, cuzk_error *err); \
     int msm_##G##_sorted(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err); \
@@ -596,6 +728,8 @@ struct msm_group {
     int (*call)(cuzk_gpu *g, void *result, const void *bases, const void *scalars, size_t n, bool on_device,
                 cuzk_error *err);
     msm_plan (*plan)(const cuzk_gpu *g, size_t n);
+    /* the plan for n scalars of these lengths (msm_scalar_lengths) */
+    msm_plan (*plan_fitted)(const cuzk_gpu *g, size_t n, const uint64_t *lengths);
     msm_plan (*table_plan)(const cuzk_gpu *g, size_t rows);
     int (*table_build)(cuzk_gpu *g, void *table, const msm_plan &plan, cuzk_error *err);
     int (*sorted)(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err);

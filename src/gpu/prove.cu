@@ -380,6 +380,17 @@ static int kept_scalars(cudaStream_t st, const cuzk_gpu_key *k, int i, const fr_
     return 0;
 }
 
+/* msm_prepare for n scalars of resident array i: its table's plan, or
+ * G1's fitted to the scalars (A, B1 and B2 may share digits) */
+static int array_prepare(cuzk_gpu *g, const cuzk_gpu_key *k, int i, const fr_words *scalars, size_t n,
+                         msm_sorted &out, cuzk_error *err, cudaStream_t st)
+{
+    const uint32_t *sc = reinterpret_cast<const uint32_t *>(scalars);
+    if (!k->tables)
+        return msm_prepare_fitted(g, msm_group_of(k->curve, false), sc, n, out, err, st);
+    return msm_prepare(g, sc, n, array_plan(g, k, i), out, err, st);
+}
+
 /* The digits of a proof's MSMs on a resident key: per index set of A, B1
  * and B2 (the arrays with the same index list share them: B1 and B2
  * always, A too when nothing is compacted; w[same_set[i]] serves array
@@ -405,8 +416,7 @@ static int witness_digits(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w,
             GPU_TRY(kept_scalars(st, k, i, w, gathered, err));
             scalars = gathered;
         }
-        GPU_TRY(msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars), k->kept[i], array_plan(g, k, i), d.w[i],
-                            err, st));
+        GPU_TRY(array_prepare(g, k, i, scalars, k->kept[i], d.w[i], err, st));
     }
     return 0;
 }
@@ -426,8 +436,7 @@ static int c_plus_h_digits(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w
     const cudaStream_t st = g->copy_stream;
     dev_buf<fr_words> scalars;
     GPU_TRY(c_plus_h_scalars(g, st, k, w_c, h, scalars, err));
-    return msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars.get()), device_points(k, KEY_C),
-                       array_plan(g, k, KEY_C), d.ch, err, st);
+    return array_prepare(g, k, KEY_C, scalars.get(), device_points(k, KEY_C), d.ch, err, st);
 }
 
 /* the hand-overs between the stream and the copy stream (g->side_ev) */
@@ -464,20 +473,6 @@ struct digits_release {
         cudaGetLastError();
     }
 };
-
-/* Device memory a proof may still take: free memory, and what g's pool
- * holds unused */
-static size_t memory_left(cuzk_gpu *g)
-{
-    size_t free_bytes = 0, total = 0, reserved = 0, used = 0;
-    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess ||
-        cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrReservedMemCurrent, &reserved) != cudaSuccess ||
-        cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return free_bytes + (reserved > used ? reserved - used : 0);
-}
 
 /* room kept for buckets, window sums and the sorts' own scratch */
 static constexpr size_t MSM_ROOM = (size_t)6 << 30;
@@ -516,8 +511,7 @@ static int c_plus_h_sliced(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w
             const size_t len = end - at < slice ? end - at : slice;
             msm_sorted d;
             uint64_t partial[sizeof(cuzk_msm_results::a) / 8];
-            GPU_TRY(msm_prepare(g, reinterpret_cast<const uint32_t *>(scalars.get() + at), len, grp->plan(g, len),
-                                d, err));
+            GPU_TRY(msm_prepare_fitted(g, grp, reinterpret_cast<const uint32_t *>(scalars.get() + at), len, d, err));
             GPU_TRY(grp->sorted(g, partial, static_cast<const uint8_t *>(k->pts[KEY_C]) + at * pb, d, err));
             GPU_TRY(add_partial(k->curve, false, result, partial, err));
             at += len;

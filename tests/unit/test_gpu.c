@@ -458,6 +458,62 @@ static void test_msm_windows(void **state)
     free(k);
 }
 
+/* The first bucket pass in affine lanes (cuzk_gpu_set_msm_lanes), forced
+ * at sizes where the automatic choice keeps the XYZZ walk, against the
+ * CPU: one lane (an inversion an addition), a few (a lane's chunk crosses
+ * buckets and chunks), many (most lanes idle); random, mixed and
+ * bit-heavy scalars, plain and over a table; equal and opposite bases
+ * with equal scalars (doublings and cancellations inside a lane's run)
+ * and tiny scalars (runs longer than a chunk). */
+static void test_msm_lanes(void **state)
+{
+    const group_ops *G = *state;
+    const int lanes[] = {1, 3, 64, CUZK_GPU_MSM_LANES_XYZZ};
+    const size_t n = 4096, as = G->affine_size;
+    unsigned char *bases = xmalloc(n * as), *equal = xmalloc(n * as), *opposite = xmalloc(as);
+    fe *k = xmalloc(n * sizeof *k), same;
+    G->make_bases(bases, n);
+    G->neg(opposite, bases);
+    random_fe(&same, G->bits);
+    cuzk_error err = {0};
+    for (size_t c = 0; c < sizeof lanes / sizeof *lanes; c++) {
+        expect_ok(cuzk_gpu_set_msm_lanes(gpu, lanes[c], &err), &err, "cuzk_gpu_set_msm_lanes");
+        char what[64];
+        snprintf(what, sizeof what, "%d lanes, random", lanes[c]);
+        for (size_t i = 0; i < n; i++)
+            random_fe(&k[i], G->bits);
+        check_msm(G, bases, k, n, what);
+        snprintf(what, sizeof what, "%d lanes, mixed", lanes[c]);
+        for (size_t i = 0; i < n; i++)
+            mixed_scalar(G, &k[i]);
+        check_msm(G, bases, k, n, what);
+        check_msm_table(G, bases, k, n, n, what);
+        snprintf(what, sizeof what, "%d lanes, bit-heavy", lanes[c]);
+        for (size_t i = 0; i < n; i++)
+            bit_scalar(G, &k[i]);
+        check_msm(G, bases, k, n, what);
+        snprintf(what, sizeof what, "%d lanes, equal and opposite bases", lanes[c]);
+        for (size_t i = 0; i < n; i++) {
+            memcpy(equal + i * as, cuzk_splitmix64(&seed_state) % 3 ? bases : opposite, as);
+            if (cuzk_splitmix64(&seed_state) % 16 == 0)
+                memset(equal + i * as, 0, as);
+            k[i] = same;
+        }
+        check_msm(G, equal, k, n, what);
+        snprintf(what, sizeof what, "%d lanes, tiny scalars", lanes[c]);
+        for (size_t i = 0; i < n; i++)
+            k[i].l[0] = cuzk_splitmix64(&seed_state) % 4;
+        check_msm(G, equal, k, n, what);
+    }
+    expect_ok(cuzk_gpu_set_msm_lanes(gpu, CUZK_GPU_MSM_LANES_AUTO, &err), &err, "cuzk_gpu_set_msm_lanes");
+    assert_int_equal(cuzk_gpu_set_msm_lanes(gpu, CUZK_GPU_MSM_LANES_XYZZ - 1, &err), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_gpu_set_msm_lanes(gpu, CUZK_GPU_MSM_LANES_MAX + 1, &err), CUZK_ERR_ARG);
+    free(bases);
+    free(equal);
+    free(opposite);
+    free(k);
+}
+
 int main(void)
 {
     if (gpu_tests_unavailable())
@@ -489,6 +545,10 @@ int main(void)
         cmocka_unit_test_prestate(test_msm_windows, (void *)&bn254_g2_group),
         cmocka_unit_test_prestate(test_msm_windows, (void *)&bls12_381_g1_group),
         cmocka_unit_test_prestate(test_msm_windows, (void *)&bls12_381_g2_group),
+        cmocka_unit_test_prestate(test_msm_lanes, (void *)&bn254_g1_group),
+        cmocka_unit_test_prestate(test_msm_lanes, (void *)&bn254_g2_group),
+        cmocka_unit_test_prestate(test_msm_lanes, (void *)&bls12_381_g1_group),
+        cmocka_unit_test_prestate(test_msm_lanes, (void *)&bls12_381_g2_group),
         cmocka_unit_test_prestate(test_msm_degenerate, (void *)&bn254_g1_group),
         cmocka_unit_test_prestate(test_msm_degenerate, (void *)&bn254_g2_group),
         cmocka_unit_test_prestate(test_msm_degenerate, (void *)&bls12_381_g1_group),
