@@ -324,7 +324,7 @@ int table_upload(cuzk_gpu *g, const msm_group *grp, const msm_plan &plan, const 
 }
 
 #define MSM_GROUP(G, DEV)                                                                      \
-    {msm_##G, msm_##G##_plan, msm_##G##_plan_fitted, msm_##G##_table_plan, msm_##G##_table_build, msm_##G##_sorted,      \
+    {msm_##G, msm_##G##_plan, msm_##G##_plan_fitted, msm_##G##_cost, msm_##G##_table_plan, msm_##G##_table_build, msm_##G##_sorted,      \
      msm_##G##_fixed_mul, sizeof(affine<DEV::F>)}
 static const msm_group groups[2][2] = {
     {MSM_GROUP(bn254_g1, bn254_g1_dev), MSM_GROUP(bn254_g2, bn254_g2_dev)},

@@ -340,6 +340,17 @@ static inline double msm_digit_count(size_t n, const uint64_t *lengths, unsigned
     return digits;
 }
 
+/* The cost model's estimate for plan p over n scalars (of these lengths:
+ * msm_scalar_lengths; NULL: n of every window), in products over the
+ * 254-bit field: each digit's addition and share of the sort, each bucket
+ * set's running sums and fixed cost. */
+template <class T> static double msm_cost(const msm_plan &p, size_t n, const uint64_t *lengths)
+{
+    const double sums = msm_sums(p);
+    return msm_digit_count(n, lengths, p.c, p.nwin) * (MSM_COST_ADD * T::mul_cost + MSM_COST_SORT) +
+           sums * ((double)p.nbuckets * MSM_COST_BUCKET * T::mul_cost + MSM_COST_WINDOW);
+}
+
 /* The window minimising the cost model for n points (over a window table
  * of table_rows points per row when that is not 0), or c = forced. A table
  * has one set of buckets, so its windows may be wider (fewer additions,
@@ -357,11 +368,9 @@ static msm_plan msm_choose(size_t n, unsigned forced, size_t table_rows, const u
     double best_cost = 0;
     for (unsigned c = 2; c <= c_max; c++) {
         const msm_plan p = plan(c);
-        const double nb = (double)p.nbuckets, sums = msm_sums(p);
-        if (nb * sums * sizeof(xyzz<typename T::F>) > (double)MSM_BUCKET_BYTES)
+        if ((double)p.nbuckets * msm_sums(p) * sizeof(xyzz<typename T::F>) > (double)MSM_BUCKET_BYTES)
             break;
-        const double cost = msm_digit_count(n, lengths, c, p.nwin) * (MSM_COST_ADD * T::mul_cost + MSM_COST_SORT) +
-                            sums * (nb * MSM_COST_BUCKET * T::mul_cost + MSM_COST_WINDOW);
+        const double cost = msm_cost<T>(p, n, lengths);
         if (!best.c || cost < best_cost) {
             best = p;
             best_cost = cost;
@@ -686,6 +695,10 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     {                                                                                          \
         return msm_choose<G##_msm>(n, g->msm_c, 0, lengths);                                   \
     }                                                                                          \
+    double msm_##G##_cost(const msm_plan &p, size_t n, const uint64_t *lengths)                \
+    {                                                                                          \
+        return msm_cost<G##_msm>(p, n, lengths);                                               \
+    }                                                                                          \
     msm_plan msm_##G##_table_plan(const cuzk_gpu *g, size_t rows)                              \
     {                                                                                          \
         return msm_choose<G##_msm>(rows, g->msm_c, rows);                                      \
@@ -713,6 +726,7 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
                 cuzk_error *err);                                                              \
     msm_plan msm_##G##_plan(const cuzk_gpu *g, size_t n);                                      \
     msm_plan msm_##G##_plan_fitted(const cuzk_gpu *g, size_t n, const uint64_t *lengths);       \
+    double msm_##G##_cost(const msm_plan &p, size_t n, const uint64_t *lengths);               \
     msm_plan msm_##G##_table_plan(const cuzk_gpu *g, size_t rows);                             \
     int msm_##G##_table_build(cuzk_gpu *g, void *table, const msm_plan &plan, cuzk_error *err); \
     int msm_##G##_sorted(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err); \
@@ -730,6 +744,8 @@ struct msm_group {
     msm_plan (*plan)(const cuzk_gpu *g, size_t n);
     /* the plan for n scalars of these lengths (msm_scalar_lengths) */
     msm_plan (*plan_fitted)(const cuzk_gpu *g, size_t n, const uint64_t *lengths);
+    /* the cost model's estimate of a plan (msm_cost) */
+    double (*cost)(const msm_plan &p, size_t n, const uint64_t *lengths);
     msm_plan (*table_plan)(const cuzk_gpu *g, size_t rows);
     int (*table_build)(cuzk_gpu *g, void *table, const msm_plan &plan, cuzk_error *err);
     int (*sorted)(cuzk_gpu *g, void *result, const void *bases, const msm_sorted &sorted, cuzk_error *err);

@@ -380,15 +380,21 @@ static int kept_scalars(cudaStream_t st, const cuzk_gpu_key *k, int i, const fr_
     return 0;
 }
 
-/* msm_prepare for n scalars of resident array i: its table's plan, or
- * G1's fitted to the scalars (A, B1 and B2 may share digits) */
+/* msm_prepare for n scalars of resident array i, with G1's plan fitted to
+ * the scalars (A, B1 and B2 may share digits), or its table's where the
+ * cost model says that is cheaper for them: a table's one set of 2^23
+ * buckets costs more than it saves when most scalars are 0 and 1 (the
+ * plain plan then reads the table's row 0, its bases). */
 static int array_prepare(cuzk_gpu *g, const cuzk_gpu_key *k, int i, const fr_words *scalars, size_t n,
                          msm_sorted &out, cuzk_error *err, cudaStream_t st)
 {
     const uint32_t *sc = reinterpret_cast<const uint32_t *>(scalars);
-    if (!k->tables)
-        return msm_prepare_fitted(g, msm_group_of(k->curve, false), sc, n, out, err, st);
-    return msm_prepare(g, sc, n, array_plan(g, k, i), out, err, st);
+    const msm_group *grp = msm_group_of(k->curve, false);
+    uint64_t lengths[MSM_LENGTHS];
+    GPU_TRY(msm_scalar_lengths(g, sc, n, lengths, err, st));
+    const msm_plan plain = grp->plan_fitted(g, n, lengths);
+    const bool table = k->tables && grp->cost(array_plan(g, k, i), n, lengths) <= grp->cost(plain, n, lengths);
+    return msm_prepare(g, sc, n, table ? array_plan(g, k, i) : plain, out, err, st);
 }
 
 /* The digits of a proof's MSMs on a resident key: per index set of A, B1

@@ -7,7 +7,7 @@
  *     whose points stream from host memory in several slices, and on a
  *     resident key without window tables
  *   - GPU proofs verify, again with the key resident, for an all-zero
- *     witness, and for the snarkjs-made fixture keys; a changed public
+ *     witness, for a bit-heavy one (its MSMs on plans fitted to it), and for the snarkjs-made fixture keys; a changed public
  *     signal is rejected
  *   - the engine on the GPU backend: jobs of several partitions, each proof
  *     verified, the phase log line written
@@ -44,10 +44,11 @@ typedef struct {
     cuzk_wtns w;
 } circuit;
 
-static void make_circuit(circuit *c, cuzk_curve_id curve, uint32_t constraints, int zero_witness)
+static void make_circuit(circuit *c, cuzk_curve_id curve, uint32_t constraints, int zero_witness,
+                         cuzk_synth_shape shape)
 {
     cuzk_synth_params sp = {.curve = curve, .n_constraints = constraints, .n_public = 3, .seed = 11,
-                                .zero_witness = zero_witness};
+                                .zero_witness = zero_witness, .shape = shape};
     assert_int_equal(make_dev_key(&sp, &c->z, &c->w, NULL), CUZK_OK);
 }
 
@@ -189,10 +190,11 @@ static void check_proof_verifies(const cuzk_zkey *z, const cuzk_wtns *w, const c
 
 /* MSM results against the CPU, then GPU proofs that verify (twice when
  * `again`: the second with the key already resident). */
-static void check_circuit(cuzk_curve_id curve, uint32_t constraints, int zero_witness, int again)
+static void check_circuit(cuzk_curve_id curve, uint32_t constraints, int zero_witness, int again,
+                          cuzk_synth_shape shape)
 {
     circuit c;
-    make_circuit(&c, curve, constraints, zero_witness);
+    make_circuit(&c, curve, constraints, zero_witness, shape);
     check_msm_results(&c);
     cuzk_vk vk;
     cuzk_error err = {0};
@@ -205,12 +207,19 @@ static void check_circuit(cuzk_curve_id curve, uint32_t constraints, int zero_wi
 
 static void test_synthetic_circuit(void **state)
 {
-    check_circuit((cuzk_curve_id)(uintptr_t)*state, 3000, 0, 1);
+    check_circuit((cuzk_curve_id)(uintptr_t)*state, 3000, 0, 1, CUZK_SHAPE_RANDOM);
+}
+
+/* a bit-heavy witness: the MSMs take windows fitted to its 0/1 values,
+ * on the backend's keys the plain plan over their tables' first rows */
+static void test_bit_heavy_circuit(void **state)
+{
+    check_circuit((cuzk_curve_id)(uintptr_t)*state, 3000, 0, 0, CUZK_SHAPE_BITS);
 }
 
 static void test_zero_witness(void **state)
 {
-    check_circuit((cuzk_curve_id)(uintptr_t)*state, 500, 1, 0);
+    check_circuit((cuzk_curve_id)(uintptr_t)*state, 500, 1, 0, CUZK_SHAPE_RANDOM);
 }
 
 /* Keys made by snarkjs (tests/fixtures), with their verification keys. */
@@ -243,7 +252,7 @@ static void run_engine_on_gpus(int devices)
     snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
     snprintf(log_path, sizeof log_path, "%s/engine.log", dir);
     circuit c;
-    make_circuit(&c, CUZK_CURVE_BLS12_381, 2000, 0);
+    make_circuit(&c, CUZK_CURVE_BLS12_381, 2000, 0, CUZK_SHAPE_RANDOM);
     cuzk_error err = {0};
     assert_int_equal(cuzk_zkey_write(&c.z, zkey, &err), CUZK_OK);
 
@@ -387,6 +396,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_prestate(test_synthetic_circuit, (void *)(uintptr_t)CUZK_CURVE_BN254),
         cmocka_unit_test_prestate(test_synthetic_circuit, (void *)(uintptr_t)CUZK_CURVE_BLS12_381),
+        cmocka_unit_test_prestate(test_bit_heavy_circuit, (void *)(uintptr_t)CUZK_CURVE_BN254),
+        cmocka_unit_test_prestate(test_bit_heavy_circuit, (void *)(uintptr_t)CUZK_CURVE_BLS12_381),
         cmocka_unit_test_prestate(test_zero_witness, (void *)(uintptr_t)CUZK_CURVE_BN254),
         cmocka_unit_test_prestate(test_zero_witness, (void *)(uintptr_t)CUZK_CURVE_BLS12_381),
         cmocka_unit_test_prestate(test_fixture_key, "tests/fixtures/bn128"),
