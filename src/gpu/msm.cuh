@@ -88,7 +88,7 @@ extern "C" {
 #define MSM_C_MAX 22
 #endif
 #ifndef MSM_BUCKET_BYTES
-#define MSM_BUCKET_BYTES (4ull << 30)
+#define MSM_BUCKET_BYTES (6ull << 30)
 #endif
 #ifndef MSM_CHUNK_MIN
 #define MSM_CHUNK_MIN 8
