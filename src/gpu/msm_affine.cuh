@@ -19,9 +19,10 @@
  * affine (the last one in the accumulator itself) for msm.cuh's later
  * passes (seq_affine_parts). A lane's accumulator, running product and
  * state live in global memory, lane l of thread t at l T + t so that a
- * warp's accesses are contiguous; the products dominate while L is large
- * (bench/results/2026-12-03-h200-affine-probe.md: ~256 lanes a thread to
- * break even, ~1.35x the XYZZ walk's additions a second from ~1024).
+ * warp's accesses are contiguous: ~600 bytes move per addition, which
+ * costs more than the 4 products saved unless a product is dear. On the
+ * H200 (bench/results/2026-12-04-h200-msm.md) BLS12-381 G2's first pass
+ * runs 1.39x the XYZZ walk's speed; G1 of both curves is slower.
  *
  * Exceptional sums: q = a (doubling, in the same batch with d = 2 y_a),
  * q = -a (the accumulator becomes empty), y_a = 0 when doubling (a point
