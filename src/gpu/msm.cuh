@@ -429,8 +429,8 @@ template <class Kernel> static int msm_wave(cuzk_gpu *g, Kernel k, size_t *threa
 /* Lanes a thread of the batch-affine first pass over E entries with a
  * wave of `wave` threads (0: the XYZZ walk): forced, or for groups whose
  * products cost at least MSM_AFFINE_MIN_COST the most that give each lane
- * MSM_AFFINE_ROUNDS entries and fit the free memory, when that reaches
- * MSM_AFFINE_LANES_MIN. */
+ * MSM_AFFINE_ROUNDS entries and fit MSM_AFFINE_BYTES and the free memory,
+ * when that reaches MSM_AFFINE_LANES_MIN. */
 template <class T> static unsigned msm_affine_lanes(cuzk_gpu *g, size_t E, size_t wave)
 {
     using F = typename T::F;
@@ -443,9 +443,10 @@ template <class T> static unsigned msm_affine_lanes(cuzk_gpu *g, size_t E, size_
     size_t lanes = E / (wave * MSM_AFFINE_ROUNDS);
     if (lanes < MSM_AFFINE_LANES_MIN)
         return 0;
-    const size_t room = memory_left(g), fit = room > MSM_AFFINE_SPARE
-                                                   ? (room - MSM_AFFINE_SPARE) / (wave * affine_lane_bytes<F>())
-                                                   : 0;
+    size_t room = memory_left(g);
+    room = room > MSM_AFFINE_SPARE ? room - MSM_AFFINE_SPARE : 0;
+    room = room < MSM_AFFINE_BYTES ? room : MSM_AFFINE_BYTES;
+    const size_t fit = room / (wave * affine_lane_bytes<F>());
     lanes = lanes < fit ? lanes : fit;
     lanes = lanes < MSM_AFFINE_LANES_MAX ? lanes : MSM_AFFINE_LANES_MAX;
     return lanes >= MSM_AFFINE_LANES_MIN ? (unsigned)lanes : 0;

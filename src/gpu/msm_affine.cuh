@@ -38,6 +38,9 @@
  *                       ~1.5 bits products, shared by fewer costs more
  *                       than it saves)
  * MSM_AFFINE_LANES_MAX  most lanes a thread chosen
+ * MSM_AFFINE_BYTES      most device memory the lanes and their partials
+ *                       take (a proof's footprint stays bounded: the
+ *                       engine admits proofs by a measured peak)
  * MSM_AFFINE_SPARE      device memory left to others when sizing lanes
  * MSM_AFFINE_MIN_COST   groups whose coordinate products cost at least
  *                       this (msm.cuh's MUL_COST) take the pass: it moves
@@ -54,6 +57,9 @@
 #endif
 #ifndef MSM_AFFINE_MIN_COST
 #define MSM_AFFINE_MIN_COST 6.0
+#endif
+#ifndef MSM_AFFINE_BYTES
+#define MSM_AFFINE_BYTES ((size_t)8 << 30)
 #endif
 #ifndef MSM_AFFINE_SPARE
 #define MSM_AFFINE_SPARE ((size_t)2 << 30)
