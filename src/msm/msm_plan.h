@@ -84,6 +84,12 @@
 #ifndef MSM_COST_BUCKET
 #define MSM_COST_BUCKET 16.0
 #endif
+#ifndef MSM_COST_SCAN
+#define MSM_COST_SCAN 0.5
+#endif
+#ifndef MSM_SPARSE_SHARE
+#define MSM_SPARSE_SHARE 0.7
+#endif
 _Static_assert(MSM_C_MIN >= 2 && MSM_C_MIN <= MSM_C_MAX && MSM_C_MAX <= 24, "window size: digits are (|d| << 1 | sign) in 32 bits");
 _Static_assert(MSM_CHUNK_LOG >= 8 && MSM_CHUNK_LOG <= 24, "chunk indices are 32-bit");
 _Static_assert(MSM_CHUNK_MIN_LOG >= 1 && MSM_CHUNK_MIN_LOG <= MSM_CHUNK_LOG, "chunk bounds");
@@ -124,6 +130,60 @@ static msm_plan msm_plan_choose(size_t n, unsigned bits, int nthreads)
                 best_cost = cost;
             }
         }
+    return best;
+}
+
+/* Scalars counted by bit length: lengths[b] of them have b bits (0: the
+ * zero scalar; 256 at most). */
+#define MSM_LENGTHS 257
+
+static inline unsigned msm_scalar_length(const uint64_t k[4])
+{
+    for (unsigned j = 4; j-- > 0;)
+        if (k[j])
+            return 64 * j + 64 - (unsigned)__builtin_clzll(k[j]);
+    return 0;
+}
+
+/* The cheapest plan for n points whose scalars have these lengths (a
+ * bit-heavy witness: mostly 0 and 1). A window w of c bits has a non-zero
+ * digit only for scalars of more than c w bits, so with sparse digits the
+ * buckets to reduce dominate and narrower windows pay; each task still
+ * reads every scalar's digit (MSM_COST_SCAN a point). Where more than
+ * MSM_SPARSE_SHARE of the digits of msm_plan_choose's plan would be
+ * non-zero, that plan. */
+static msm_plan msm_plan_fitted(size_t n, unsigned bits, int nthreads, const uint64_t lengths[MSM_LENGTHS])
+{
+    msm_plan plain = msm_plan_choose(n, bits, nthreads);
+    double longer[MSM_LENGTHS + 1]; /* longer[b]: scalars of more than b bits */
+    longer[MSM_LENGTHS] = longer[MSM_LENGTHS - 1] = 0;
+    for (unsigned b = MSM_LENGTHS - 1; b-- > 0;)
+        longer[b] = longer[b + 1] + (double)lengths[b + 1];
+    double digits = 0;
+    for (unsigned w = 0; w < plain.nwin; w++)
+        digits += longer[w * plain.c < MSM_LENGTHS ? w * plain.c : MSM_LENGTHS];
+    if (digits > MSM_SPARSE_SHARE * (double)plain.nwin * (double)n)
+        return plain;
+    msm_plan best = {0, 0, 0, 0};
+    double best_cost = 0;
+    for (unsigned c = MSM_C_MIN; c <= MSM_C_MAX; c++) {
+        const unsigned nwin = bits / c + 1;
+        double nonzero = 0;
+        for (unsigned w = 0; w < nwin; w++)
+            nonzero += longer[w * c < MSM_LENGTHS ? w * c : MSM_LENGTHS];
+        for (unsigned parts = 1; parts <= (unsigned)nthreads && parts <= n; parts++) {
+            msm_plan p = {c, nwin, parts, n / parts >= MSM_AFFINE_MIN};
+            size_t tasks = (size_t)nwin * parts;
+            double rounds = (double)((tasks + (size_t)nthreads - 1) / (size_t)nthreads);
+            double per_point = p.affine ? MSM_COST_AFFINE : MSM_COST_JACOBIAN;
+            double cost = rounds * ((double)n / parts * MSM_COST_SCAN + nonzero / nwin / parts * per_point +
+                                    (double)((size_t)1 << (c - 1)) * MSM_COST_BUCKET);
+            if (best.c == 0 || cost < best_cost) {
+                best = p;
+                best_cost = cost;
+            }
+        }
+    }
     return best;
 }
 

@@ -288,6 +288,39 @@ static void test_uniform_scalars(void **state)
     }
 }
 
+/* A bit-heavy witness's scalars (59 % zero, 38 % one, the rest small or
+ * of every length): the plan is fitted to them (msm_plan_fitted: narrower
+ * windows), Jacobian and batch-affine buckets. */
+static void test_bit_heavy(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {1000, LARGE_N};
+    for (size_t gi = 0; gi < NGROUPS; gi++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            msm_case c;
+            uint64_t seed = 21 + s;
+            case_init(&c, groups[gi], sizes[s], seed);
+            for (size_t i = 0; i < c.n; i++) {
+                uint64_t pick = cuzk_splitmix64(&seed) % 100;
+                if (pick < 97) {
+                    memset(&c.k[i], 0, sizeof c.k[i]);
+                    c.k[i].l[0] = pick >= 59;
+                } else if (pick == 97) {
+                    memset(&c.k[i], 0, sizeof c.k[i]);
+                    c.k[i].l[0] = cuzk_splitmix64(&seed) >> 32;
+                }
+            }
+            msm_plan plan = msm_plan_choose(c.n, c.g->r_bits, 2), fitted;
+            uint64_t lengths[MSM_LENGTHS] = {0};
+            for (size_t i = 0; i < c.n; i++)
+                lengths[msm_scalar_length(c.k[i].l)]++;
+            fitted = msm_plan_fitted(c.n, c.g->r_bits, 2, lengths);
+            assert_true(fitted.c < plan.c);
+            case_check(&c, 0);
+            case_free(&c);
+        }
+}
+
 /* Zero scalars, or infinity bases, or n = 0: the result is infinity. */
 static void test_all_zero(void **state)
 {
@@ -366,6 +399,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_vs_naive), cmocka_unit_test(test_large),
         cmocka_unit_test(test_one_base),       cmocka_unit_test(test_uniform_scalars),
+        cmocka_unit_test(test_bit_heavy),
         cmocka_unit_test(test_all_zero),       cmocka_unit_test(test_window_digits),
     };
     int failed = 0;
