@@ -106,14 +106,16 @@ typedef struct {
 } msm_plan;
 
 /* Modelled time of a plan: the tasks (windows times parts) run in rounds of
- * nthreads; a task puts n / parts points into buckets and reduces
- * 2^(c-1) buckets. */
-static double msm_plan_cost(const msm_plan *p, size_t n, int nthreads)
+ * nthreads; a task reads the digits of n / parts points (scan a point),
+ * puts the non-zero ones (`digits` a window over all points) into buckets
+ * and reduces 2^(c-1) buckets. */
+static double msm_plan_cost(const msm_plan *p, size_t n, double digits, double scan, int nthreads)
 {
     size_t tasks = (size_t)p->nwin * p->parts;
     double rounds = (double)((tasks + (size_t)nthreads - 1) / (size_t)nthreads);
     double per_point = p->affine ? MSM_COST_AFFINE : MSM_COST_JACOBIAN;
-    return rounds * ((double)n / p->parts * per_point + (double)((size_t)1 << (p->c - 1)) * MSM_COST_BUCKET);
+    return rounds * (((double)n * scan + digits * per_point) / p->parts +
+                     (double)((size_t)1 << (p->c - 1)) * MSM_COST_BUCKET);
 }
 
 /* The cheapest plan for n points of `bits`-bit scalars on nthreads threads. */
@@ -124,7 +126,7 @@ static msm_plan msm_plan_choose(size_t n, unsigned bits, int nthreads)
     for (unsigned c = MSM_C_MIN; c <= MSM_C_MAX; c++)
         for (unsigned parts = 1; parts <= (unsigned)nthreads && parts <= n; parts++) {
             msm_plan p = {c, bits / c + 1, parts, n / parts >= MSM_AFFINE_MIN};
-            double cost = msm_plan_cost(&p, n, nthreads);
+            double cost = msm_plan_cost(&p, n, (double)n, 0, nthreads);
             if (best.c == 0 || cost < best_cost) {
                 best = p;
                 best_cost = cost;
@@ -173,11 +175,7 @@ static msm_plan msm_plan_fitted(size_t n, unsigned bits, int nthreads, const uin
             nonzero += longer[w * c < MSM_LENGTHS ? w * c : MSM_LENGTHS];
         for (unsigned parts = 1; parts <= (unsigned)nthreads && parts <= n; parts++) {
             msm_plan p = {c, nwin, parts, n / parts >= MSM_AFFINE_MIN};
-            size_t tasks = (size_t)nwin * parts;
-            double rounds = (double)((tasks + (size_t)nthreads - 1) / (size_t)nthreads);
-            double per_point = p.affine ? MSM_COST_AFFINE : MSM_COST_JACOBIAN;
-            double cost = rounds * ((double)n / parts * MSM_COST_SCAN + nonzero / nwin / parts * per_point +
-                                    (double)((size_t)1 << (c - 1)) * MSM_COST_BUCKET);
+            double cost = msm_plan_cost(&p, n, nonzero / nwin, MSM_COST_SCAN, nthreads);
             if (best.c == 0 || cost < best_cost) {
                 best = p;
                 best_cost = cost;
