@@ -19,14 +19,16 @@ CUDA_ON :=
 endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-function
-# Every object can go into libcuzk.so: position-independent, and hidden
-# unless marked CUZK_API (include/cuzk/cuzk.h), so that calls and data
-# inside the library stay direct (no GOT or PLT, nothing interposable) and
-# the code is what the executables' default PIE makes.
+# Every object can go into a shared library: position-independent. The
+# release objects are hidden unless marked CUZK_API (include/cuzk/cuzk.h),
+# so that calls and data inside libcuzk.so stay direct (no GOT or PLT,
+# nothing interposable) and the code is what the executables' default PIE
+# makes. The sanitizer tree's keep default visibility: its programs share
+# one libcuzk-internal.so (see DBG_LIB).
 # libpq (src/cluster): Debian's libpq-dev puts its headers in their own folder
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
-CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc $(PQ_CFLAGS) -pthread -MMD -MP -fPIC -fvisibility=hidden
-REL_CFLAGS := $(CFLAGS_COMMON) -O3 -g -DNDEBUG
+CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc $(PQ_CFLAGS) -pthread -MMD -MP -fPIC
+REL_CFLAGS := $(CFLAGS_COMMON) -fvisibility=hidden -O3 -g -DNDEBUG
 DBG_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer -DCUZK_VERIFY
 LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpq -lpthread -lm -ldl
@@ -100,19 +102,34 @@ $(1)/libcuzk.so: $(1)/libcuzk-internal.a src/api/libcuzk.map
 $(1)/cuzk: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI_SRC)) $(1)/libcuzk-internal.a
 	$$(CC) $(2) $$^ -o $$@ $$(LDLIBS)
 
-$(1)/tests/%: $(1)/obj/tests/unit/%.o $$(patsubst %.c,$(1)/obj/%.o,$$(TEST_SUPPORT)) $(1)/libcuzk-internal.a
+$(1)/tests/%: $(1)/obj/tests/unit/%.o $$(patsubst %.c,$(1)/obj/%.o,$$(TEST_SUPPORT)) $$($(4)_LIB)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $(2) $$^ -o $$@ $$(TEST_LDLIBS) $$(LDLIBS)
+	$$(CC) $(2) $$^ -o $$@ $$($(4)_LDFLAGS) $$(TEST_LDLIBS) $$(LDLIBS)
 
 # What the tests run: the unit tests, and what $(3) names.
 $(1)-all: $(3) $$(patsubst tests/unit/%.c,$(1)/tests/%,$$(TEST_SRC))
 endef
 
+# What a tree's tests link the library's objects from ($(4)_LIB, with
+# $(4)_LDFLAGS). The release tests: the archive, the code as shipped. The
+# sanitizer tree's tests and fuzz replays: one shared library of every
+# object, found beside them at run time; linked statically, each of ~40
+# programs carried its own ~100 MB of instrumented code (mostly UBSan's
+# check records), ~3 GB a build (CI's disk once ran out).
+REL_LIB := build/libcuzk-internal.a
+REL_LDFLAGS :=
+DBG_LIB := build/debug/libcuzk-internal.so
+DBG_LDFLAGS := -Wl,-rpath,'$$ORIGIN:$$ORIGIN/..'
+
+build/debug/libcuzk-internal.so: build/debug/libcuzk-internal.a
+	$(CC) $(DBG_CFLAGS) -shared -Wl,-soname,libcuzk-internal.so \
+	    -Wl,--whole-archive $< -Wl,--no-whole-archive -o $@ $(LDLIBS)
+
 # The tests run the command and the library of the release build only; the
 # sanitizer build's (build/debug/cuzk, build/debug/libcuzk.a) are made on
 # request.
-$(eval $(call build_tree,build,$(REL_CFLAGS),build/cuzk build/libcuzk.a build/libcuzk.so))
-$(eval $(call build_tree,build/debug,$(DBG_CFLAGS),))
+$(eval $(call build_tree,build,$(REL_CFLAGS),build/cuzk build/libcuzk.a build/libcuzk.so,REL))
+$(eval $(call build_tree,build/debug,$(DBG_CFLAGS),,DBG))
 include mk/fuzz.mk
 
 .PHONY: all deps test demo clean constants bench install FORCE

@@ -18,9 +18,9 @@ FUZZ_LIB_SRC := $(sort $(LIB_SRC) $(GPU_C_SRC_EXCLUDE))
 FUZZ_LDLIBS  := $(filter-out $(GPU_LDLIBS),$(LDLIBS)) -lpthread
 
 build/debug/fuzz/%: build/debug/obj/tests/fuzz/fuzz_%.o build/debug/obj/tests/fuzz/input.o \
-                    build/debug/obj/tests/fuzz/replay.o build/debug/libcuzk-internal.a
+                    build/debug/obj/tests/fuzz/replay.o $(DBG_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(DBG_CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(DBG_CFLAGS) $^ -o $@ $(DBG_LDFLAGS) $(LDLIBS)
 
 build/debug-all: $(FUZZ_REPLAY)
 
@@ -48,5 +48,5 @@ fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run-fuzz $(FUZZ_TARGETS)
 
 # The PCE seeds' maker (tests/fuzz/make-corpus).
-build/debug/pce-seed: build/debug/obj/tests/fuzz/pce_seed.o build/debug/libcuzk-internal.a
-	$(CC) $(DBG_CFLAGS) $^ -o $@ $(LDLIBS)
+build/debug/pce-seed: build/debug/obj/tests/fuzz/pce_seed.o $(DBG_LIB)
+	$(CC) $(DBG_CFLAGS) $^ -o $@ $(DBG_LDFLAGS) $(LDLIBS)
