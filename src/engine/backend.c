@@ -86,6 +86,14 @@ cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_er
 int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int threads, cuzk_proof *proof,
                   uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err)
 {
+    return backend_prove_packed(b, z, w, NULL, threads, proof, pub, t, err);
+}
+
+int backend_prove_packed(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, const cuzk_wtns_packed *packed,
+                         int threads, cuzk_proof *proof, uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err)
+{
+    if (packed && !b->builds_abc)
+        return cuzk_fail(err, CUZK_ERR_ARG, "the %s backend takes no packed witness", b->name);
     if (b->simulated)
         return cuzk_fail(err, CUZK_ERR_ARG,
                          "the %s backend makes placeholder proofs: prove with one of " CUZK_BACKEND_PROVERS, b->name);
@@ -108,7 +116,7 @@ int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int t
         cuzk_groth16_synthesize_abc(z, w, abc, threads);
         t->abc = cuzk_now_s() - start;
     }
-    backend_work work = {z, w, abc, z->domain_size, NULL, NULL};
+    backend_work work = {z, w, abc, z->domain_size, NULL, NULL, packed};
     cuzk_msm_results m;
     rc = b->prove_start(b, 0, &work, &m, t, err);
     if (abc)

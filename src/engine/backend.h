@@ -17,6 +17,7 @@
 #include "engine/pce.h"
 #include "engine/pinned_pool.h"
 #include "groth16/groth16.h"
+#include "groth16/wtns_pack.h"
 
 typedef struct cuzk_backend cuzk_backend;
 
@@ -38,6 +39,9 @@ typedef struct {
     const atomic_int *cancel;   /* set when the proof is no longer wanted (NULL: never);
                                  * a prove_start that waits on more than the device ends
                                  * that wait when it is set (see wake) */
+    const cuzk_wtns_packed *packed; /* the witness packed (groth16/wtns_pack.h), its values
+                                     * gone from witness: for a backend that builds a, b, c
+                                     * (abc NULL); NULL: witness->values hold them */
 } backend_work;
 
 struct cuzk_backend {
@@ -178,6 +182,12 @@ cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_er
  * the key (curve, length, w[0] != 1). */
 int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int threads, cuzk_proof *proof,
                   uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err);
+/* backend_prove with w's values also given packed (groth16/wtns_pack.h,
+ * e.g. in page-locked memory), what crosses to the device (packed NULL: w's
+ * values): for a backend that builds_abc, else CUZK_ERR_ARG. w is still
+ * read for its checks and public signals. */
+int backend_prove_packed(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, const cuzk_wtns_packed *packed,
+                         int threads, cuzk_proof *proof, uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err);
 
 /* A development key for r (cuzk_groth16_setup_with) made by b: on its
  * device when it has a setup, else on the CPU (which refuses

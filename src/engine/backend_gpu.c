@@ -279,7 +279,8 @@ static int prove_admitted(gpu_device *d, cuzk_gpu *g, device_key *k, const backe
         admission_enter(&d->admission, need, scratch_capacity, d);
         size_t used0 = 0, high = 0;
         const int measure = need == 0 && cuzk_gpu_pool_usage(g, 1, &used0, &high, NULL) == CUZK_OK;
-        int rc = cuzk_gpu_prove(g, k->key, w->abc, w->witness->values, m, times, err);
+        int rc = w->packed ? cuzk_gpu_prove_packed(g, k->key, w->packed, m, times, err)
+                           : cuzk_gpu_prove(g, k->key, w->abc, w->witness->values, m, times, err);
         if (rc == CUZK_OK && measure && cuzk_gpu_pool_usage(g, 0, &used0, &high, NULL) == CUZK_OK) {
             pthread_mutex_lock(&d->lock);
             if (high - used0 > k->proof_peak)

@@ -15,6 +15,7 @@
 #include "engine/pce.h"
 #include "engine/timeline.h"
 #include "groth16/r1cs_eval.h"
+#include "groth16/wtns_pack.h"
 #include "util/log.h"
 #include "witness/circom.h"
 
@@ -49,6 +50,8 @@ typedef struct partition {
     witness_input input; /* read at submit; the witness is calculated from it */
     int has_input;
     cuzk_wtns staged;   /* the witness with its values in the pool buffer (a file's read there) */
+    cuzk_wtns_packed packed; /* staged's values packed in place (base set) when a, b, c are
+                              * built on the device and packing pays; staged.values are gone then */
     uint64_t ws_bytes;  /* working set charged under BUDGET_PARTITIONS */
     void *abc;          /* pinned buffer while checked out */
     int holds_permit;

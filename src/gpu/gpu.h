@@ -36,6 +36,7 @@
 
 #include "cuzk/cuzk.h"
 #include "groth16/groth16.h"
+#include "groth16/wtns_pack.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -226,6 +227,13 @@ void cuzk_gpu_key_free(cuzk_gpu_key *k);
  * reaches the driver. */
 int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,
                    cuzk_prove_timings *t, cuzk_error *err);
+
+/* cuzk_gpu_prove with the witness packed (src/groth16/wtns_pack.h: w->n
+ * = the key's n_vars; its bytes in host memory, pinned for full copy
+ * speed) and a, b, c built on the device from k's rows: the packed bytes
+ * cross to the device, which restores the values. t->h2d covers both. */
+int cuzk_gpu_prove_packed(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_wtns_packed *w, cuzk_msm_results *m,
+                          cuzk_prove_timings *t, cuzk_error *err);
 
 /* A development setup (cuzk_groth16_setup_with, o's fields but mul) with
  * its fixed-base multiplications on g's device: the same key, byte for

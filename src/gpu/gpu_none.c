@@ -210,6 +210,13 @@ int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const vo
     return no_cuda(err);
 }
 
+int cuzk_gpu_prove_packed(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_wtns_packed *w, cuzk_msm_results *m,
+                          cuzk_prove_timings *t, cuzk_error *err)
+{
+    (void)g, (void)k, (void)w, (void)m, (void)t;
+    return no_cuda(err);
+}
+
 int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_gpu_key **key,
                    cuzk_error *err)
 {

@@ -10,6 +10,7 @@
 
 #include "gpu/abc.cuh"
 #include "gpu/msm.cuh"
+#include "gpu/unpack.cuh"
 extern "C" {
 #include "util/threads.h"
 }
@@ -568,8 +569,9 @@ static int streamed_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, 
     return 0;
 }
 
-static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,
-                 cuzk_prove_timings *t, cuzk_error *err)
+/* witness (host values) or packed gives the witness */
+static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness,
+                 const cuzk_wtns_packed *packed, cuzk_msm_results *m, cuzk_prove_timings *t, cuzk_error *err)
 {
     const size_t n = k->domain_size, nv = k->n_vars;
     const cuzk_curve_id curve = k->curve;
@@ -584,7 +586,10 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
     digits_release release = {g};
 
     GPU_TRY(mark(g, 0, err));
-    GPU_CHECK(cudaMemcpyAsync(d_w, witness, nv * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+    if (packed)
+        GPU_TRY(wtns_unpack(g, packed, d_w, err));
+    else
+        GPU_CHECK(cudaMemcpyAsync(d_w, witness, nv * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
     if (abc) {
         const fr_words *h_abc = static_cast<const fr_words *>(abc);
         GPU_CHECK(cudaMemcpyAsync(a, h_abc, n * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
@@ -807,19 +812,37 @@ extern "C" void cuzk_gpu_key_free(cuzk_gpu_key *k)
     free(k);
 }
 
+/* What cuzk_gpu_prove and cuzk_gpu_prove_packed require alike */
+static int prove_args(const char *call, cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, bool has_witness,
+                      cuzk_msm_results *m, cuzk_error *err)
+{
+    if (!g || !k || !has_witness || !m)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: needs a context, a device key, witness, results", call);
+    if (k->device != g->device)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: the key is on device %d, the context on device %d", call,
+                         k->device, g->device);
+    if (!abc && !k->rows.row_start)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: no a, b, c given and the key has no rows to build "
+                         "them (cuzk_gpu_key_set_rows)", call);
+    GPU_CHECK(cudaSetDevice(g->device));
+    return 0;
+}
+
 extern "C" int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness,
                               cuzk_msm_results *m, cuzk_prove_timings *t, cuzk_error *err)
 {
-    if (!g || !k || !witness || !m)
-        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove: needs a context, a device key, witness, results");
-    if (k->device != g->device)
-        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove: the key is on device %d, the context on device %d",
-                         k->device, g->device);
-    if (!abc && !k->rows.row_start)
-        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove: no a, b, c given and the key has no rows to build "
-                         "them (cuzk_gpu_key_set_rows)");
-    GPU_CHECK(cudaSetDevice(g->device));
-    return gpu::prove(g, k, abc, witness, m, t, err);
+    GPU_TRY(prove_args("cuzk_gpu_prove", g, k, abc, witness != nullptr, m, err));
+    return gpu::prove(g, k, abc, witness, nullptr, m, t, err);
+}
+
+extern "C" int cuzk_gpu_prove_packed(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_wtns_packed *w,
+                                     cuzk_msm_results *m, cuzk_prove_timings *t, cuzk_error *err)
+{
+    GPU_TRY(prove_args("cuzk_gpu_prove_packed", g, k, nullptr, w && w->base, m, err));
+    if (w->n != k->n_vars)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove_packed: %zu values packed, the key has %u wires", w->n,
+                         k->n_vars);
+    return gpu::prove(g, k, nullptr, nullptr, w, m, t, err);
 }
 
 extern "C" void *cuzk_gpu_host_alloc(size_t bytes)

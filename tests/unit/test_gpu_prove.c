@@ -6,11 +6,14 @@
  *     blinding each time); also with a, b, c built on the device, on a key
  *     whose points stream from host memory in several slices, and on a
  *     resident key without window tables
+ *   - a packed witness (src/groth16/wtns_pack.h: a bit-heavy or all-zero
+ *     one packs, a random one does not) gives the same results, through
+ *     the backend and through cuzk_gpu_prove_packed on a key of its own
  *   - GPU proofs verify, again with the key resident, for an all-zero
  *     witness, for a bit-heavy one (its MSMs on plans fitted to it), and for the snarkjs-made fixture keys; a changed public
  *     signal is rejected
  *   - the engine on the GPU backend: jobs of several partitions, each proof
- *     verified, the phase log line written
+ *     verified, the phase log line written, a bit-heavy witness packed
  *   - the public library (include/cuzk/groth16.h) on the GPU: "auto" picks
  *     it, two threads prove the fixture keys at once, the proofs verify
  *     against snarkjs's verification keys with snarkjs's public signals.
@@ -107,7 +110,8 @@ static void expect_same_results(cuzk_curve_id curve, const cuzk_msm_results *cpu
  * the device: the CPU's results. The key is made by cuzk_gpu_key_stream
  * (points streamed in slices of `slice` points) or, for slice 0, resident
  * without window tables (the backend's keys have them). */
-static void check_own_key(const circuit *c, const cuzk_msm_results *cpu, size_t slice)
+static void check_own_key(const circuit *c, const cuzk_msm_results *cpu, size_t slice,
+                          const cuzk_wtns_packed *packed)
 {
     cuzk_error err = {0};
     cuzk_gpu *g = NULL;
@@ -133,13 +137,22 @@ static void check_own_key(const circuit *c, const cuzk_msm_results *cpu, size_t 
     if (cuzk_gpu_prove(g, k, NULL, c->w.values, &m, &t, &err))
         fail_msg("proof on a key of its own (slice %zu): %s", slice, err.msg);
     expect_same_results(c->z.curve, cpu, &m);
+    if (packed) {
+        if (cuzk_gpu_prove_packed(g, k, packed, &m, &t, &err))
+            fail_msg("packed witness on a key of its own (slice %zu): %s", slice, err.msg);
+        expect_same_results(c->z.curve, cpu, &m);
+        cuzk_wtns_packed short_one = *packed;
+        short_one.n--;
+        assert_int_equal(cuzk_gpu_prove_packed(g, k, &short_one, &m, &t, &err), CUZK_ERR_ARG);
+    }
     cuzk_gpu_key_free(k);
     cuzk_gpu_close(g);
 }
 
 /* prove_start on both backends from the same a, b, c; on the GPU also with
- * a, b, c built on the device, and on a streamed key. */
-static void check_msm_results(const circuit *c)
+ * a, b, c built on the device, with the witness packed (which `packs`
+ * says it does), and on a streamed key. */
+static void check_msm_results(const circuit *c, int packs)
 {
     size_t bytes = cuzk_groth16_abc_bytes(&c->z);
     void *abc_cpu = malloc(bytes), *abc_gpu = gpu_backend->host.alloc(gpu_backend->host.ctx, bytes);
@@ -147,8 +160,8 @@ static void check_msm_results(const circuit *c)
     assert_non_null(abc_gpu);
     cuzk_groth16_synthesize_abc(&c->z, &c->w, abc_cpu, 4);
     memcpy(abc_gpu, abc_cpu, bytes);
-    backend_work wc = {&c->z, &c->w, abc_cpu, c->z.domain_size, NULL, NULL},
-                 wg = {&c->z, &c->w, abc_gpu, c->z.domain_size, NULL, NULL};
+    backend_work wc = {&c->z, &c->w, abc_cpu, c->z.domain_size, NULL, NULL, NULL},
+                 wg = {&c->z, &c->w, abc_gpu, c->z.domain_size, NULL, NULL, NULL};
     cuzk_msm_results mc, mg;
     cuzk_prove_timings tc = {0}, tg = {0};
     cuzk_error err = {0};
@@ -163,8 +176,22 @@ static void check_msm_results(const circuit *c)
         fail_msg("GPU prove_start building a, b, c: %s", err.msg);
     expect_same_results(c->z.curve, &mc, &mg);
     assert_true(tg.abc > 0);
-    check_own_key(c, &mc, 1000);
-    check_own_key(c, &mc, 0);
+    const size_t wbytes = (size_t)c->w.n_witness * 32;
+    void *pinned = gpu_backend->host.alloc(gpu_backend->host.ctx, wbytes);
+    assert_non_null(pinned);
+    cuzk_wtns_packed packed;
+    assert_int_equal(cuzk_wtns_pack(c->w.values, c->w.n_witness, pinned, 3, &packed), CUZK_OK);
+    assert_int_equal(packed.base != NULL, packs);
+    if (packs) {
+        wg.packed = &packed;
+        if (gpu_backend->prove_start(gpu_backend, 0, &wg, &mg, &tg, &err))
+            fail_msg("GPU prove_start with the witness packed: %s", err.msg);
+        expect_same_results(c->z.curve, &mc, &mg);
+        wg.packed = NULL;
+    }
+    check_own_key(c, &mc, 1000, NULL);
+    check_own_key(c, &mc, 0, packs ? &packed : NULL);
+    gpu_backend->host.free(gpu_backend->host.ctx, pinned, wbytes);
     free(abc_cpu);
     gpu_backend->host.free(gpu_backend->host.ctx, abc_gpu, bytes);
 }
@@ -195,7 +222,7 @@ static void check_circuit(cuzk_curve_id curve, uint32_t constraints, int zero_wi
 {
     circuit c;
     make_circuit(&c, curve, constraints, zero_witness, shape);
-    check_msm_results(&c);
+    check_msm_results(&c, zero_witness || shape == CUZK_SHAPE_BITS);
     cuzk_vk vk;
     cuzk_error err = {0};
     assert_int_equal(cuzk_groth16_export_vk(&c.z, &vk, &err), CUZK_OK);
@@ -245,14 +272,14 @@ static void test_fixture_key(void **state)
 
 /* The engine on the GPU backend with `devices` GPUs (0: all): every proof
  * verified, phases logged, and with several GPUs each one used. */
-static void run_engine_on_gpus(int devices)
+static void run_engine_on_gpus(int devices, cuzk_synth_shape shape)
 {
     char dir[] = "/tmp/cuzk-gpu-engine-XXXXXX", zkey[64], log_path[64];
     assert_non_null(mkdtemp(dir));
     snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
     snprintf(log_path, sizeof log_path, "%s/engine.log", dir);
     circuit c;
-    make_circuit(&c, CUZK_CURVE_BLS12_381, 2000, 0, CUZK_SHAPE_RANDOM);
+    make_circuit(&c, CUZK_CURVE_BLS12_381, 2000, 0, shape);
     cuzk_error err = {0};
     assert_int_equal(cuzk_zkey_write(&c.z, zkey, &err), CUZK_OK);
 
@@ -297,6 +324,9 @@ static void run_engine_on_gpus(int devices)
     cuzk_logger_close(cfg.log);
 
     assert_int_equal(count_lines_with(log_path, "partition proved\" backend=gpu", "msm_b2="), 2 * PARTS);
+    /* the device builds a, b, c: a bit-heavy witness crosses packed */
+    assert_int_equal(count_lines_with(log_path, "partition proved\" backend=gpu", "witness_packed=1"),
+                     shape == CUZK_SHAPE_BITS ? 2 * PARTS : 0);
     free_circuit(&c);
     assert_int_equal(remove_tree(dir), 0);
 }
@@ -304,7 +334,8 @@ static void run_engine_on_gpus(int devices)
 static void test_engine_on_gpu(void **state)
 {
     (void)state;
-    run_engine_on_gpus(1);
+    run_engine_on_gpus(1, CUZK_SHAPE_RANDOM);
+    run_engine_on_gpus(1, CUZK_SHAPE_BITS);
 }
 
 /* Independent proofs spread over every visible GPU, each with its own
@@ -316,7 +347,7 @@ static void test_engine_on_all_gpus(void **state)
         printf("one GPU: the several-GPU test needs two\n");
         skip();
     }
-    run_engine_on_gpus(0);
+    run_engine_on_gpus(0, CUZK_SHAPE_RANDOM);
 }
 
 typedef struct {
