@@ -7,7 +7,7 @@
 # bit-heavy BLS12-381 circuit, its development key made on the device only
 # and one witness, all in memory (lent to every partition), every proof
 # verified by the engine. PIPELINE_ARGS adds options (default: 8 synthesis
-# workers, 2 device workers, depth 2, budget 100 GiB). Results under
+# workers of 4 threads, 1 device worker, depth 2, budget 100 GiB). Results under
 # ${OUT:-build/porep-pipeline}, per policy: the report (JSON), the log and
 # `diag pool` of it, the timeline and its SVG and `diag timeline`; and
 # free/nvidia-smi samples every 2 s over the whole run (samples.txt).
@@ -17,7 +17,7 @@ policies=${1:-semaphore pacer poll}
 jobs=${2:-2}
 partitions=${3:-10}
 constraints=${4:-134217720}
-args=${PIPELINE_ARGS:---synthesis-workers 8 --gpu-workers 2 --depth 2 --budget-gib 100}
+args=${PIPELINE_ARGS:---synthesis-workers 8 --synthesis-threads 4 --gpu-workers 1 --depth 2 --budget-gib 100}
 limit=${PIPELINE_TIMEOUT:-420}
 bundle=${GPU_BUNDLE:-build/gpu-bundle}
 [[ -d $bundle || ! -f $bundle.tar.xz ]] || tar -C "$(dirname "$bundle")" -xJf "$bundle.tar.xz"

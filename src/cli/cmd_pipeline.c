@@ -65,6 +65,11 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
             return -1;
         o->cfg.max_gpu_queue_depth = (int)v;
         return 0;
+    case 'Y':
+        if (cli_parse_u32(arg, 1, 1024, &v))
+            return -1;
+        o->cfg.synthesis_threads = (int)v;
+        return 0;
     case 'g':
         if (cli_parse_u32(arg, 1, 16, &v))
             return -1;
@@ -306,6 +311,7 @@ static int run_pipeline(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},     {"partitions", required_argument, NULL, 'p'},
         {"constraints", required_argument, NULL, 'n'}, {"curve", required_argument, NULL, 'c'},
         {"synthesis-workers", required_argument, NULL, 'w'}, {"depth", required_argument, NULL, 'd'},
+        {"synthesis-threads", required_argument, NULL, 'Y'},
         {"gpu-workers", required_argument, NULL, 'g'}, {"finalizers", required_argument, NULL, 'F'},
         {"budget-gib", required_argument, NULL, 'B'},
         {"budget-mib", required_argument, NULL, 'M'}, {"synth-ms", required_argument, NULL, 's'},
@@ -338,7 +344,8 @@ const cli_command cli_cmd_bench_pipeline = {
     "bench pipeline", NULL,
     "cuzk bench pipeline [--backend " CUZK_BACKEND_CHOICES "] [--policy " CUZK_DISPATCH_CHOICES "] [--jobs J]\n"
     "                    [--partitions P] [--constraints N] [--curve C] [--shape " CUZK_SHAPE_CHOICES "]\n"
-    "                    [--synthesis-workers W] [--depth D] [--gpu-workers G] [--finalizers F]\n"
+    "                    [--synthesis-workers W] [--synthesis-threads T] [--depth D] [--gpu-workers G]\n"
+    "                    [--finalizers F]\n"
     "                    [--budget-gib B | --budget-mib M] [--synth-ms S] [--gpu-ms T] [--poll-ms Q]\n"
     "                    [--timeline FILE] [--log FILE] [--json] [--virtual-time] [--in-memory | --device-key]\n"
     "  Runs J jobs of P partitions through the engine and reports throughput, device busy fraction,\n"
@@ -351,5 +358,6 @@ const cli_command cli_cmd_bench_pipeline = {
     "  model whatever the machine's load, and its seconds are the model's (the budget must hold what\n"
     "  is in flight: a checkout waiting for memory would stop the clock). --in-memory: no files; the\n"
     "  engine makes the development key on its backend (on the device for gpu); --device-key: and\n"
-    "  keeps its points on the device only (gpu; the way to 2^27 constraints).\n",
+    "  keeps its points on the device only (gpu; the way to 2^27 constraints). --synthesis-threads:\n"
+    "  threads inside one synthesis (default 1; the daemon's [synthesis] threads).\n",
     run_pipeline};

@@ -48,10 +48,16 @@ static int obtain_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_e
 
 /* The witness into the staging buffer, checked: a calculated or given one
  * copied there (a calculated one is freed then, and only charged to the
- * budget meanwhile), a file's read there. */
+ * budget meanwhile), a file's read there. When the device builds a, b, c
+ * the witness alone crosses to it, packed where that pays (~30x fewer
+ * bytes on the link for a bit-heavy one): a given one packed straight into
+ * the buffer, a file's in place. Without the packing's scratch it crosses
+ * as it is. */
 static int stage_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_error *err)
 {
     job *j = p->job;
+    const int pack = j->circ->abc_on_device, threads = e->cfg.synthesis_threads;
+    memset(&p->packed, 0, sizeof p->packed);
     int rc = obtain_witness(e, p, staged, err);
     if (rc)
         return rc;
@@ -64,19 +70,23 @@ static int stage_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_er
         }
         if (p->witness_lent)
             p->ws_bytes = 0;
-        if ((rc = cuzk_groth16_check_inputs(j->key, &p->witness, err)))
-            return rc;
-        p->staged = p->witness;
-        p->staged.values = staged;
-        memcpy(staged, p->witness.values, (size_t)p->witness.n_witness * 32);
-        engine_partition_drop_witness(e, p);
-    } else if ((rc = cuzk_groth16_check_inputs(j->key, &p->staged, err))) {
-        return rc;
     }
-    if (j->circ->has_r1cs && (rc = cuzk_r1cs_check_witness(&j->circ->r1cs, &p->staged, err)))
+    const cuzk_wtns *w = p->has_witness ? &p->witness : &p->staged;
+    if ((rc = cuzk_groth16_check_inputs(j->key, w, err)))
+        return rc;
+    if (j->circ->has_r1cs && (rc = cuzk_r1cs_check_witness(&j->circ->r1cs, w, err)))
         return rc;
     /* the finalizer needs them after the buffer has gone back to the pool */
-    cuzk_groth16_public_signals(j->key, &p->staged, j->publics + (size_t)p->index * j->circ->n_public);
+    cuzk_groth16_public_signals(j->key, w, j->publics + (size_t)p->index * j->circ->n_public);
+    if (pack)
+        (void)cuzk_wtns_pack(w->values, w->n_witness, staged, threads, &p->packed);
+    if (p->has_witness) {
+        if (!p->packed.base)
+            memcpy(staged, p->witness.values, (size_t)p->witness.n_witness * 32);
+        p->staged = p->witness;
+        p->staged.values = staged;
+        engine_partition_drop_witness(e, p);
+    }
     return CUZK_OK;
 }
 
@@ -99,13 +109,7 @@ static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
     int rc = stage_witness(e, p, staged, err);
     if (rc)
         return rc;
-    if (!c->abc_on_device)
-        return cuzk_pce_synthesize(&c->pce, staged, p->abc, e->cfg.synthesis_threads);
-    /* the witness alone crosses to the device: a bit-heavy one packed (~30x
-     * fewer bytes on the link). Without the packing's scratch it crosses as
-     * it is. */
-    (void)cuzk_wtns_pack(staged, p->staged.n_witness, staged, e->cfg.synthesis_threads, &p->packed);
-    return CUZK_OK;
+    return c->abc_on_device ? CUZK_OK : cuzk_pce_synthesize(&c->pce, staged, p->abc, e->cfg.synthesis_threads);
 }
 
 void *engine_synth_worker_main(void *arg)
