@@ -271,21 +271,26 @@ static void test_fixture_key(void **state)
 }
 
 /* The engine on the GPU backend with `devices` GPUs (0: all): every proof
- * verified, phases logged, and with several GPUs each one used. */
+ * verified, phases logged, and with several GPUs each one used. Half the
+ * partitions give the witness in memory, half in a file (packed in place
+ * in the pinned buffer where it packs). */
 static void run_engine_on_gpus(int devices, cuzk_synth_shape shape)
 {
-    char dir[] = "/tmp/cuzk-gpu-engine-XXXXXX", zkey[64], log_path[64];
+    char dir[] = "/tmp/cuzk-gpu-engine-XXXXXX", zkey[64], log_path[64], wtns[64];
     assert_non_null(mkdtemp(dir));
     snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
+    snprintf(wtns, sizeof wtns, "%s/w.wtns", dir);
     snprintf(log_path, sizeof log_path, "%s/engine.log", dir);
     circuit c;
     make_circuit(&c, CUZK_CURVE_BLS12_381, 2000, 0, shape);
     cuzk_error err = {0};
     assert_int_equal(cuzk_zkey_write(&c.z, zkey, &err), CUZK_OK);
+    assert_int_equal(cuzk_wtns_write(&c.w, wtns, &err), CUZK_OK);
 
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
     cfg.synthesis_workers = 4;
+    cfg.synthesis_threads = 2; /* packing on threads */
     cfg.gpu_workers_per_device = 2;
     cfg.max_gpu_queue_depth = 4;
     cfg.budget_bytes = 1ULL << 30;
@@ -300,7 +305,7 @@ static void run_engine_on_gpus(int devices, cuzk_synth_shape shape)
     enum { PARTS = 8 }; /* 16 partitions: every GPU gets some */
     cuzk_partition_input parts[PARTS];
     for (int i = 0; i < PARTS; i++)
-        parts[i] = (cuzk_partition_input){.witness = &c.w};
+        parts[i] = i % 2 ? (cuzk_partition_input){.witness_path = wtns} : (cuzk_partition_input){.witness = &c.w};
     cuzk_job_request req = {"c", CUZK_PRIORITY_NORMAL, NULL, PARTS, parts};
     uint64_t ids[2];
     for (int i = 0; i < 2; i++)
