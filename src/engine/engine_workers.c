@@ -51,8 +51,9 @@ static int obtain_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_e
  * budget meanwhile), a file's read there. When the device builds a, b, c
  * the witness alone crosses to it, packed where that pays (~30x fewer
  * bytes on the link for a bit-heavy one): a given one packed straight into
- * the buffer, a file's in place. Without the packing's scratch it crosses
- * as it is. */
+ * the buffer, a file's in place. The packing's scratch is charged to the
+ * budget while it lives; when it does not fit now (or cannot be had) the
+ * witness crosses as it is. */
 static int stage_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_error *err)
 {
     job *j = p->job;
@@ -78,8 +79,11 @@ static int stage_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_er
         return rc;
     /* the finalizer needs them after the buffer has gone back to the pool */
     cuzk_groth16_public_signals(j->key, w, j->publics + (size_t)p->index * j->circ->n_public);
-    if (pack)
+    const uint64_t scratch = cuzk_wtns_pack_scratch_bytes(w->n_witness);
+    if (pack && budget_try_acquire(e->budget, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, scratch) == 0) {
         (void)cuzk_wtns_pack(w->values, w->n_witness, staged, threads, &p->packed);
+        budget_release(e->budget, BUDGET_PARTITIONS, scratch);
+    }
     if (p->has_witness) {
         if (!p->packed.base)
             memcpy(staged, p->witness.values, (size_t)p->witness.n_witness * 32);

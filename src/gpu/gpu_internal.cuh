@@ -75,11 +75,26 @@ int copy_to_device(void *dst, const void *src, size_t bytes, cuzk_error *err);
  * holds unused (0 when unknown). gpu.cu. */
 size_t memory_left(cuzk_gpu *g);
 
+/* Where a long key operation tells its stages (a setup's progress hook);
+ * fn NULL: nowhere. */
+struct key_progress {
+    void (*fn)(void *ctx, const char *stage) = nullptr;
+    void *ctx = nullptr;
+    void operator()(const char *stage) const
+    {
+        if (fn)
+            fn(ctx, stage);
+    }
+};
+
 /* *out <- a resident key of z whose points a setup left in device memory
  * (setup.cu): pts[CUZK_SETUP_A], [B1], [B2] as they are, [C] holding C's
  * points and then H's, [H] NULL; cudaMalloc'd, owned by the key from here
- * on (freed also on failure). No window tables, nothing compacted. prove.cu. */
-int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[CUZK_SETUP_ARRAYS], cuzk_gpu_key **out, cuzk_error *err);
+ * on (freed also on failure). Then made what an uploaded key is (points at
+ * infinity dropped, window tables) where its tables fit, each table's
+ * building told to progress (the longest part at 2^24). prove.cu. */
+int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[CUZK_SETUP_ARRAYS], const key_progress &progress,
+              cuzk_gpu_key **out, cuzk_error *err);
 
 } /* namespace gpu */
 

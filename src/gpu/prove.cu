@@ -2,6 +2,7 @@
  * resident (or streamed from host memory when it does not fit), and the
  * device part of one proof timed phase by phase with CUDA events. */
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -225,7 +226,8 @@ static void keep_points(cuzk_gpu_key *k, const std::vector<uint32_t> idx[KEY_ARR
 
 /* The points to the device (cuzk_gpu_key: compacted, C with H): as window
  * tables when tables_allowed, g allows and they fit, else as they are. */
-static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, bool tables_allowed, cuzk_error *err)
+static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, bool tables_allowed, cuzk_error *err,
+                         const key_progress &progress = key_progress())
 {
     std::vector<uint32_t> idx[KEY_ARRAYS];
     std::unique_ptr<uint8_t[]> packed;
@@ -256,6 +258,11 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, bool tables_allowed, cuzk
             src = packed.get();
         }
         if (k->tables) {
+            static const char *const names[] = {"A (G1)", "B1 (G1)", "B2 (G2)", "C and H (G1)"};
+            char what[96];
+            snprintf(what, sizeof what, "window table of %s: %u rows of %u-bit windows", names[i], plan.nwin,
+                     plan.c);
+            progress(what);
             GPU_TRY(table_upload(g, msm_group_of(k->curve, i == KEY_B2), array_plan(g, k, i), src, &k->pts[i], err));
         } else {
             GPU_CHECK(cudaMalloc(&k->pts[i], bytes ? bytes : 1));
@@ -661,7 +668,7 @@ static void free_points(cuzk_gpu_key *k)
  * to host memory, are freed on the device and uploaded from there. Out of
  * device memory on the way the key is uploaded again without tables; with
  * no host memory to stage in it stays as it is (slower MSMs, not wrong). */
-static int restage_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
+static int restage_points(cuzk_gpu *g, cuzk_gpu_key *k, const key_progress &progress, cuzk_error *err)
 {
     const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, largest_array(k));
     size_t bytes[KEY_ARRAYS], total = 0;
@@ -674,15 +681,17 @@ static int restage_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
     for (int i = 0; i < KEY_ARRAYS; i++) /* malloc: no clearing of gigabytes about to be overwritten */
         if (bytes[i] && !(staged[i] = {static_cast<uint8_t *>(malloc(bytes[i])), free}))
             return 0;
+    progress("the key's points staged in host memory for its window tables");
     for (int i = 0; i < KEY_ARRAYS; i++)
         if (bytes[i])
             GPU_CHECK(cudaMemcpy(staged[i].get(), k->pts[i], bytes[i], cudaMemcpyDeviceToHost));
     free_points(k);
     for (int i = 0; i < KEY_ARRAYS; i++)
         k->host[i] = i == KEY_H ? staged[KEY_C].get() + k->count[KEY_C] * k->point_bytes[KEY_C] : staged[i].get();
-    int rc = upload_points(g, k, true, err);
+    int rc = upload_points(g, k, true, err, progress);
     if (rc == CUZK_ERR_NOMEM) {
         free_points(k);
+        progress("no room for the window tables: the points as made");
         rc = upload_points(g, k, false, err);
     }
     for (const void *&h : k->host)
@@ -690,7 +699,8 @@ static int restage_points(cuzk_gpu *g, cuzk_gpu_key *k, cuzk_error *err)
     return rc;
 }
 
-int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[KEY_ARRAYS], cuzk_gpu_key **out, cuzk_error *err)
+int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[KEY_ARRAYS], const key_progress &progress,
+              cuzk_gpu_key **out, cuzk_error *err)
 {
     cuzk_gpu_key *k = nullptr;
     int rc = new_key(g, z, &k, err);
@@ -706,7 +716,7 @@ int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[KEY_ARRAYS], cuzk_gpu_k
         k->pts[i] = pts[i];
         k->host[i] = nullptr;
     }
-    if ((rc = restage_points(g, k, err))) {
+    if ((rc = restage_points(g, k, progress, err))) {
         cuzk_gpu_key_free(k);
         return rc;
     }

@@ -153,7 +153,7 @@ extern "C" int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_
         gpu::free_arrays(&s);
         return rc;
     }
-    if ((rc = gpu::key_adopt(g, z, s.dev, key, err)))
+    if ((rc = gpu::key_adopt(g, z, s.dev, {o->progress, o->progress_ctx}, key, err)))
         cuzk_zkey_free(z);
     return rc;
 }

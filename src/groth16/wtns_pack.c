@@ -98,6 +98,12 @@ static void pack_slide(pack_job *j, int nthreads, size_t n_kept)
     }
 }
 
+size_t cuzk_wtns_pack_scratch_bytes(size_t n)
+{
+    const size_t blocks = (n + CUZK_WTNS_PACK_BLOCK - 1) / CUZK_WTNS_PACK_BLOCK;
+    return (n + 31) / 32 * sizeof(uint64_t) + blocks * sizeof(uint32_t);
+}
+
 int cuzk_wtns_pack(const uint64_t *values, size_t n, uint64_t *dst, int nthreads, cuzk_wtns_packed *out)
 {
     memset(out, 0, sizeof *out);
@@ -110,7 +116,7 @@ int cuzk_wtns_pack(const uint64_t *values, size_t n, uint64_t *dst, int nthreads
     pack_job j = {.values = values, .dst = dst, .n = n};
     j.blocks = (n + CUZK_WTNS_PACK_BLOCK - 1) / CUZK_WTNS_PACK_BLOCK;
     const size_t words = (n + 31) / 32;
-    j.kinds = malloc(words * sizeof *j.kinds + j.blocks * sizeof *j.first);
+    j.kinds = malloc(cuzk_wtns_pack_scratch_bytes(n));
     if (!j.kinds)
         return CUZK_ERR_NOMEM;
     j.first = (uint32_t *)(j.kinds + words);

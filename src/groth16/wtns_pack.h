@@ -38,8 +38,12 @@ enum { CUZK_WTNS_ZERO = 0, CUZK_WTNS_ONE = 1, CUZK_WTNS_KEPT = 2 };
  * threads. Packs only where it pays: at most n / 4 values kept (the packed
  * bytes then < 27 % of the values'), and n < 2^32; otherwise *out is
  * zeroed (base NULL) and dst untouched. Returns CUZK_OK, or CUZK_ERR_NOMEM
- * (a scratch of n / 4 bytes for the kinds: nothing touched). dst, when not
- * values, has room for n values. */
+ * (no scratch: nothing touched). dst, when not values, has room for n
+ * values. */
 int cuzk_wtns_pack(const uint64_t *values, size_t n, uint64_t *dst, int nthreads, cuzk_wtns_packed *out);
+
+/* The host memory cuzk_wtns_pack takes for a while for n values (its
+ * scratch: the kinds and each block's count). */
+size_t cuzk_wtns_pack_scratch_bytes(size_t n);
 
 #endif

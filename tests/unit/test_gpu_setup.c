@@ -6,6 +6,8 @@
  *   - a key made on the device with no host copy (no_host_points) proves:
  *     the proof verifies, a changed public signal is rejected
  *   - without a kept key, no_host_points is refused
+ *   - a kept device key gets its window tables, each one's building told
+ *     to the progress hook
  *   - a backend with a memory limit leaves only that much of the card free
  *     while it lives
  *   - the engine makes a device-only key itself and its jobs verify; one
@@ -62,6 +64,35 @@ static void test_same_key_as_cpu(void **state)
     assert_true(zkeys_equal(&cpu, &dev));
     cuzk_zkey_free(&cpu);
     cuzk_zkey_free(&dev);
+    cuzk_r1cs_free(&r);
+    cuzk_wtns_free(&w);
+}
+
+static void count_table_stages(void *ctx, const char *stage)
+{
+    if (!strncmp(stage, "window table of ", 16))
+        ++*(int *)ctx;
+}
+
+static void test_tables_told(void **state)
+{
+    const setup_case *c = *state;
+    cuzk_error err = {0};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    cuzk_zkey z;
+    cuzk_gpu_key *key = NULL;
+    int tables = 0;
+    synth(c, &r, &w);
+    const cuzk_setup_options o = {
+        .nthreads = 4, .no_host_points = 1, .progress = count_table_stages, .progress_ctx = &tables};
+    int rc = cuzk_gpu_setup(gpu, &r, &o, &z, &key, &err);
+    if (rc)
+        printf("GPU setup: %s\n", err.msg);
+    assert_int_equal(rc, CUZK_OK);
+    assert_int_equal(tables, 4); /* A, B1, B2, C and H */
+    cuzk_gpu_key_free(key);
+    cuzk_zkey_free(&z);
     cuzk_r1cs_free(&r);
     cuzk_wtns_free(&w);
 }
@@ -224,6 +255,7 @@ int main(void)
         cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[5]),
         cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[1]),
         cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[2]),
+        cmocka_unit_test_prestate(test_tables_told, (void *)&cases[1]),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test_prestate(test_engine_device_key, (void *)&cases[3]),
         cmocka_unit_test_prestate(test_failed_registration_frees_device_key, (void *)&cases[6]),
