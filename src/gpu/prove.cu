@@ -135,9 +135,49 @@ static void finite_range(void *ctx, size_t begin, size_t end, int)
         x->finite[j] = !all_zero(x->p + j * x->pb, x->pb);
 }
 
+/* flags[j] <- whether point j of n (words 8-byte words each, device) is
+ * not all zero: not infinity */
+__global__ void finite_kernel(const uint64_t *p, size_t n, unsigned words, uint8_t *flags)
+{
+    const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= n)
+        return;
+    uint64_t any = 0;
+    for (unsigned w = 0; w < words; w++)
+        any |= p[j * words + w];
+    flags[j] = any != 0;
+}
+
+/* dst[j] <- src[idx[j]] for n points of words 8-byte words (device) */
+__global__ void gather_points_kernel(const uint64_t *src, const uint32_t *idx, size_t n, unsigned words,
+                                     uint64_t *dst)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n * words)
+        return;
+    const size_t j = t / words, w = t % words;
+    dst[t] = src[(size_t)idx[j] * words + w];
+}
+
+/* Where upload_points reads a key's points: the zkey's arrays in host
+ * memory (k->host; dev NULL), or arrays a setup left on the device (dev:
+ * C's holding H's after its own), read there: no trip through host memory. */
+struct point_source {
+    void *const *dev = nullptr;
+    cudaStream_t stream = nullptr; /* with dev: where its kernels and copies run */
+    const uint8_t *at(const cuzk_gpu_key *k, int i) const
+    {
+        if (!dev)
+            return static_cast<const uint8_t *>(k->host[i]);
+        return i == KEY_H ? static_cast<const uint8_t *>(dev[KEY_C]) + k->count[KEY_C] * k->point_bytes[KEY_C]
+                          : static_cast<const uint8_t *>(dev[i]);
+    }
+};
+
 /* idx <- the indices of the points of array i that are not infinity, when
- * there are few enough of those; empty otherwise. false: no host memory. */
-static bool finite_points(const cuzk_gpu_key *k, int i, std::vector<uint32_t> &idx)
+ * there are few enough of those; empty otherwise. false: no host memory, or
+ * (device source) the device failed. */
+static bool finite_points(const cuzk_gpu_key *k, const point_source &src, int i, std::vector<uint32_t> &idx)
 {
     const size_t n = k->count[i];
     idx.clear();
@@ -146,8 +186,23 @@ static bool finite_points(const cuzk_gpu_key *k, int i, std::vector<uint32_t> &i
     std::unique_ptr<uint8_t[]> finite(new (std::nothrow) uint8_t[n]);
     if (!finite)
         return false;
-    finite_scan x = {static_cast<const uint8_t *>(k->host[i]), k->point_bytes[i], finite.get()};
-    cuzk_parallel_for(cuzk_cpu_count(), n, finite_range, &x);
+    if (src.dev) {
+        uint8_t *flags = nullptr;
+        bool ok = cudaMalloc(&flags, n) == cudaSuccess;
+        if (ok) {
+            finite_kernel<<<grid_for(n, 256), 256, 0, src.stream>>>(reinterpret_cast<const uint64_t *>(src.at(k, i)),
+                                                                     n, (unsigned)(k->point_bytes[i] / 8), flags);
+            ok = cudaGetLastError() == cudaSuccess &&
+                 cudaMemcpyAsync(finite.get(), flags, n, cudaMemcpyDeviceToHost, src.stream) == cudaSuccess &&
+                 cudaStreamSynchronize(src.stream) == cudaSuccess;
+            cudaFree(flags);
+        }
+        if (!ok)
+            return cudaGetLastError(), false;
+    } else {
+        finite_scan x = {src.at(k, i), k->point_bytes[i], finite.get()};
+        cuzk_parallel_for(cuzk_cpu_count(), n, finite_range, &x);
+    }
     size_t kept = 0;
     for (size_t j = 0; j < n; j++)
         kept += finite[j];
@@ -200,14 +255,24 @@ static void kept_range(void *ctx, size_t begin, size_t end, int)
         memcpy(x->out + j * x->pb, x->p + (size_t)x->idx[j] * x->pb, x->pb);
 }
 
-/* out <- the kept points of array i (idx: finite_points); returns the end */
-static uint8_t *copy_kept(const cuzk_gpu_key *k, int i, const std::vector<uint32_t> &idx, uint8_t *out)
+/* out <- the kept points of array i (idx: finite_points; in host memory, or
+ * for a device source on the device, with k->idx[i] its device copy);
+ * returns the end */
+static uint8_t *copy_kept(const cuzk_gpu_key *k, const point_source &src, int i, const std::vector<uint32_t> &idx,
+                          uint8_t *out)
 {
-    const size_t n = idx.empty() ? k->count[i] : idx.size();
-    kept_copy x = {static_cast<const uint8_t *>(k->host[i]), k->point_bytes[i], idx.empty() ? nullptr : idx.data(),
-                   out};
-    cuzk_parallel_for(cuzk_cpu_count(), n, kept_range, &x);
-    return out + n * k->point_bytes[i];
+    const size_t n = idx.empty() ? k->count[i] : idx.size(), pb = k->point_bytes[i];
+    if (src.dev && idx.empty()) {
+        cudaMemcpyAsync(out, src.at(k, i), n * pb, cudaMemcpyDeviceToDevice, src.stream);
+    } else if (src.dev) {
+        const unsigned words = (unsigned)(pb / 8);
+        gather_points_kernel<<<grid_for(n * words, 256), 256, 0, src.stream>>>(
+            reinterpret_cast<const uint64_t *>(src.at(k, i)), k->idx[i], n, words, reinterpret_cast<uint64_t *>(out));
+    } else {
+        kept_copy x = {src.at(k, i), pb, idx.empty() ? nullptr : idx.data(), out};
+        cuzk_parallel_for(cuzk_cpu_count(), n, kept_range, &x);
+    }
+    return out + n * pb;
 }
 
 /* kept[i] and same_set[i] from the arrays' index lists (empty: all kept) */
@@ -224,37 +289,63 @@ static void keep_points(cuzk_gpu_key *k, const std::vector<uint32_t> idx[KEY_ARR
     }
 }
 
-/* The points to the device (cuzk_gpu_key: compacted, C with H): as window
- * tables when tables_allowed, g allows and they fit, else as they are. */
-static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, bool tables_allowed, cuzk_error *err,
-                         const key_progress &progress = key_progress())
+/* A device buffer of gathered points (upload_points, a device source) */
+struct dev_points {
+    void *p = nullptr;
+    ~dev_points() { reset(); }
+    void reset()
+    {
+        if (p)
+            cudaFree(p);
+        p = nullptr;
+    }
+};
+
+/* The points from src to the device (cuzk_gpu_key: compacted, C with H):
+ * as window tables when tables_allowed, g allows and they fit, else as
+ * they are (a device source leaves its arrays alone: the caller frees
+ * them). */
+static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, const point_source &from, bool tables_allowed,
+                         cuzk_error *err, const key_progress &progress = key_progress())
 {
     std::vector<uint32_t> idx[KEY_ARRAYS];
     std::unique_ptr<uint8_t[]> packed;
+    dev_points gathered;
     for (int i = 0; i < KEY_ARRAYS; i++)
-        if (!finite_points(k, i, idx[i]))
-            return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory scanning the key's points");
+        if (!finite_points(k, from, i, idx[i]))
+            return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory scanning the key's points");
     keep_points(k, idx);
     /* one window for every table: the largest array's */
     const msm_plan plan = msm_group_of(k->curve, false)->table_plan(g, largest_array(k));
     k->tables = tables_allowed && !g->no_key_tables && plan.nwin > 1 && tables_fit(k, plan, 0);
     k->table = plan;
-    for (int i = 0; i < KEY_ARRAYS; i++) {
+    for (int i = 0; i < KEY_ARRAYS; i++) /* all first: C's gather reads H's */
         if (!idx[i].empty()) {
             GPU_CHECK(cudaMalloc(&k->idx[i], idx[i].size() * sizeof(uint32_t)));
             GPU_TRY(copy_to_device(k->idx[i], idx[i].data(), idx[i].size() * sizeof(uint32_t), err));
         }
+    for (int i = 0; i < KEY_ARRAYS; i++) {
         if (i == KEY_H)
             continue; /* in C's array */
         const size_t bytes = device_points(k, i) * k->point_bytes[i];
-        const void *src = k->host[i];
-        if (!idx[i].empty() || i == KEY_C) {
+        const void *src = from.at(k, i);
+        const bool whole = idx[i].empty() && (i != KEY_C || (from.dev && idx[KEY_H].empty()));
+        if (!whole && from.dev) { /* gathered on the device (C's array holds H's already) */
+            gathered.reset();
+            GPU_CHECK(cudaMalloc(&gathered.p, bytes ? bytes : 1));
+            uint8_t *end = copy_kept(k, from, i, idx[i], static_cast<uint8_t *>(gathered.p));
+            if (i == KEY_C)
+                copy_kept(k, from, KEY_H, idx[KEY_H], end);
+            GPU_LAUNCHED();
+            GPU_CHECK(cudaStreamSynchronize(from.stream));
+            src = gathered.p;
+        } else if (!whole) {
             packed.reset(new (std::nothrow) uint8_t[bytes ? bytes : 1]); /* not zero-filled: all is written */
             if (!packed)
                 return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory packing %zu bytes of points", bytes);
-            uint8_t *end = copy_kept(k, i, idx[i], packed.get());
+            uint8_t *end = copy_kept(k, from, i, idx[i], packed.get());
             if (i == KEY_C)
-                copy_kept(k, KEY_H, idx[KEY_H], end);
+                copy_kept(k, from, KEY_H, idx[KEY_H], end);
             src = packed.get();
         }
         if (k->tables) {
@@ -266,7 +357,10 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, bool tables_allowed, cuzk
             GPU_TRY(table_upload(g, msm_group_of(k->curve, i == KEY_B2), array_plan(g, k, i), src, &k->pts[i], err));
         } else {
             GPU_CHECK(cudaMalloc(&k->pts[i], bytes ? bytes : 1));
-            GPU_TRY(copy_to_device(k->pts[i], src, bytes, err));
+            if (from.dev)
+                GPU_CHECK(cudaMemcpy(k->pts[i], src, bytes, cudaMemcpyDeviceToDevice));
+            else
+                GPU_TRY(copy_to_device(k->pts[i], src, bytes, err));
         }
     }
     for (const void *&h : k->host)
@@ -662,9 +756,40 @@ static void free_points(cuzk_gpu_key *k)
     cudaGetLastError();
 }
 
+/* restage_points when the tables fit beside the points: made from them
+ * where they lie, with no trip through host memory (2^24: 7.6 of the
+ * setup's 25.6 s went to that trip). Out of device memory on the way the
+ * key stays as the setup made it. */
+static int restage_on_device(cuzk_gpu *g, cuzk_gpu_key *k, const key_progress &progress, cuzk_error *err)
+{
+    void *made[KEY_ARRAYS];
+    memcpy(made, k->pts, sizeof made);
+    memset(k->pts, 0, sizeof k->pts);
+    point_source from;
+    from.dev = made;
+    from.stream = g->stream;
+    int rc = upload_points(g, k, from, true, err, progress);
+    if (rc) {
+        free_points(k); /* what was made of the tables and index lists */
+        memcpy(k->pts, made, sizeof made);
+        const std::vector<uint32_t> all[KEY_ARRAYS];
+        keep_points(k, all);
+        k->tables = false;
+        if (rc != CUZK_ERR_NOMEM)
+            return rc;
+        progress("no room for the window tables: the points as made");
+        return 0;
+    }
+    for (void *p : made)
+        if (p)
+            cudaFree(p);
+    return 0;
+}
+
 /* A setup's key, on the device with every point (C's array with H's after
  * it), made what an uploaded key is (points at infinity dropped, window
- * tables) when its tables would fit in place of its points: the points go
+ * tables) when its tables would fit: beside its points, from the points
+ * where they lie (restage_on_device); else in place of them: the points go
  * to host memory, are freed on the device and uploaded from there. Out of
  * device memory on the way the key is uploaded again without tables; with
  * no host memory to stage in it stays as it is (slower MSMs, not wrong). */
@@ -674,7 +799,11 @@ static int restage_points(cuzk_gpu *g, cuzk_gpu_key *k, const key_progress &prog
     size_t bytes[KEY_ARRAYS], total = 0;
     for (int i = 0; i < KEY_ARRAYS; i++)
         total += bytes[i] = device_points(k, i) * k->point_bytes[i];
-    if (g->no_key_tables || plan.nwin < 2 || !tables_fit(k, plan, total))
+    if (g->no_key_tables || plan.nwin < 2)
+        return 0;
+    if (tables_fit(k, plan, 0))
+        return restage_on_device(g, k, progress, err);
+    if (!tables_fit(k, plan, total))
         return 0;
     std::unique_ptr<uint8_t, decltype(&free)> staged[KEY_ARRAYS] = {
         {nullptr, free}, {nullptr, free}, {nullptr, free}, {nullptr, free}, {nullptr, free}};
@@ -688,11 +817,11 @@ static int restage_points(cuzk_gpu *g, cuzk_gpu_key *k, const key_progress &prog
     free_points(k);
     for (int i = 0; i < KEY_ARRAYS; i++)
         k->host[i] = i == KEY_H ? staged[KEY_C].get() + k->count[KEY_C] * k->point_bytes[KEY_C] : staged[i].get();
-    int rc = upload_points(g, k, true, err, progress);
+    int rc = upload_points(g, k, point_source(), true, err, progress);
     if (rc == CUZK_ERR_NOMEM) {
         free_points(k);
         progress("no room for the window tables: the points as made");
-        rc = upload_points(g, k, false, err);
+        rc = upload_points(g, k, point_source(), false, err);
     }
     for (const void *&h : k->host)
         h = nullptr; /* the staging goes */
@@ -751,11 +880,11 @@ static int make_key(cuzk_gpu *g, const cuzk_zkey *z, bool streamed, size_t slice
         k->streamed = true;
         k->slice = slice ? slice : STREAM_SLICE_DEFAULT;
         lock_host_arrays(k);
-    } else if ((rc = upload_points(g, k, true, err)) == CUZK_ERR_NOMEM && pool_trim(g)) {
+    } else if ((rc = upload_points(g, k, point_source(), true, err)) == CUZK_ERR_NOMEM && pool_trim(g)) {
         cuzk_gpu_key_free(k); /* again, with what the pool held */
         k = nullptr;
         GPU_TRY(new_key(g, z, &k, err));
-        rc = upload_points(g, k, true, err);
+        rc = upload_points(g, k, point_source(), true, err);
     }
     if (rc) {
         cuzk_gpu_key_free(k);

@@ -6,8 +6,10 @@
  *   - a key made on the device with no host copy (no_host_points) proves:
  *     the proof verifies, a changed public signal is rejected
  *   - without a kept key, no_host_points is refused
- *   - a kept device key gets its window tables, each one's building told
- *     to the progress hook
+ *   - a device-only key of the gpu backend gets its window tables, made
+ *     from its points on the device (compacted where many are infinity),
+ *     each one's building told to the progress hook, and proves: the proof
+ *     verifies
  *   - a backend with a memory limit leaves only that much of the card free
  *     while it lives
  *   - the engine makes a device-only key itself and its jobs verify; one
@@ -74,25 +76,37 @@ static void count_table_stages(void *ctx, const char *stage)
         ++*(int *)ctx;
 }
 
-static void test_tables_told(void **state)
+static void test_key_tables(void **state)
 {
     const setup_case *c = *state;
     cuzk_error err = {0};
     cuzk_r1cs r;
     cuzk_wtns w;
     cuzk_zkey z;
-    cuzk_gpu_key *key = NULL;
+    cuzk_vk vk;
+    cuzk_proof proof;
     int tables = 0;
     synth(c, &r, &w);
+    cuzk_backend *b = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err);
+    assert_non_null(b);
     const cuzk_setup_options o = {
         .nthreads = 4, .no_host_points = 1, .progress = count_table_stages, .progress_ctx = &tables};
-    int rc = cuzk_gpu_setup(gpu, &r, &o, &z, &key, &err);
+    int rc = backend_setup(b, &r, &o, &z, &err);
     if (rc)
         printf("GPU setup: %s\n", err.msg);
     assert_int_equal(rc, CUZK_OK);
     assert_int_equal(tables, 4); /* A, B1, B2, C and H */
-    cuzk_gpu_key_free(key);
+    uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
+    assert_non_null(pub);
+    if ((rc = backend_prove(b, &z, &w, 4, &proof, pub, NULL, &err)))
+        printf("proving: %s\n", err.msg);
+    assert_int_equal(rc, CUZK_OK);
+    assert_int_equal(cuzk_groth16_export_vk(&z, &vk, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z.n_public, &proof, &err), CUZK_OK);
+    free(pub);
+    cuzk_vk_free(&vk);
     cuzk_zkey_free(&z);
+    b->destroy(b);
     cuzk_r1cs_free(&r);
     cuzk_wtns_free(&w);
 }
@@ -255,7 +269,9 @@ int main(void)
         cmocka_unit_test_prestate(test_same_key_as_cpu, (void *)&cases[5]),
         cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[1]),
         cmocka_unit_test_prestate(test_device_only_key_proves, (void *)&cases[2]),
-        cmocka_unit_test_prestate(test_tables_told, (void *)&cases[1]),
+        cmocka_unit_test_prestate(test_key_tables, (void *)&cases[1]),
+        cmocka_unit_test_prestate(test_key_tables, (void *)&cases[2]),
+        cmocka_unit_test_prestate(test_key_tables, (void *)&cases[3]),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test_prestate(test_engine_device_key, (void *)&cases[3]),
         cmocka_unit_test_prestate(test_failed_registration_frees_device_key, (void *)&cases[6]),
