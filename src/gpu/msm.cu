@@ -44,6 +44,26 @@ static __device__ __forceinline__ void load_scalar(const uint4 *scalars, size_t 
     k[0] = lo.x, k[1] = lo.y, k[2] = lo.z, k[3] = lo.w, k[4] = hi.x, k[5] = hi.y, k[6] = hi.z, k[7] = hi.w;
 }
 
+/* k's bit length (0 for zero) */
+static __device__ __forceinline__ unsigned scalar_length(const uint32_t k[8])
+{
+    unsigned len = 0;
+#pragma unroll
+    for (unsigned j = 0; j < 8; j++)
+        len = k[j] ? 32 * j + 32 - __clz(k[j]) : len;
+    return len;
+}
+
+/* The windows that can hold k's non-zero digits: those over its bits and
+ * one more for the carry out of the top one (its digit is then 1, and
+ * nothing carries further: 1 <= 2^(c-1)). A 0 or 1 of a bit-heavy witness
+ * has 1 or 2 of a plan's ~30 windows. */
+static __device__ __forceinline__ unsigned digit_windows(const uint32_t k[8], unsigned c, unsigned nwin)
+{
+    const unsigned w = (scalar_length(k) + c - 1) / c + 1;
+    return w < nwin ? w : nwin;
+}
+
 /* Every digit, zero or not, in window-major segments: key |d|, value the
  * base's index (i, or w rows + i in a window table of `rows` points per
  * row) with the sign in the top bit. */
@@ -93,11 +113,12 @@ static __global__ void msm_nonzero_digits_kernel(const uint4 *scalars, size_t n,
     if (i < n)
         load_scalar(scalars, i, k);
     uint32_t mine = 0;
-    for_each_digit(k, c, nwin, [&](unsigned, uint32_t mag, bool) { mine += mag != 0; });
+    const unsigned windows = digit_windows(k, c, nwin); /* the rest are 0 */
+    for_each_digit(k, c, windows, [&](unsigned, uint32_t mag, bool) { mine += mag != 0; });
     unsigned long long at = warp_claim(cursor, mine); /* every lane of the warp takes part */
     if (!keys || !mine)
         return;
-    for_each_digit(k, c, nwin, [&](unsigned w, uint32_t mag, bool neg) {
+    for_each_digit(k, c, windows, [&](unsigned w, uint32_t mag, bool neg) {
         if (!mag)
             return;
         keys[at] = (rows ? 0 : w * nbuckets) + mag;
@@ -186,7 +207,8 @@ int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &
 }
 
 /* lengths[b] += scalars of bit length b (0 for a zero scalar), counted per
- * block in shared memory */
+ * block in shared memory, one add per length a warp (a bit-heavy witness's
+ * warps are all lengths 0 and 1: 32 adds to one counter would serialize) */
 static __global__ void msm_lengths_kernel(const uint4 *scalars, size_t n, unsigned long long *lengths)
 {
     __shared__ unsigned counts[MSM_LENGTHS];
@@ -194,14 +216,13 @@ static __global__ void msm_lengths_kernel(const uint4 *scalars, size_t n, unsign
         counts[b] = 0;
     __syncthreads();
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        uint32_t k[8];
+    uint32_t k[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (i < n)
         load_scalar(scalars, i, k);
-        unsigned len = 0;
-        for (unsigned j = 8; j-- > 0 && !len;)
-            len = k[j] ? 32 * j + 32 - __clz(k[j]) : 0;
-        atomicAdd(&counts[len], 1u);
-    }
+    const unsigned len = i < n ? scalar_length(k) : MSM_LENGTHS; /* MSM_LENGTHS: no scalar */
+    const unsigned peers = __match_any_sync(0xffffffffu, len);
+    if (len < MSM_LENGTHS && threadIdx.x % 32 == (unsigned)__ffs(peers) - 1)
+        atomicAdd(&counts[len], (unsigned)__popc(peers));
     __syncthreads();
     for (unsigned b = threadIdx.x; b < MSM_LENGTHS; b += blockDim.x)
         if (counts[b])
