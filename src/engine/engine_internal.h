@@ -50,8 +50,9 @@ typedef struct partition {
     witness_input input; /* read at submit; the witness is calculated from it */
     int has_input;
     cuzk_wtns staged;   /* the witness with its values in the pool buffer (a file's read there) */
-    cuzk_wtns_packed packed; /* staged's values packed in place (base set) when a, b, c are
-                              * built on the device and packing pays; staged.values are gone then */
+    cuzk_wtns_packed packed; /* the witness packed into the pool buffer (base set) when a, b, c
+                              * are built on the device and packing pays; staged.values are
+                              * not the values then */
     uint64_t ws_bytes;  /* working set charged under BUDGET_PARTITIONS */
     void *abc;          /* pinned buffer while checked out */
     int holds_permit;

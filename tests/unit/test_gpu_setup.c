@@ -70,6 +70,28 @@ static void test_same_key_as_cpu(void **state)
     cuzk_wtns_free(&w);
 }
 
+/* A proof of w by b on its key z verifies; with a changed public signal
+ * it does not. */
+static void expect_proof_verifies(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w)
+{
+    cuzk_error err = {0};
+    cuzk_vk vk;
+    cuzk_proof proof;
+    uint64_t(*pub)[4] = calloc((size_t)z->n_public + 1, sizeof *pub);
+    assert_non_null(pub);
+    int rc = backend_prove(b, z, w, 4, &proof, pub, NULL, &err);
+    if (rc)
+        printf("proving: %s\n", err.msg);
+    assert_int_equal(rc, CUZK_OK);
+    assert_int_equal(cuzk_groth16_export_vk(z, &vk, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z->n_public, &proof, &err), CUZK_OK);
+    pub[0][0] ^= 1;
+    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z->n_public, &proof, &err),
+                     CUZK_ERR_INVALID_PROOF);
+    free(pub);
+    cuzk_vk_free(&vk);
+}
+
 static void count_table_stages(void *ctx, const char *stage)
 {
     if (!strncmp(stage, "window table of ", 16))
@@ -83,8 +105,6 @@ static void test_key_tables(void **state)
     cuzk_r1cs r;
     cuzk_wtns w;
     cuzk_zkey z;
-    cuzk_vk vk;
-    cuzk_proof proof;
     int tables = 0;
     synth(c, &r, &w);
     cuzk_backend *b = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err);
@@ -96,15 +116,7 @@ static void test_key_tables(void **state)
         printf("GPU setup: %s\n", err.msg);
     assert_int_equal(rc, CUZK_OK);
     assert_int_equal(tables, 4); /* A, B1, B2, C and H */
-    uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
-    assert_non_null(pub);
-    if ((rc = backend_prove(b, &z, &w, 4, &proof, pub, NULL, &err)))
-        printf("proving: %s\n", err.msg);
-    assert_int_equal(rc, CUZK_OK);
-    assert_int_equal(cuzk_groth16_export_vk(&z, &vk, &err), CUZK_OK);
-    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z.n_public, &proof, &err), CUZK_OK);
-    free(pub);
-    cuzk_vk_free(&vk);
+    expect_proof_verifies(b, &z, &w);
     cuzk_zkey_free(&z);
     b->destroy(b);
     cuzk_r1cs_free(&r);
@@ -118,8 +130,6 @@ static void test_device_only_key_proves(void **state)
     cuzk_r1cs r;
     cuzk_wtns w;
     cuzk_zkey z;
-    cuzk_vk vk;
-    cuzk_proof proof;
     synth(c, &r, &w);
     cuzk_backend *b = backend_gpu_create(&(backend_options){.gpu_devices = 1, .gpu_one_shot = 1}, &err);
     assert_non_null(b);
@@ -127,25 +137,13 @@ static void test_device_only_key_proves(void **state)
     assert_int_equal(backend_setup(b, &r, &o, &z, &err), CUZK_OK);
     assert_null(z.a);
     assert_null(z.h);
-    uint64_t(*pub)[4] = calloc((size_t)z.n_public + 1, sizeof *pub);
-    assert_non_null(pub);
-    int rc = backend_prove(b, &z, &w, 4, &proof, pub, NULL, &err);
-    if (rc)
-        printf("proving: %s\n", err.msg);
-    assert_int_equal(rc, CUZK_OK);
-    assert_int_equal(cuzk_groth16_export_vk(&z, &vk, &err), CUZK_OK);
-    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z.n_public, &proof, &err), CUZK_OK);
-    pub[0][0] ^= 1;
-    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z.n_public, &proof, &err),
-                     CUZK_ERR_INVALID_PROOF);
+    expect_proof_verifies(b, &z, &w);
     /* the CPU has nowhere to keep a device-only key */
     cuzk_backend *cpu = backend_cpu_create(2);
     cuzk_zkey none;
     assert_int_equal(backend_setup(cpu, &r, &o, &none, &err), CUZK_ERR_ARG);
     assert_int_equal(cuzk_gpu_setup(gpu, &r, &o, &none, NULL, &err), CUZK_ERR_ARG);
     cpu->destroy(cpu);
-    free(pub);
-    cuzk_vk_free(&vk);
     cuzk_zkey_free(&z);
     b->destroy(b);
     cuzk_r1cs_free(&r);
