@@ -8,6 +8,7 @@
  *                   [--sweep-log 24] [--sweep-c 16,18,22]
  *                   [--table-logs 20,22,24,26] [--shape random|bits]
  *                   [--lanes L] [--sweep-lanes -1,256,1024]
+ *                   [--overlap-logs 26,27]
  *
  * --sweep-c times G1 MSMs of 2^sweep-log points again with each window
  * size (rows msm_g1_cNN); the plain rows use the cost model's choice.
@@ -18,7 +19,11 @@
  * automatic choice, the default); --sweep-lanes times G1 and G2 MSMs of
  * 2^sweep-log points again with each (rows msm_g1_lNN, msm_g2_lNN; lx the
  * XYZZ walk). Each MSM row also gets its steps' times
- * from the last run (second table).
+ * from the last run (second table). --overlap-logs: a proof's coset chain
+ * (coset_h) and a G1 MSM of the same size, each alone on its own context
+ * and then both at once from two threads (rows overlap_h, overlap_m,
+ * overlap_hm, wall times): whether the chain's latency-bound kernels leave
+ * room an MSM beside them could fill.
  *
  * Inputs (src/gpu/bench_common.cuh, shared with bench/peers/sppark_bench.cu):
  * MSM scalars of --shape (random: uniform below 2^(bits-1), the default;
@@ -29,6 +34,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -199,6 +205,83 @@ static void bench_msm_rows(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char
             bench_msm<A, J>(g, curve, g2, op_t, name, bits, pts, lg, runs, 0, true);
 }
 
+static double wall_ms_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/* a row of wall times: the median and the minimum of ms */
+static void wall_row(const char *op, const char *curve, unsigned lg, std::vector<double> ms)
+{
+    std::sort(ms.begin(), ms.end());
+    row r = {};
+    snprintf(r.op, sizeof r.op, "%s", op);
+    snprintf(r.curve, sizeof r.curve, "%s", curve);
+    r.lg = lg;
+    r.median_ms = ms[ms.size() / 2];
+    r.min_ms = ms[0];
+    r.runs = (int)ms.size();
+    table.push_back(r);
+    printf("  %-10s %-10s 2^%-3u %10.3f ms (min %.3f, %d runs, wall)\n", op, curve, lg, r.median_ms, r.min_ms,
+           r.runs);
+    fflush(stdout);
+}
+
+/* --overlap-logs: coset_h on g, a G1 MSM on a second context, alone and at
+ * once (wall clock around host calls that wait for their streams). */
+template <class A, class J>
+static void bench_overlap(cuzk_gpu *g, cuzk_curve_id curve, const char *name, unsigned bits, const std::vector<A> &pts,
+                          unsigned lg, int runs)
+{
+    const size_t n = (size_t)1 << lg;
+    cuzk_error err = {};
+    cuzk_gpu *g2 = nullptr;
+    bench_ok(cuzk_gpu_open(&g2, 0, &err), err, "open a second context");
+    void *abc = nullptr, *bases = nullptr, *scalars = nullptr;
+    bench_ok(cuzk_gpu_alloc(g, &abc, 3 * n * 32, &err), err, "alloc a, b, c");
+    bench_ok(cuzk_gpu_alloc(g2, &bases, n * sizeof(A), &err), err, "alloc bases");
+    bench_ok(cuzk_gpu_alloc(g2, &scalars, n * 32, &err), err, "alloc scalars");
+    fill_scalars(g, abc, 3 * n, bits, 11 + lg, BENCH_SHAPE_RANDOM);
+    tile_points(bases, n, pts);
+    fill_scalars(g2, scalars, n, bits, 3 + lg, BENCH_SHAPE_RANDOM);
+    BENCH_CHECK(cudaDeviceSynchronize());
+    char *a = static_cast<char *>(abc);
+    J result;
+    auto chain = [&] {
+        cuzk_error e = {};
+        bench_ok(cuzk_gpu_coset_h_dev(g, curve, a, a + n * 32, a + 2 * n * 32, n, &e), e, "coset_h");
+        BENCH_CHECK(cudaStreamSynchronize(g->stream));
+    };
+    auto msm = [&] {
+        cuzk_error e = {};
+        bench_ok(cuzk_gpu_msm_g1_dev(g2, curve, &result, bases, scalars, n, &e), e, "msm");
+        BENCH_CHECK(cudaStreamSynchronize(g2->stream));
+    };
+    chain();
+    msm(); /* warm-up: twiddles, buffers */
+    std::vector<double> h, m, hm;
+    for (int r = 0; r < runs; r++) {
+        auto t0 = std::chrono::steady_clock::now();
+        chain();
+        h.push_back(wall_ms_since(t0));
+        t0 = std::chrono::steady_clock::now();
+        msm();
+        m.push_back(wall_ms_since(t0));
+        t0 = std::chrono::steady_clock::now();
+        std::thread other(msm);
+        chain();
+        other.join();
+        hm.push_back(wall_ms_since(t0));
+    }
+    wall_row("overlap_h", name, lg, h);
+    wall_row("overlap_m", name, lg, m);
+    wall_row("overlap_hm", name, lg, hm);
+    cuzk_gpu_free(g, abc);
+    cuzk_gpu_free(g2, bases);
+    cuzk_gpu_free(g2, scalars);
+    cuzk_gpu_close(g2);
+}
+
 /* the row name of a window-sweep MSM */
 static const char *sweep_name(unsigned c)
 {
@@ -252,6 +335,7 @@ int main(int argc, char **argv)
     int runs = 5;
     const char *msm_logs = "20,22,24", *g1_extra = "26", *ntt_logs = "20,22,24,26,27", *coset_logs = "20,24";
     const char *curves = "bn254,bls12_381", *sweep_c = "16,18,22", *table_logs = "20,22,24,26", *sweep_lanes = "";
+    const char *overlap_logs = "";
     unsigned sweep_log = 24;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--runs"))
@@ -274,6 +358,8 @@ int main(int argc, char **argv)
             table_logs = argv[i + 1];
         else if (!strcmp(argv[i], "--lanes"))
             msm_lanes = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--overlap-logs"))
+            overlap_logs = argv[i + 1];
         else if (!strcmp(argv[i], "--sweep-lanes"))
             sweep_lanes = argv[i + 1];
         else if (!strcmp(argv[i], "--shape")) {
@@ -299,7 +385,7 @@ int main(int argc, char **argv)
 
     std::vector<unsigned> msm = bench_parse_logs(msm_logs), extra = bench_parse_logs(g1_extra), ntt = bench_parse_logs(ntt_logs),
                           coset = bench_parse_logs(coset_logs), sweep = bench_parse_logs(sweep_c),
-                          tables = bench_parse_logs(table_logs);
+                          tables = bench_parse_logs(table_logs), overlap = bench_parse_logs(overlap_logs);
     for (int c = 0; c < 2; c++) {
         const char *name = c == 0 ? "bn254" : "bls12_381";
         if (!strstr(curves, name))
@@ -325,6 +411,13 @@ int main(int argc, char **argv)
         else
             bench_curve_msms<bls12_381_g1_affine, bls12_381_g1_jac, bls12_381_g2_affine, bls12_381_g2_jac>(
                 g, curve, name, bits, bls12_381_g1_bench_points, bls12_381_g2_bench_points, sizes, runs);
+        for (unsigned lg : overlap)
+            if (c == 0)
+                bench_overlap<bn254_g1_affine, bn254_g1_jac>(g, curve, name, bits, bn254_g1_bench_points(1 << 16), lg,
+                                                             runs);
+            else
+                bench_overlap<bls12_381_g1_affine, bls12_381_g1_jac>(g, curve, name, bits,
+                                                                     bls12_381_g1_bench_points(1 << 16), lg, runs);
     }
     cuzk_gpu_close(g);
 

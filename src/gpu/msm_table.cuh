@@ -10,10 +10,11 @@
  * msm_plan.table_rows). The technique is the one PERF.md lists for the fastest GPU
  * MSMs; this code is ours.
  *
- * Building: one thread per base doubles an XYZZ copy c times per row and
- * turns each row's point affine with one inversion per base (Montgomery's
- * trick over its rows): the ZZ, ZZZ and prefix products wait in scratch
- * memory, a slice of bases at a time. Affine from XYZZ: y = Y / ZZZ and,
+ * Building: one thread per base doubles a Jacobian copy c times per row
+ * (doublings are nearly all of the work: ~255 a base) and turns each row's
+ * point affine with one inversion per base (Montgomery's trick over its
+ * rows), through XYZZ (X, Y, Z^2, Z^3): the ZZ, ZZZ and prefix products
+ * wait in scratch memory, a slice of bases at a time. Affine from XYZZ: y = Y / ZZZ and,
  * as ZZ^3 = ZZZ^2, 1 / ZZ = (ZZ / ZZZ)^2. */
 #ifndef CUZK_GPU_MSM_TABLE_CUH
 #define CUZK_GPU_MSM_TABLE_CUH
@@ -50,14 +51,16 @@ __global__ void __launch_bounds__(MSM_TABLE_THREADS)
             store(table + w * rows + i, inf);
         return;
     }
-    xyzz<F> acc = {p.x, p.y, F::one(), F::one()};
+    jacobian<F> acc = {p.x, p.y, F::one()};
     F pre = F::one();
     auto pt = [&](unsigned k) { return (size_t)(k + 1) * rows + i; }; /* row w = k + 1 */
     auto sc = [&](unsigned k) { return (size_t)k * count + t; };
     for (unsigned k = 0; k + 1 < nwin; k++) {
         for (unsigned b = 0; b < c; b++)
-            xyzz_dbl_to(&acc);
-        xyzz_batch_record(table + pt(k), zz_s + sc(k), zzz_s + sc(k), pre_s + sc(k), acc, pre);
+            acc = jacobian_dbl(acc);
+        const F zz = acc.z.sqr(); /* Jacobian (X, Y, Z) is XYZZ (X, Y, Z^2, Z^3) */
+        xyzz_batch_record(table + pt(k), zz_s + sc(k), zzz_s + sc(k), pre_s + sc(k), xyzz<F>{acc.x, acc.y, zz, zz * acc.z},
+                          pre);
     }
     xyzz_batch_affine(table, pt, zz_s, zzz_s, pre_s, sc, nwin - 1, pre);
 }

@@ -330,23 +330,26 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, const point_source &from,
         const size_t bytes = device_points(k, i) * k->point_bytes[i];
         const void *src = from.at(k, i);
         const bool whole = idx[i].empty() && (i != KEY_C || (from.dev && idx[KEY_H].empty()));
-        if (!whole && from.dev) { /* gathered on the device (C's array holds H's already) */
-            gathered.reset();
-            GPU_CHECK(cudaMalloc(&gathered.p, bytes ? bytes : 1));
-            uint8_t *end = copy_kept(k, from, i, idx[i], static_cast<uint8_t *>(gathered.p));
+        if (!whole) { /* the kept points gathered where the source lies (C's array holds H's already) */
+            uint8_t *dst;
+            if (from.dev) {
+                gathered.reset();
+                GPU_CHECK(cudaMalloc(&gathered.p, bytes ? bytes : 1));
+                dst = static_cast<uint8_t *>(gathered.p);
+            } else {
+                packed.reset(new (std::nothrow) uint8_t[bytes ? bytes : 1]); /* not zero-filled: all is written */
+                if (!packed)
+                    return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory packing %zu bytes of points", bytes);
+                dst = packed.get();
+            }
+            uint8_t *end = copy_kept(k, from, i, idx[i], dst);
             if (i == KEY_C)
                 copy_kept(k, from, KEY_H, idx[KEY_H], end);
-            GPU_LAUNCHED();
-            GPU_CHECK(cudaStreamSynchronize(from.stream));
-            src = gathered.p;
-        } else if (!whole) {
-            packed.reset(new (std::nothrow) uint8_t[bytes ? bytes : 1]); /* not zero-filled: all is written */
-            if (!packed)
-                return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory packing %zu bytes of points", bytes);
-            uint8_t *end = copy_kept(k, from, i, idx[i], packed.get());
-            if (i == KEY_C)
-                copy_kept(k, from, KEY_H, idx[KEY_H], end);
-            src = packed.get();
+            if (from.dev) {
+                GPU_LAUNCHED();
+                GPU_CHECK(cudaStreamSynchronize(from.stream));
+            }
+            src = dst;
         }
         if (k->tables) {
             static const char *const names[] = {"A (G1)", "B1 (G1)", "B2 (G2)", "C and H (G1)"};
