@@ -1,6 +1,7 @@
 /* Whole proofs on the device (gpu.h, "whole proofs"): the proving key kept
  * resident (or streamed from host memory when it does not fit), and the
  * device part of one proof timed phase by phase with CUDA events. */
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -789,6 +790,26 @@ static int restage_on_device(cuzk_gpu *g, cuzk_gpu_key *k, const key_progress &p
     return 0;
 }
 
+/* Fresh host memory's pages faulted in on every core (zeros written), so
+ * that a copy into it is not held up faulting them one at a time. */
+struct fresh_pages {
+    uint8_t *p;
+    size_t bytes;
+};
+
+static void touch_range(void *ctx, size_t begin, size_t end, int)
+{
+    const fresh_pages *f = static_cast<const fresh_pages *>(ctx);
+    const size_t unit = (size_t)1 << 20, from = begin * unit, to = std::min(end * unit, f->bytes);
+    memset(f->p + from, 0, to - from);
+}
+
+static void touch_pages(uint8_t *p, size_t bytes)
+{
+    fresh_pages f = {p, bytes};
+    cuzk_parallel_for(cuzk_cpu_count(), (bytes + ((size_t)1 << 20) - 1) >> 20, touch_range, &f);
+}
+
 /* A setup's key, on the device with every point (C's array with H's after
  * it), made what an uploaded key is (points at infinity dropped, window
  * tables) when its tables would fit: beside its points, from the points
@@ -810,14 +831,17 @@ static int restage_points(cuzk_gpu *g, cuzk_gpu_key *k, const key_progress &prog
         return 0;
     std::unique_ptr<uint8_t, decltype(&free)> staged[KEY_ARRAYS] = {
         {nullptr, free}, {nullptr, free}, {nullptr, free}, {nullptr, free}, {nullptr, free}};
-    for (int i = 0; i < KEY_ARRAYS; i++) /* malloc: no clearing of gigabytes about to be overwritten */
+    for (int i = 0; i < KEY_ARRAYS; i++) /* malloc: its pages are touched on every core below */
         if (bytes[i] && !(staged[i] = {static_cast<uint8_t *>(malloc(bytes[i])), free}))
             return 0;
     progress("the key's points staged in host memory for its window tables");
     for (int i = 0; i < KEY_ARRAYS; i++)
-        if (bytes[i])
+        if (bytes[i]) {
+            touch_pages(staged[i].get(), bytes[i]);
             GPU_CHECK(cudaMemcpy(staged[i].get(), k->pts[i], bytes[i], cudaMemcpyDeviceToHost));
+        }
     free_points(k);
+    progress("the key's points in host memory, freed on the device");
     for (int i = 0; i < KEY_ARRAYS; i++)
         k->host[i] = i == KEY_H ? staged[KEY_C].get() + k->count[KEY_C] * k->point_bytes[KEY_C] : staged[i].get();
     int rc = upload_points(g, k, point_source(), true, err, progress);
