@@ -26,6 +26,7 @@ unauthenticated_per_address = PER_ADDRESS:
     answered 200. The server spares a speaking connection for a grace of
     seconds; a try that took longer than it proves nothing and is redone."""
 import socket
+import struct
 import sys
 import time
 
@@ -82,6 +83,27 @@ def request(s, token=None, started=False):
     return int(head.split(b" ")[1])
 
 
+def acked(s):
+    """The bytes sent on s that the server's kernel acknowledged, its SYN
+    counted as one (tcp_info's tcpi_bytes_acked, offset 120 in
+    linux/tcp.h); None where the kernel does not report it."""
+    info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 232)
+    return struct.unpack_from("<Q", info, 120)[0] if len(info) >= 128 else None
+
+
+def wait_heard(s, n):
+    """Waits until the server's kernel has the n bytes sent on s (n - 1 at
+    least, as the SYN counts too; any byte will do): the server then counts
+    the connection speaking (http_server.c's bytes_heard) whether its
+    thread read them yet or not. Without the wait, on a loaded
+    machine a later connection's handshake could be handled before the
+    bytes (CI once saw a speaking pool's first connection pushed out)."""
+    deadline = time.monotonic() + WAIT_S
+    while (a := acked(s)) is not None and a < n:
+        check(time.monotonic() < deadline, f"the server's kernel took none of {n} bytes in {WAIT_S} s")
+        time.sleep(0.001)
+
+
 def closed_by_server(s):
     """Waits until the server closes s (True) or sends something (False)."""
     try:
@@ -119,6 +141,8 @@ def spare_speaking(listener, source, token, per_address):
         pool = [connect(listener, source) for _ in range(per_address)]
         for s in pool:
             s.sendall(REQUEST_LINE.encode())
+        for s in pool:
+            wait_heard(s, len(REQUEST_LINE))
         # answered: the server took the newcomer, with the pool listed
         check(request(connect(listener, source), token) == 200, "a token holder beside a speaking pool")
         answers = [request(s, token, started=True) for s in pool]
