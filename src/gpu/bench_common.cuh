@@ -59,6 +59,13 @@ struct bench_timing {
     double median_ms, min_ms;
 };
 
+/* the median and the minimum of ms (not empty) */
+static bench_timing bench_timing_of(std::vector<double> ms)
+{
+    std::sort(ms.begin(), ms.end());
+    return bench_timing{ms[ms.size() / 2], ms[0]};
+}
+
 template <class Fn> static bench_timing bench_time(cudaStream_t s, int runs, Fn fn)
 {
     cudaEvent_t a, b;
@@ -77,8 +84,7 @@ template <class Fn> static bench_timing bench_time(cudaStream_t s, int runs, Fn 
     }
     BENCH_CHECK(cudaEventDestroy(a));
     BENCH_CHECK(cudaEventDestroy(b));
-    std::sort(ms.begin(), ms.end());
-    return bench_timing{ms[ms.size() / 2], ms[0]};
+    return bench_timing_of(ms);
 }
 
 static std::vector<unsigned> bench_parse_logs(const char *s)

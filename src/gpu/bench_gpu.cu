@@ -103,10 +103,10 @@ static void record_steps(cuzk_gpu *g, const char *op, const char *curve, unsigne
     steps.push_back(r);
 }
 
-/* median and minimum of `runs` timed calls of fn after one warm-up */
-template <class Fn> static void time_it(cuzk_gpu *g, const char *op, const char *curve, unsigned lg, int runs, Fn fn)
+/* a row of the table, printed as it comes (clock: how it was timed) */
+static void add_row(const char *op, const char *curve, unsigned lg, const bench_timing &t, int runs,
+                    const char *clock)
 {
-    const bench_timing t = bench_time(g->stream, runs, fn);
     row r = {};
     snprintf(r.op, sizeof r.op, "%s", op);
     snprintf(r.curve, sizeof r.curve, "%s", curve);
@@ -115,8 +115,14 @@ template <class Fn> static void time_it(cuzk_gpu *g, const char *op, const char 
     r.min_ms = t.min_ms;
     r.runs = runs;
     table.push_back(r);
-    printf("  %-10s %-10s 2^%-3u %10.3f ms (min %.3f, %d runs)\n", op, curve, lg, r.median_ms, r.min_ms, runs);
+    printf("  %-10s %-10s 2^%-3u %10.3f ms (min %.3f, %d runs%s)\n", op, curve, lg, r.median_ms, r.min_ms, runs, clock);
     fflush(stdout);
+}
+
+/* median and minimum of `runs` timed calls of fn after one warm-up */
+template <class Fn> static void time_it(cuzk_gpu *g, const char *op, const char *curve, unsigned lg, int runs, Fn fn)
+{
+    add_row(op, curve, lg, bench_time(g->stream, runs, fn), runs, "");
 }
 
 /* ---- benchmarks ---- */
@@ -210,23 +216,6 @@ static double wall_ms_since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/* a row of wall times: the median and the minimum of ms */
-static void wall_row(const char *op, const char *curve, unsigned lg, std::vector<double> ms)
-{
-    std::sort(ms.begin(), ms.end());
-    row r = {};
-    snprintf(r.op, sizeof r.op, "%s", op);
-    snprintf(r.curve, sizeof r.curve, "%s", curve);
-    r.lg = lg;
-    r.median_ms = ms[ms.size() / 2];
-    r.min_ms = ms[0];
-    r.runs = (int)ms.size();
-    table.push_back(r);
-    printf("  %-10s %-10s 2^%-3u %10.3f ms (min %.3f, %d runs, wall)\n", op, curve, lg, r.median_ms, r.min_ms,
-           r.runs);
-    fflush(stdout);
-}
-
 /* --overlap-logs: coset_h on g, a G1 MSM on a second context, alone and at
  * once (wall clock around host calls that wait for their streams). */
 template <class A, class J>
@@ -273,9 +262,9 @@ static void bench_overlap(cuzk_gpu *g, cuzk_curve_id curve, const char *name, un
         other.join();
         hm.push_back(wall_ms_since(t0));
     }
-    wall_row("overlap_h", name, lg, h);
-    wall_row("overlap_m", name, lg, m);
-    wall_row("overlap_hm", name, lg, hm);
+    add_row("overlap_h", name, lg, bench_timing_of(h), runs, ", wall");
+    add_row("overlap_m", name, lg, bench_timing_of(m), runs, ", wall");
+    add_row("overlap_hm", name, lg, bench_timing_of(hm), runs, ", wall");
     cuzk_gpu_free(g, abc);
     cuzk_gpu_free(g2, bases);
     cuzk_gpu_free(g2, scalars);
