@@ -1,8 +1,9 @@
 /* The glue's C source (wasm_glue.h), kept as a string: it is compiled at
  * run time, once per circuit, with the circuit's translation, and the
  * command carries it so that nothing but wabt and a C compiler has to be
- * installed. Its code runs inside the circuit's shared object; it includes
- * only wasm2c's and the runtime's headers. */
+ * installed. Its code runs inside the circuit's shared object, compiled in
+ * one unit after the translation; it includes only wasm2c's and the
+ * runtime's headers. */
 #include "witness/wasm_glue.h"
 
 _Static_assert(WASM_GLUE_INPUTS + 1 == WASM_GLUE_INFO_N, "cuzk_glue_info fills the words in wasm_glue.h's order");
@@ -397,13 +398,26 @@ const char wasm_glue_source[] =
 "}\n"
 "\n"
 "/* Fr_toInt: a negative value negated into the scratch element at 8 */\n"
-"static uint32_t fr_to_int(const fr_ctx *c, u8 *p)\n"
+"static __attribute__((noinline)) uint32_t fr_to_int_any(const fr_ctx *c, u8 *p)\n"
 "{\n"
 "    if (fr_is_negative(c, p)) {\n"
 "        fr_neg(c, c->mem + 8, p);\n"
 "        return 0 - fr_get_lsb32(c, c->mem + 8);\n"
 "    }\n"
 "    return fr_get_lsb32(c, p);\n"
+"}\n"
+"/* Fr_toInt's common operands (2 M calls a SHA-256(1024) witness: index\n"
+" * arithmetic on loop counters) at the cost of a few loads: a short\n"
+" * non-negative value, and a long normal one whose top word is below\n"
+" * (q-1)/2's (not negative) are their low 32 bits, stored nowhere */\n"
+"static inline uint32_t fr_to_int(const fr_ctx *c, u8 *p)\n"
+"{\n"
+"    if (!FR_LONG(p)) {\n"
+"        if (ld_s32(p) >= 0) return ld_u32(p);\n"
+"    } else if (!FR_MONT(p) && ld64(p + 32) < ld64(c->mem + 1944)) {\n"
+"        return ld_u32(p + 8);\n"
+"    }\n"
+"    return fr_to_int_any(c, p);\n"
 "}\n"
 "\n"
 "static int fr_is_true(const u8 *p)\n"
@@ -418,8 +432,9 @@ const char wasm_glue_source[] =
 "typedef void f1m_op(const fr_ctx *, const u8 *, const u8 *, u8 *);\n"
 "\n"
 "/* Fr_add and Fr_sub: the same branches, op F1m_add or F1m_sub, the short\n"
-" * operand of a long normal one made long in the scratch element at 16 */\n"
-"static void fr_add_sub(const fr_ctx *c, u8 *r, u8 *a, u8 *b, f1m_op *op, int sub)\n"
+" * operand of a long normal one made long in the scratch element at 16;\n"
+" * inlined into each entry, where op is known and inlined in turn */\n"
+"static inline __attribute__((always_inline)) void fr_add_sub(const fr_ctx *c, u8 *r, u8 *a, u8 *b, f1m_op *op, int sub)\n"
 "{\n"
 "    u8 *s = c->mem + 16;\n"
 "    if (FR_LONG(a)) {\n"
@@ -605,8 +620,12 @@ const char wasm_glue_source[] =
 "    return 1;\n"
 "}\n"
 "\n"
+"/* Each entry inlined into the translation's wrapper that calls it: the\n"
+" * glue is compiled in one unit with the translation (wasm_build.c); the\n"
+" * wrapper's own declaration keeps the definition external. */\n"
+"#define ENTRY __attribute__((always_inline)) inline\n"
 "#define FR_ENTRY1(name, body)                                                 \\\n"
-"    int cuzk_glue_##name(Z_circuit_instance_t *m, u32 *out, u32 x)           \\\n"
+"    ENTRY int cuzk_glue_##name(Z_circuit_instance_t *m, u32 *out, u32 x)     \\\n"
 "    {                                                                         \\\n"
 "        fr_ctx c;                                                             \\\n"
 "        const u32 a[1] = {x};                                                 \\\n"
@@ -617,7 +636,7 @@ const char wasm_glue_source[] =
 "        return 1;                                                             \\\n"
 "    }\n"
 "#define FR_ENTRY2(name, body)                                                 \\\n"
-"    int cuzk_glue_##name(Z_circuit_instance_t *m, u32 *out, u32 x, u32 y)    \\\n"
+"    ENTRY int cuzk_glue_##name(Z_circuit_instance_t *m, u32 *out, u32 x, u32 y) \\\n"
 "    {                                                                         \\\n"
 "        fr_ctx c;                                                             \\\n"
 "        const u32 a[2] = {x, y};                                              \\\n"
@@ -628,7 +647,7 @@ const char wasm_glue_source[] =
 "        return 1;                                                             \\\n"
 "    }\n"
 "#define FR_ENTRY3(name, body)                                                     \\\n"
-"    int cuzk_glue_##name(Z_circuit_instance_t *m, u32 *out, u32 x, u32 y, u32 z) \\\n"
+"    ENTRY int cuzk_glue_##name(Z_circuit_instance_t *m, u32 *out, u32 x, u32 y, u32 z) \\\n"
 "    {                                                                             \\\n"
 "        fr_ctx c;                                                                 \\\n"
 "        const u32 a[3] = {x, y, z};                                               \\\n"
