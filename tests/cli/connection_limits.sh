@@ -47,9 +47,11 @@ for _ in 1 2 3 4 5; do "$CUZK" client status --connect "unix:$WORK/d.sock" >/dev
 step "the log says why each was closed: its address's share, never the total"
 floods=1
 [ -n "$PORT6" ] && floods=2
-want=$(((40 - PER_ADDRESS + 1) * floods)) # each flood, then the fresh token holder's connection
+# each flood, then the fresh token holder's connection; a speaking pool's
+# try redone (address_flood.py: pushed out before it spoke) adds its own
+want=$(((40 - PER_ADDRESS + 1) * floods))
 got=$(grep -c 'closed an idle connection without a token.*reason=per_address' "$WORK/d.log" || true)
-[ "$got" = "$want" ] || fail "$got connections closed for their address's share, expected $want"
+[ "$got" -ge "$want" ] || fail "$got connections closed for their address's share, expected $want at least"
 ! grep -q 'reason=total' "$WORK/d.log" || fail "a connection was closed for the total, which one address cannot reach"
 
 kill -TERM "${PID[d]}"
