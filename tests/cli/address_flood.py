@@ -103,16 +103,19 @@ def wait_heard(s, n):
     least, as the SYN counts too; any byte will do): True, and the server
     then counts the connection speaking (http_server.c's bytes_heard)
     whether its thread read them yet or not; False when the server closed
-    s first (it was pushed out while silent). Without the wait, on a
-    loaded machine a later connection's handshake could be handled before
-    the bytes."""
+    s first (it was pushed out while silent). The state is asked first: a
+    connection pushed out is only shut down until its thread sees it, and
+    the server's kernel still acknowledges bytes that arrive after (a
+    pool's request was then answered None here, under load). Without the
+    wait, on a loaded machine a later connection's handshake could be
+    handled before the bytes."""
     deadline = time.monotonic() + WAIT_S
     while True:
         state, acked = tcp_state(s)
-        if acked is None or acked >= n:
-            return True
         if state != TCP_ESTABLISHED:
             return False
+        if acked is None or acked >= n:
+            return True
         check(time.monotonic() < deadline, f"the server's kernel took none of {n} bytes in {WAIT_S} s")
         time.sleep(0.001)
 
