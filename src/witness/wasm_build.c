@@ -268,6 +268,7 @@ static const struct {
     {"Fr_geq", 1, {"92fc1216004eba98"}},
     {"Fr_lt", 1, {"41c2c78e5a8fa360"}},
     {"Fr_leq", 1, {"5811b4ea06aad77b"}},
+    {"Fr_mod", 1, {"de8404f9fd9bb781"}},
     {"Fr_F1m_add", 0, {"d6c16068415e3b94"}},
     {"Fr_F1m_sub", 0, {"efd7772f09805ce1"}},
     {"Fr_F1m_neg", 0, {"360569d5cf7bdcd9"}},
@@ -284,6 +285,9 @@ static const struct {
     {"Fr_int_isZero", 0, {"d4e3bc794f485671"}},
     {"Fr_int_copy", 0, {"4c6bfccf7740b58f"}},
     {"Fr_int_zero", 0, {"e4dd8f15bf17aef5"}},
+    {"Fr_int_div", 0, {"4f9d06f4fa57f0dd"}},
+    {"Fr_int__mul1", 0, {"1ee3e711db2b1cbc"}},
+    {"Fr_int__add1", 0, {"d784391b1cc79236"}},
 };
 enum { N_HELPER_ROWS = sizeof helper_rows / sizeof helper_rows[0] };
 
