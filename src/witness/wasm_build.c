@@ -269,6 +269,7 @@ static const struct {
     {"Fr_lt", 1, {"41c2c78e5a8fa360"}},
     {"Fr_leq", 1, {"5811b4ea06aad77b"}},
     {"Fr_mod", 1, {"de8404f9fd9bb781"}},
+    {"Fr_shr", 1, {"6af8868c54ff7ddf"}},
     {"Fr_F1m_add", 0, {"d6c16068415e3b94"}},
     {"Fr_F1m_sub", 0, {"efd7772f09805ce1"}},
     {"Fr_F1m_neg", 0, {"360569d5cf7bdcd9"}},
@@ -288,6 +289,11 @@ static const struct {
     {"Fr_int_div", 0, {"4f9d06f4fa57f0dd"}},
     {"Fr_int__mul1", 0, {"1ee3e711db2b1cbc"}},
     {"Fr_int__add1", 0, {"d784391b1cc79236"}},
+    {"Fr_rawshr", 0, {"08e4686e5c74de11"}},
+    {"Fr_rawshrl", 0, {"c22f09971b588155"}},
+    {"Fr_rawgetchunk", 0, {"be46d33eb6c887aa"}},
+    {"Fr_fixedShr", 0, {"72d34b31963eb74a"}},
+    {"Fr_fixedShl", 0, {"15eefcdcf846b6e3"}},
 };
 enum { N_HELPER_ROWS = sizeof helper_rows / sizeof helper_rows[0] };
 

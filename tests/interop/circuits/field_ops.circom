@@ -6,14 +6,17 @@ pragma circom 2.0.0;
 // product (Montgomery, or a short that overflows into a long), a
 // negation, a sum and a quotient by one (a long normal value), every
 // pair of them through + - * < > <= >= == != and each through unary -,
-// ?: and a shift, then every pair through % (by 7 for a zero divisor:
-// last, as it leaves both operands long normal); the helpers change their operands' forms in place
+// ?: and a shift, then each shifted right by amounts about 32, 64 and
+// the prime's bits (and a negative one, a left shift), then every pair
+// through % (by 7 for a zero divisor: last, as it leaves both operands
+// long normal); the helpers change their operands' forms in place
 // (normal, Montgomery, long), so later results see the forms earlier ones
 // left.
 template FieldOps(N) {
     signal input v[N];
     var M = 5 * N;
-    signal output o[M * M * 10 + M * 3];
+    var sh[13] = [0, 1, 31, 32, 63, 64, 65, 200, 253, 254, 255, 300, -3];
+    signal output o[M * M * 10 + M * 3 + M * 13];
     var x[M];
     for (var i = 0; i < N; i++) {
         x[i] = v[i];
@@ -42,6 +45,12 @@ template FieldOps(N) {
         o[k + 1] <-- x[i] ? 1 : 2;
         o[k + 2] <-- x[i] >> 1;
         k += 3;
+    }
+    for (var i = 0; i < M; i++) {
+        for (var t = 0; t < 13; t++) {
+            o[k] <-- x[i] >> sh[t];
+            k += 1;
+        }
     }
     for (var i = 0; i < M; i++) {
         for (var j = 0; j < M; j++) {
