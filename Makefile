@@ -39,6 +39,10 @@ LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)
 LIB_ASM  := $(if $(filter x86_64,$(shell uname -m)),$(shell find src -name '*.S' | sort))
 CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
+# C++ tests: only what needs C++ to run the device code's templates on the
+# CPU (tests/unit/test_gpu_ff_host.cpp), with a tree's C flags made C++'s.
+TEST_CXX_SRC := $(wildcard tests/unit/test_*.cpp)
+cxx_flags = $(filter-out -std=gnu11 -Wstrict-prototypes,$(1)) -std=gnu++17 -fno-exceptions -fno-rtti -Wno-unknown-pragmas
 TEST_SUPPORT := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
 
 # The release (include/cuzk/cuzk.h's CUZK_VERSION) and the shared
@@ -65,6 +69,10 @@ $(1)/cflags.stamp: FORCE
 $(1)/obj/%.o: %.c $(1)/cflags.stamp
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) -c $$< -o $$@
+
+$(1)/obj/%.o: %.cpp $(1)/cflags.stamp
+	@mkdir -p $$(dir $$@)
+	$$(CXX) $$(call cxx_flags,$(2)) -c $$< -o $$@
 
 $(1)/obj/%.o: %.S $(1)/cflags.stamp
 	@mkdir -p $$(dir $$@)
@@ -107,7 +115,7 @@ $(1)/tests/%: $(1)/obj/tests/unit/%.o $$(patsubst %.c,$(1)/obj/%.o,$$(TEST_SUPPO
 	$$(CC) $(2) $$^ -o $$@ $$($(4)_LDFLAGS) $$(TEST_LDLIBS) $$(LDLIBS)
 
 # What the tests run: the unit tests, and what $(3) names.
-$(1)-all: $(3) $$(patsubst tests/unit/%.c,$(1)/tests/%,$$(TEST_SRC))
+$(1)-all: $(3) $$(patsubst tests/unit/%.c,$(1)/tests/%,$$(TEST_SRC)) $$(patsubst tests/unit/%.cpp,$(1)/tests/%,$$(TEST_CXX_SRC))
 endef
 
 # What a tree's tests link the library's objects from ($(4)_LIB, with

@@ -66,6 +66,10 @@
 namespace gpu {
 
 /* ---- PTX carry-chain primitives ---- */
+/* tests/unit/test_gpu_ff_host.cpp runs this file's arithmetic on the CPU
+ * (so that CI, with no GPU, checks it against the CPU's fields): it brings
+ * its own ptx namespace, the carry flag emulated, and defines this. */
+#ifndef FF_PTX_EMULATED
 namespace ptx {
 
 FF_INLINE uint32_t add_cc(uint32_t a, uint32_t b)
@@ -131,6 +135,7 @@ FF_INLINE uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c)
 }
 
 } /* namespace ptx */
+#endif
 
 /* ---- Fp ---- */
 

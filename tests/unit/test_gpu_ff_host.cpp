@@ -1,0 +1,211 @@
+/* The device field arithmetic (src/gpu/ff.cuh) run on the CPU and checked
+ * against the CPU's fields (src/ff), so that every machine, GPU or not,
+ * tests it: the Montgomery products (CIOS), the squares (double-width
+ * square and a separate reduction for BLS12-381's Fp), a double-width
+ * product reduced apart, Shoup's products by a fixed factor, the Fp2
+ * products with one reduction per coefficient, sums and differences.
+ *
+ * ff.cuh's carry chains are PTX instructions that share the carry flag
+ * between asm statements; here each is a function over an emulated flag
+ * with the PTX semantics (add.cc sets CF to the carry out, sub.cc to the
+ * borrow, the c forms add or subtract it). Elements have the same bytes on
+ * both sides (little-endian limbs), so results are compared bytewise. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+extern "C" {
+#include <cmocka.h>
+}
+
+#include <string.h>
+
+extern "C" {
+#include "ff/field.h"
+}
+
+/* ---- what the CUDA compiler would provide ---- */
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+struct uint4 {
+    uint32_t x, y, z, w;
+};
+static inline uint4 __ldg(const uint4 *p) { return *p; }
+/* the high word of (hi:lo) << s */
+static inline uint32_t __funnelshift_l(uint32_t lo, uint32_t hi, uint32_t s)
+{
+    s &= 31;
+    return s ? (hi << s) | (lo >> (32 - s)) : hi;
+}
+
+namespace gpu {
+namespace ptx {
+static uint32_t carry; /* the PTX carry flag */
+static inline uint32_t chain(uint64_t r, bool set)
+{
+    if (set)
+        carry = (uint32_t)(r >> 32) & 1;
+    return (uint32_t)r;
+}
+static inline uint32_t add_cc(uint32_t a, uint32_t b) { return chain((uint64_t)a + b, true); }
+static inline uint32_t addc_cc(uint32_t a, uint32_t b) { return chain((uint64_t)a + b + carry, true); }
+static inline uint32_t addc(uint32_t a, uint32_t b) { return chain((uint64_t)a + b + carry, false); }
+static inline uint32_t sub_cc(uint32_t a, uint32_t b) { return chain((uint64_t)a - b, true); }
+static inline uint32_t subc_cc(uint32_t a, uint32_t b) { return chain((uint64_t)a - b - carry, true); }
+static inline uint32_t subc(uint32_t a, uint32_t b) { return chain((uint64_t)a - b - carry, false); }
+static inline uint32_t lo(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a * b); }
+static inline uint32_t hi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+static inline uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return add_cc(lo(a, b), c); }
+static inline uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return addc_cc(lo(a, b), c); }
+static inline uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return add_cc(hi(a, b), c); }
+static inline uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return addc_cc(hi(a, b), c); }
+} /* namespace ptx */
+} /* namespace gpu */
+
+#define FF_PTX_EMULATED
+#include "gpu/ff.cuh"
+
+#ifdef CUZK_VERIFY /* sanitizer build: fewer rounds */
+#define ROUNDS 2000
+#else
+#define ROUNDS 20000
+#endif
+
+/* xorshift64*: reproducible operands without the C++ runtime */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t next64(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+/* A limb pattern that reaches the carries' edges: zero and all-ones limbs
+ * among random ones */
+static uint32_t edgy_limb(void)
+{
+    const uint64_t r = next64();
+    switch (r & 7) {
+    case 0: return 0;
+    case 1: return 0xffffffffu;
+    default: return (uint32_t)(r >> 32);
+    }
+}
+
+/* One device field against its CPU twin C (the same bytes). */
+template <class D, class C> struct field_pair {
+    static constexpr int N = D::N;
+    static_assert(sizeof(D) == sizeof(C), "the same bytes");
+
+    /* operand k of a run: 0, 1 (Montgomery), m - 1, then below m at random */
+    static void element(int k, D &d, C &c, int (*canonical)(const C *))
+    {
+        if (k < 3) {
+            d = k == 0 ? D::zero() : k == 1 ? D::one() : D::raw_sub(D::modulus(), D::one().from_mont());
+        } else {
+            do {
+                for (int i = 0; i < N; i++)
+                    d.v[i] = edgy_limb();
+                d.v[N - 1] &= (1u << (32 - __builtin_clz(D::modulus().v[N - 1]))) - 1;
+                memcpy(&c, &d, sizeof c);
+            } while (!canonical(&c));
+        }
+        memcpy(&c, &d, sizeof c);
+    }
+    static void same(const D &d, const C &c, const char *what, int k)
+    {
+        if (memcmp(&d, &c, sizeof c) != 0)
+            fail_msg("%d-limb field: %s differs from the CPU's (round %d)", N, what, k);
+    }
+    static void run(void (*mul)(C *, const C *, const C *), void (*add)(C *, const C *, const C *),
+                    void (*sub)(C *, const C *, const C *), void (*neg)(C *, const C *), int (*canonical)(const C *))
+    {
+        for (int k = 0; k < ROUNDS; k++) {
+            D a, b;
+            C ca, cb, want;
+            element(k % 7, a, ca, canonical); /* the edge values against everything */
+            element(k, b, cb, canonical);
+            C ab;
+            mul(&ab, &ca, &cb);
+            same(a * b, ab, "a b", k);
+            same(a * b.to_shoup(), ab, "a b (Shoup)", k);
+            uint32_t wide[2 * N];
+            D::mul_wide(wide, a, b);
+            same(D::redc(wide), ab, "redc(a b)", k);
+            mul(&want, &ca, &ca);
+            same(a.sqr(), want, "a^2", k);
+            add(&want, &ca, &cb);
+            same(a + b, want, "a + b", k);
+            sub(&want, &ca, &cb);
+            same(a - b, want, "a - b", k);
+            neg(&want, &cb);
+            same(b.neg(), want, "-b", k);
+        }
+    }
+};
+
+static void test_bn254(void **state)
+{
+    (void)state;
+    field_pair<gpu::bn254_fp_t, bn254_fp>::run(bn254_fp_mul, bn254_fp_add, bn254_fp_sub, bn254_fp_neg,
+                                               bn254_fp_is_canonical);
+    field_pair<gpu::bn254_fr_t, bn254_fr>::run(bn254_fr_mul, bn254_fr_add, bn254_fr_sub, bn254_fr_neg,
+                                               bn254_fr_is_canonical);
+}
+
+static void test_bls12_381(void **state)
+{
+    (void)state;
+    field_pair<gpu::bls12_381_fp_t, bls12_381_fp>::run(bls12_381_fp_mul, bls12_381_fp_add, bls12_381_fp_sub,
+                                                       bls12_381_fp_neg, bls12_381_fp_is_canonical);
+    field_pair<gpu::bls12_381_fr_t, bls12_381_fr>::run(bls12_381_fr_mul, bls12_381_fr_add, bls12_381_fr_sub,
+                                                       bls12_381_fr_neg, bls12_381_fr_is_canonical);
+}
+
+/* Fp2 products and squares against the CPU's (c0, c1 as 2N words) */
+template <class D2, class C>
+static void check_fp2(void (*mul_u2)(uint64_t *, const uint64_t *, const uint64_t *),
+                      void (*sqr_u2)(uint64_t *, const uint64_t *), int (*canonical)(const C *))
+{
+    using D = typename D2::base;
+    for (int k = 0; k < ROUNDS; k++) {
+        D2 a, b;
+        C c[4];
+        field_pair<D, C>::element(k % 5, a.c0, c[0], canonical);
+        field_pair<D, C>::element(k + 1, a.c1, c[1], canonical);
+        field_pair<D, C>::element(k + 2, b.c0, c[2], canonical);
+        field_pair<D, C>::element(k % 3, b.c1, c[3], canonical);
+        uint64_t ca[D::N], cb[D::N], want[D::N]; /* two coefficients of N / 2 words */
+        memcpy(ca, &a, sizeof a);
+        memcpy(cb, &b, sizeof b);
+        mul_u2(want, ca, cb);
+        D2 got = a * b;
+        if (memcmp(&got, want, sizeof got) != 0)
+            fail_msg("%d-limb Fp2 product differs from the CPU's (round %d)", D::N, k);
+        sqr_u2(want, ca);
+        got = a.sqr();
+        if (memcmp(&got, want, sizeof got) != 0)
+            fail_msg("%d-limb Fp2 square differs from the CPU's (round %d)", D::N, k);
+    }
+}
+
+static void test_fp2(void **state)
+{
+    (void)state;
+    check_fp2<gpu::bn254_fp2_t, bn254_fp>(bn254_fp_mul_u2, bn254_fp_sqr_u2, bn254_fp_is_canonical);
+    check_fp2<gpu::bls12_381_fp2_t, bls12_381_fp>(bls12_381_fp_mul_u2, bls12_381_fp_sqr_u2,
+                                                  bls12_381_fp_is_canonical);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bn254),
+        cmocka_unit_test(test_bls12_381),
+        cmocka_unit_test(test_fp2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
