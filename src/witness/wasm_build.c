@@ -86,7 +86,7 @@ static int cache_folder(const char *given, char out[FOLDER_CAP], cuzk_error *err
 /* The revision of the rewriting (translation_rows, the helpers, the copy
  * lists): raise it with any change to what the rewriting writes, so that
  * objects built before are not loaded. */
-static const char rewrite_revision[] = "2";
+static const char rewrite_revision[] = "3";
 
 /* The recipe's hash: the glue, the unit, the flags, the runtime's files as
  * built and the rewriting's revision. */
@@ -336,8 +336,10 @@ static int helpers_known(const char *text)
 
 /* The text that replaces a native helper's header `head` (its line without
  * the newline): the glue's prototype, a body under the old name calling
- * it (the wasm when it declines), and the header renamed. NULL when out
- * of memory. */
+ * it (the wasm when it declines), and the header renamed. The wasm is kept
+ * out of line (a tail call): inlined, its registers were saved on every
+ * call, the glue's included (a sixth of Fr_toInt's and Fr_lt's
+ * instructions, a quarter of Fr_mul's). NULL when out of memory. */
 static char *helper_wrapper(const char *name, const char *head)
 {
     const char *open = strstr(head, "(Z_circuit_instance_t* instance, ");
@@ -358,7 +360,7 @@ static char *helper_wrapper(const char *name, const char *head)
     char *out = malloc(cap);
     if (!out) return NULL;
     snprintf(out, cap,
-             "static %.*s w2c_%s_wasm(Z_circuit_instance_t* instance, %s);\n"
+             "static __attribute__((noinline)) %.*s w2c_%s_wasm(Z_circuit_instance_t* instance, %s);\n"
              "int cuzk_glue_%s(Z_circuit_instance_t*, u32*, %s);\n"
              "%s\n"
              "  u32 v;\n"
