@@ -40,9 +40,10 @@ LIB_ASM  := $(if $(filter x86_64,$(shell uname -m)),$(shell find src -name '*.S'
 CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 # C++ tests: only what needs C++ to run the device code's templates on the
-# CPU (tests/unit/test_gpu_ff_host.cpp), with a tree's C flags made C++'s.
+# CPU (tests/unit/test_gpu_ff_host.cpp), with a tree's C flags made C++'s
+# (its C-only flags dropped, these added).
 TEST_CXX_SRC := $(wildcard tests/unit/test_*.cpp)
-cxx_flags = $(filter-out -std=gnu11 -Wstrict-prototypes,$(1)) -std=gnu++17 -fno-exceptions -fno-rtti -Wno-unknown-pragmas
+CXX_ONLY_FLAGS := -std=gnu++17 -fno-exceptions -fno-rtti -Wno-unknown-pragmas
 TEST_SUPPORT := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
 
 # The release (include/cuzk/cuzk.h's CUZK_VERSION) and the shared
@@ -72,7 +73,7 @@ $(1)/obj/%.o: %.c $(1)/cflags.stamp
 
 $(1)/obj/%.o: %.cpp $(1)/cflags.stamp
 	@mkdir -p $$(dir $$@)
-	$$(CXX) $$(call cxx_flags,$(2)) -c $$< -o $$@
+	$$(CXX) $$(filter-out -std=gnu11 -Wstrict-prototypes,$(2)) $$(CXX_ONLY_FLAGS) -c $$< -o $$@
 
 $(1)/obj/%.o: %.S $(1)/cflags.stamp
 	@mkdir -p $$(dir $$@)
