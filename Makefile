@@ -35,7 +35,8 @@ LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpq -lpthread -lm -ldl
 TEST_LDLIBS := -lcmocka
 
 LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)
-# Assembly (x86-64 only): the BMI2/ADX field multiply, src/ff/mont_x86_64.S.
+# Assembly (x86-64 only): the BMI2/ADX field multiply, src/ff/mont_x86_64.S,
+# and the AVX2 four-lane one, src/ff/mont29_x86_64.S.
 LIB_ASM  := $(if $(filter x86_64,$(shell uname -m)),$(shell find src -name '*.S' | sort))
 CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
@@ -171,6 +172,7 @@ build/bench_%: build/obj/tests/bench/bench_%.o build/libcuzk-internal.a
 constants:
 	python3 tools/gen_constants.py src/ff/constants.h
 	python3 tools/gen_mont_asm.py src/ff/mont_x86_64.S src/ff/mont_x86_64.h
+	python3 tools/gen_mont29_asm.py src/ff/mont29_x86_64.S
 
 clean:
 	rm -rf build

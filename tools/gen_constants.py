@@ -183,6 +183,29 @@ def emit_field52(prefix, m):
     emit()
 
 
+def emit_field29(prefix, m):
+    """A field for src/ff/mont29.h (AVX2, four lanes): 2m, 2^(29 n) - 2m and
+    2^(29 n) - m in 29-bit limbs (n of them, for R = 2^(64 n64)); and for
+    its product (mont29_x86_64.S) m's limbs, -m^-1 mod 2^29 and the masks as
+    vectors. The product needs 4m < R (the base fields)."""
+    n64 = nlimbs(m)
+    n = (64 * n64 + 28) // 29
+    assert 4 * m < 2 ** (64 * n64)
+
+    def limbs29(v):
+        return "{" + ", ".join("0x%08x" % ((v >> (29 * j)) & (2**29 - 1)) for j in range(n)) + "}"
+    top = 2 ** (29 * n)
+    emit("/* %s in radix 2^29 (mont29.h): {2m, 2^(29 n) - 2m, 2^(29 n) - m, limbs, 64-bit limbs} */" % prefix)
+    emit("#define %s_MONT29 {%s, %s, %s, %d, %d}" % (
+        prefix.upper(), limbs29(2 * m), limbs29(top - 2 * m), limbs29(top - m), n, n64))
+    last = 64 * n64 - 29 * (n - 1)
+    rows = [(m >> (29 * j)) & (2**29 - 1) for j in range(n)] + [(-pow(m, -1, 2**29)) % 2**29, 2**29 - 1, 2**last - 1]
+    emit("/* the same as vectors for mont29_x86_64.S: m's limbs, -m^-1 mod 2^29, 2^29 - 1, 2^%d - 1 */" % last)
+    emit("static const uint64_t %s_MONT29_VEC[%d][4] __attribute__((aligned(32))) = {%s};" % (
+        prefix, len(rows), ", ".join("{" + ", ".join(["0x%08xULL" % v] * 4) + "}" for v in rows)))
+    emit()
+
+
 def mont(v, m):
     return v * 2 ** (64 * nlimbs(m)) % m
 
@@ -219,6 +242,7 @@ def main(path):
         emit("/* ===== %s ===== */" % name)
         emit_field(name + "_fp", p)
         emit_field52(name + "_fp", p)
+        emit_field29(name + "_fp", p)
         emit_field(name + "_fr", r)
         emit_field52(name + "_fr", r)
         s = two_adicity(r)

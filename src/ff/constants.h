@@ -17,6 +17,11 @@ static const uint64_t bn254_fp_MINUS_2[4] = {0x3c208c16d87cfd45ULL, 0x97816a9168
 /* bn254_fp in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
 #define BN254_FP_MONT52 {{0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585d97816aULL, 0xa029b85045b68ULL, 0x030644e72e131ULL}, 0x20782e4866389ULL, 5, 4}
 
+/* bn254_fp in radix 2^29 (mont29.h): {2m, 2^(29 n) - 2m, 2^(29 n) - m, limbs, 64-bit limbs} */
+#define BN254_FP_MONT29 {{0x10f9fa8e, 0x0208c16d, 0x18e5469e, 0x05aa45a1, 0x0b0bb2f0, 0x05b68181, 0x014dc282, 0x1cb84c68, 0x0060c89c}, {0x0f060572, 0x1df73e92, 0x071ab961, 0x1a55ba5e, 0x14f44d0f, 0x1a497e7e, 0x1eb23d7d, 0x0347b397, 0x1f9f3763}, {0x078302b9, 0x1efb9f49, 0x038d5cb0, 0x1d2add2f, 0x0a7a2687, 0x1d24bf3f, 0x1f591ebe, 0x11a3d9cb, 0x1fcf9bb1}, 9, 4}
+/* the same as vectors for mont29_x86_64.S: m's limbs, -m^-1 mod 2^29, 2^29 - 1, 2^24 - 1 */
+static const uint64_t bn254_fp_MONT29_VEC[12][4] __attribute__((aligned(32))) = {{0x187cfd47ULL, 0x187cfd47ULL, 0x187cfd47ULL, 0x187cfd47ULL}, {0x010460b6ULL, 0x010460b6ULL, 0x010460b6ULL, 0x010460b6ULL}, {0x1c72a34fULL, 0x1c72a34fULL, 0x1c72a34fULL, 0x1c72a34fULL}, {0x02d522d0ULL, 0x02d522d0ULL, 0x02d522d0ULL, 0x02d522d0ULL}, {0x1585d978ULL, 0x1585d978ULL, 0x1585d978ULL, 0x1585d978ULL}, {0x02db40c0ULL, 0x02db40c0ULL, 0x02db40c0ULL, 0x02db40c0ULL}, {0x00a6e141ULL, 0x00a6e141ULL, 0x00a6e141ULL, 0x00a6e141ULL}, {0x0e5c2634ULL, 0x0e5c2634ULL, 0x0e5c2634ULL, 0x0e5c2634ULL}, {0x0030644eULL, 0x0030644eULL, 0x0030644eULL, 0x0030644eULL}, {0x04866389ULL, 0x04866389ULL, 0x04866389ULL, 0x04866389ULL}, {0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL}, {0x00ffffffULL, 0x00ffffffULL, 0x00ffffffULL, 0x00ffffffULL}};
+
 /* bn254_fr: modulus 254 bits, 4 limbs; R = 2^256 */
 #define BN254_FR_LIMBS 4
 #define BN254_FR_BITS 254
@@ -62,6 +67,11 @@ static const uint64_t bls12_381_fp_MINUS_2[6] = {0xb9feffffffffaaa9ULL, 0x1eabff
 
 /* bls12_381_fp in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
 #define BLS12_381_FP_MONT52 {{0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL}, 0x3fffcfffcfffdULL, 8, 6}
+
+/* bls12_381_fp in radix 2^29 (mont29.h): {2m, 2^(29 n) - 2m, 2^(29 n) - m, limbs, 64-bit limbs} */
+#define BLS12_381_FP_MONT29 {{0x1fff5556, 0x1fefffff, 0x09ffffdc, 0x0ffffac5, 0x1ec483d5, 0x12a0f6b0, 0x15fb3986, 0x013ce144, 0x0ec8ee97, 0x0434bacd, 0x058dd3db, 0x05ff9a69, 0x00223d47, 0x0000001a}, {0x0000aaaa, 0x00100000, 0x16000023, 0x1000053a, 0x013b7c2a, 0x0d5f094f, 0x0a04c679, 0x1ec31ebb, 0x11371168, 0x1bcb4532, 0x1a722c24, 0x1a006596, 0x1fddc2b8, 0x1fffffe5}, {0x00005555, 0x10080000, 0x0b000011, 0x0800029d, 0x109dbe15, 0x16af84a7, 0x1502633c, 0x0f618f5d, 0x089b88b4, 0x0de5a299, 0x0d391612, 0x0d0032cb, 0x1feee15c, 0x1ffffff2}, 14, 6}
+/* the same as vectors for mont29_x86_64.S: m's limbs, -m^-1 mod 2^29, 2^29 - 1, 2^7 - 1 */
+static const uint64_t bls12_381_fp_MONT29_VEC[17][4] __attribute__((aligned(32))) = {{0x1fffaaabULL, 0x1fffaaabULL, 0x1fffaaabULL, 0x1fffaaabULL}, {0x0ff7ffffULL, 0x0ff7ffffULL, 0x0ff7ffffULL, 0x0ff7ffffULL}, {0x14ffffeeULL, 0x14ffffeeULL, 0x14ffffeeULL, 0x14ffffeeULL}, {0x17fffd62ULL, 0x17fffd62ULL, 0x17fffd62ULL, 0x17fffd62ULL}, {0x0f6241eaULL, 0x0f6241eaULL, 0x0f6241eaULL, 0x0f6241eaULL}, {0x09507b58ULL, 0x09507b58ULL, 0x09507b58ULL, 0x09507b58ULL}, {0x0afd9cc3ULL, 0x0afd9cc3ULL, 0x0afd9cc3ULL, 0x0afd9cc3ULL}, {0x109e70a2ULL, 0x109e70a2ULL, 0x109e70a2ULL, 0x109e70a2ULL}, {0x1764774bULL, 0x1764774bULL, 0x1764774bULL, 0x1764774bULL}, {0x121a5d66ULL, 0x121a5d66ULL, 0x121a5d66ULL, 0x121a5d66ULL}, {0x12c6e9edULL, 0x12c6e9edULL, 0x12c6e9edULL, 0x12c6e9edULL}, {0x12ffcd34ULL, 0x12ffcd34ULL, 0x12ffcd34ULL, 0x12ffcd34ULL}, {0x00111ea3ULL, 0x00111ea3ULL, 0x00111ea3ULL, 0x00111ea3ULL}, {0x0000000dULL, 0x0000000dULL, 0x0000000dULL, 0x0000000dULL}, {0x1ffcfffdULL, 0x1ffcfffdULL, 0x1ffcfffdULL, 0x1ffcfffdULL}, {0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL}, {0x0000007fULL, 0x0000007fULL, 0x0000007fULL, 0x0000007fULL}};
 
 /* bls12_381_fr: modulus 255 bits, 4 limbs; R = 2^256 */
 #define BLS12_381_FR_LIMBS 4

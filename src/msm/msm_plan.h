@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ff/field29.h"
 #include "ff/field52.h"
 #include "msm/msm.h"
 #include "util/threads.h"

@@ -1,18 +1,20 @@
 /* Field product timings: the scalar Montgomery multiply (mont.h: BMI2/ADX
  * assembly, or C with CUZK_NO_ASM=1) against 8 lanes of AVX-512 IFMA
- * (mont52.h), for the base fields of BN254 and BLS12-381.
+ * (mont52.h) and 4 lanes of AVX2 (mont29.h), for the base fields of BN254
+ * and BLS12-381.
  *
  *   bench_ff [iterations]
  *
  * Prints nanoseconds per field product: "latency" runs one chain of
  * dependent products (x = x y), "throughput" independent chains side by
- * side. A vector product counts as 8 products. Built by `make bench`. */
+ * side. A vector product counts as one product a lane. Built by `make bench`. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "ff/field.h"
-#include "ff/mont52.h"
+#include "ff/field29.h"
+#include "ff/field52.h"
 #include "util/timer.h"
 
 #define CHAINS 8
@@ -59,31 +61,44 @@ BENCH_INV(bn254_fp, inv_var)
 BENCH_INV(bls12_381_fp, inv)
 BENCH_INV(bls12_381_fp, inv_var)
 
-#if MONT52_HAVE
-/* ns per product of `chains` 8-lane chains (chains <= 2). */
-#define BENCH_VECTOR(F, N, UP)                                                                  \
-    MONT52_TARGET static double F##_bench52(long iters, int chains)                             \
+/* ns per product of `chains` vector chains (chains <= 2) of field_lanes.h's
+ * F_X, LANES products each. */
+#define BENCH_VECTOR(F, X, LANES, TARGET)                                                       \
+    TARGET static double F##_bench_##X(long iters, int chains)                                  \
     {                                                                                          \
-        static const mont52_field fld = UP##_MONT52;                                           \
-        __m512i x[2][N], y[N];                                                                 \
-        for (int j = 0; j < N; j++) {                                                          \
-            y[j] = _mm512_set1_epi64(j + 11);                                                  \
-            x[0][j] = _mm512_set1_epi64(j + 3);                                                \
-            x[1][j] = _mm512_set1_epi64(j + 5);                                                \
+        F v[LANES];                                                                            \
+        const F *pv[LANES];                                                                    \
+        for (int k = 0; k < LANES; k++) {                                                      \
+            for (int j = 0; j < F##_LIMBS_N; j++)                                              \
+                v[k].l[j] = 0x0123456789abcdefULL * (uint64_t)(k + j + 1);                     \
+            v[k].l[F##_LIMBS_N - 1] >>= 8; /* below m */                                       \
+            pv[k] = &v[k];                                                                     \
         }                                                                                      \
-        double t0 = cuzk_now_s();                                                                \
+        F##_##X x[2], y;                                                                       \
+        F##_##X##_load(&x[0], pv);                                                             \
+        F##_##X##_load(&x[1], pv);                                                             \
+        F##_##X##_load(&y, pv);                                                                \
+        double t0 = cuzk_now_s();                                                              \
         for (long i = 0; i < iters; i++)                                                       \
             for (int c = 0; c < chains; c++)                                                   \
-                mont52_mul(x[c], x[c], y, &fld, N);                                            \
-        double t = cuzk_now_s() - t0;                                                            \
-        long long sink[8];                                                                     \
-        _mm512_storeu_si512(sink, _mm512_xor_si512(x[0][0], x[1][0]));                         \
-        if (sink[0] == 42)                                                                     \
+                F##_##X##_mul(&x[c], &x[c], &y);                                               \
+        double t = cuzk_now_s() - t0;                                                          \
+        F *out[LANES];                                                                         \
+        for (int k = 0; k < LANES; k++)                                                        \
+            out[k] = &v[k];                                                                    \
+        F##_##X##_add(&x[0], &x[0], &x[1]);                                                    \
+        F##_##X##_store(out, &x[0]);                                                           \
+        if (v[0].l[0] == 42)                                                                   \
             puts("");                                                                          \
-        return t * 1e9 / (double)iters / chains / MONT52_LANES;                                \
+        return t * 1e9 / (double)iters / chains / LANES;                                       \
     }
-BENCH_VECTOR(bn254_fp, 5, BN254_FP)
-BENCH_VECTOR(bls12_381_fp, 8, BLS12_381_FP)
+#if MONT52_HAVE
+BENCH_VECTOR(bn254_fp, x8, 8, MONT52_TARGET)
+BENCH_VECTOR(bls12_381_fp, x8, 8, MONT52_TARGET)
+#endif
+#if MONT29_HAVE
+BENCH_VECTOR(bn254_fp, x4, 4, MONT29_TARGET)
+BENCH_VECTOR(bls12_381_fp, x4, 4, MONT29_TARGET)
 #endif
 
 int main(int argc, char **argv)
@@ -98,13 +113,22 @@ int main(int argc, char **argv)
     printf("bls12_381_fp       %7.0f  %7.0f\n", bls12_381_fp_bench_inv(iters / 500),
            bls12_381_fp_bench_inv_var(iters / 500));
 #if MONT52_HAVE
-    if (!mont52_enabled) {
+    if (mont52_enabled) {
+        printf("bn254_fp ifma x8   %7.2f  %7.2f (2 vectors)\n", bn254_fp_bench_x8(iters, 1), bn254_fp_bench_x8(iters, 2));
+        printf("bls12_381 ifma x8  %7.2f  %7.2f (2 vectors)\n", bls12_381_fp_bench_x8(iters, 1),
+               bls12_381_fp_bench_x8(iters, 2));
+    } else {
         puts("no AVX-512 IFMA (or CUZK_NO_IFMA set)");
-        return 0;
     }
-    printf("bn254_fp ifma x8   %7.2f  %7.2f (2 vectors)\n", bn254_fp_bench52(iters, 1), bn254_fp_bench52(iters, 2));
-    printf("bls12_381 ifma x8  %7.2f  %7.2f (2 vectors)\n", bls12_381_fp_bench52(iters, 1),
-           bls12_381_fp_bench52(iters, 2));
+#endif
+#if MONT29_HAVE
+    if (mont29_enabled) {
+        printf("bn254_fp avx2 x4   %7.2f  %7.2f (2 vectors)\n", bn254_fp_bench_x4(iters, 1), bn254_fp_bench_x4(iters, 2));
+        printf("bls12_381 avx2 x4  %7.2f  %7.2f (2 vectors)\n", bls12_381_fp_bench_x4(iters, 1),
+               bls12_381_fp_bench_x4(iters, 2));
+    } else {
+        puts("no AVX2 (or CUZK_NO_AVX2 set)");
+    }
 #endif
     return 0;
 }

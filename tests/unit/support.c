@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ff/mont29.h"
 #include "ff/mont52.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
@@ -167,31 +168,50 @@ int remove_tree(const char *dir)
     return system(cmd) ? -1 : 0;
 }
 
+/* The engines' switches and what the library found, in path order. */
+static struct {
+    const char *name;
+    int *enabled;
+    int found;
+} arith_engines[] = {
 #if MONT52_HAVE
-static int arith_ifma_found = -1; /* mont52_enabled as the library found it */
+    {"avx512-ifma", &mont52_enabled, -1},
+#endif
+#if MONT29_HAVE
+    {"avx2", &mont29_enabled, -1},
+#endif
+    {"scalar", NULL, 1},
+};
+enum { ARITH_ENGINES = sizeof arith_engines / sizeof arith_engines[0] };
+
+/* the engines found, in order, the scalar path last */
+static int arith_found(int which[ARITH_ENGINES])
+{
+    int n = 0;
+    for (int e = 0; e < ARITH_ENGINES; e++) {
+        if (arith_engines[e].found < 0)
+            arith_engines[e].found = *arith_engines[e].enabled;
+        if (arith_engines[e].found)
+            which[n++] = e;
+    }
+    return n;
+}
 
 int arith_paths(void)
 {
-    if (arith_ifma_found < 0)
-        arith_ifma_found = mont52_enabled;
-    return arith_ifma_found ? 2 : 1;
+    int which[ARITH_ENGINES];
+    return arith_found(which);
 }
 
 const char *arith_path_select(int i)
 {
-    arith_paths();
-    mont52_enabled = arith_ifma_found && i == 0;
-    return mont52_enabled ? "avx512-ifma" : "scalar";
+    int which[ARITH_ENGINES];
+    const int n = arith_found(which), chosen = which[i < n ? i : n - 1];
+    for (int e = 0; e < ARITH_ENGINES; e++)
+        if (arith_engines[e].enabled)
+            *arith_engines[e].enabled = e == chosen;
+    return arith_engines[chosen].name;
 }
-#else
-int arith_paths(void) { return 1; }
-
-const char *arith_path_select(int i)
-{
-    (void)i;
-    return "scalar";
-}
-#endif
 
 const uint64_t test_toxic[5][4] = {{0x1234567, 1, 0, 7}, {89, 0, 0, 0}, {0x9abcdef, 0, 5, 0}, {3, 3, 3, 3}, {1, 0, 0, 0}};
 

@@ -19,10 +19,12 @@ int gpu_tests_unavailable(void);
  * here: wabt's wasm2c is not on PATH. The caller then exits 77. */
 int wasm_tests_unavailable(void);
 
-/* The arithmetic paths a test runs through: 2 where the CPU has AVX-512
- * IFMA (path 0: with the 8-lane code of ff/mont52.h, path 1: the scalar
- * code alone, as on a CPU without it), else 1. arith_path_select(i)
- * switches to path i and returns its name. */
+/* The arithmetic paths a test runs through, each vector engine the CPU
+ * has and then the scalar code alone: the 8-lane AVX-512 IFMA code of
+ * ff/mont52.h (as the library found it), the 4-lane AVX2 code of
+ * ff/mont29.h (what a CPU without IFMA runs), the scalar code (as on a CPU
+ * with neither). arith_path_select(i) switches to path i (i <
+ * arith_paths()) and returns its name. */
 int arith_paths(void);
 const char *arith_path_select(int i);
 

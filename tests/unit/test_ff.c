@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ff/field29.h"
+#include "ff/field52.h"
 #include "ff/mont52.h"
 #include "ff/tower.h"
 #include "oracle_io.h"
@@ -689,66 +691,73 @@ FF_INV_VAR_TEST(bls12_381_fr)
 FF_MUL2_PATHS_TEST(bn254_fp, BN254_FP)
 FF_MUL2_PATHS_TEST(bls12_381_fp, BLS12_381_FP)
 
-#if MONT52_HAVE
-/* Lanes k < 8 of iteration it of the mont52 tests: a[k], b[k] (n words
- * each) are ff_path_input's two values 8 it + k, pa[k], pb[k] point at them. */
-static void ff_lane_inputs(uint64_t *a, uint64_t *b, const uint64_t *pa[8], const uint64_t *pb[8], const uint64_t *m,
-                           int n, int it)
+#if MONT52_HAVE || MONT29_HAVE
+/* Lanes k < lanes of iteration it of the vector tests: a[k], b[k] (n
+ * words each) are ff_path_input's two values lanes it + k, pa[k], pb[k]
+ * point at them. */
+static void ff_lane_inputs(uint64_t *a, uint64_t *b, const uint64_t *pa[], const uint64_t *pb[], const uint64_t *m,
+                           int n, int it, int lanes)
 {
-    for (int k = 0; k < 8; k++) {
-        ff_path_input(a + k * n, m, n, 8 * it + k, 0, 2);
-        ff_path_input(b + k * n, m, n, 8 * it + k, 1, 2);
+    for (int k = 0; k < lanes; k++) {
+        ff_path_input(a + k * n, m, n, lanes * it + k, 0, 2);
+        ff_path_input(b + k * n, m, n, lanes * it + k, 1, 2);
         pa[k] = a + k * n;
         pb[k] = b + k * n;
     }
 }
 
-/* The 8-lane IFMA routines (mont52.h) against mont.h's portable C, lane by
+/* A vector engine's base field F_X (field_lanes.h: mont52.h's 8 IFMA
+ * lanes, mont29.h's 4 AVX2 lanes) against mont.h's portable C, lane by
  * lane, on inputs that walk through the edges 0, 1, m - 1 and then random
  * values, and on the non-canonical values (< 2m) a product leaves:
- *   p = a b,  q = p b,  s = p + q,  d = p - q. */
-#define FF_MONT52_TEST(F, N, UP)                                                                   \
-    MONT52_TARGET static void test_##F##_mont52(void **state)                                      \
+ *   p = a b,  q = p b,  s = p + q,  d = p - q,  e = q^2. */
+#define FF_LANES_TEST(F, X, LANES, TARGET, ENABLED, UP)                                            \
+    TARGET static void test_##F##_##X(void **state)                                                \
     {                                                                                              \
-        static const mont52_field fld = UP##_MONT52;                                               \
         (void)state;                                                                               \
-        if (!mont52_enabled)                                                                       \
+        if (!ENABLED)                                                                              \
             skip();                                                                                \
         for (int it = 0; it < 2000; it++) {                                                        \
-            F a[8], b[8], got[4][8];                                                               \
-            const uint64_t *pa[8], *pb[8];                                                         \
-            uint64_t *out[4][8];                                                                   \
-            ff_lane_inputs(a[0].l, b[0].l, pa, pb, F##_MODULUS, F##_LIMBS_N, it);                  \
-            for (int k = 0; k < 8; k++)                                                            \
-                for (int o = 0; o < 4; o++)                                                        \
-                    out[o][k] = got[o][k].l;                                                       \
-            __m512i va[N], vb[N], p[N], q[N], t[N];                                                \
-            mont52_load(va, pa, &fld, N);                                                          \
-            mont52_load(vb, pb, &fld, N);                                                          \
-            mont52_mul(p, va, vb, &fld, N);                                                        \
-            mont52_mul(q, p, vb, &fld, N);                                                         \
-            mont52_store(out[0], p, &fld, N);                                                      \
-            mont52_store(out[1], q, &fld, N);                                                      \
-            mont52_add(t, p, q, &fld, N);                                                          \
-            mont52_store(out[2], t, &fld, N);                                                      \
-            mont52_sub(t, p, q, &fld, N);                                                          \
-            mont52_store(out[3], t, &fld, N);                                                      \
-            for (int k = 0; k < 8; k++) {                                                          \
-                F want[4];                                                                         \
+            F a[LANES], b[LANES], got[5][LANES];                                                   \
+            const F *pa[LANES], *pb[LANES];                                                        \
+            F *out[5][LANES];                                                                      \
+            ff_lane_inputs(a[0].l, b[0].l, (const uint64_t **)pa, (const uint64_t **)pb, F##_MODULUS, \
+                           F##_LIMBS_N, it, LANES);                                                \
+            for (int k = 0; k < LANES; k++)                                                        \
+                for (int o = 0; o < 5; o++)                                                        \
+                    out[o][k] = &got[o][k];                                                        \
+            F##_##X va, vb, p, q, t;                                                               \
+            F##_##X##_load(&va, pa);                                                               \
+            F##_##X##_load(&vb, pb);                                                               \
+            F##_##X##_mul(&p, &va, &vb);                                                           \
+            F##_##X##_mul(&q, &p, &vb);                                                            \
+            F##_##X##_store(out[0], &p);                                                           \
+            F##_##X##_store(out[1], &q);                                                           \
+            F##_##X##_add(&t, &p, &q);                                                             \
+            F##_##X##_store(out[2], &t);                                                           \
+            F##_##X##_sub(&t, &p, &q);                                                             \
+            F##_##X##_store(out[3], &t);                                                           \
+            F##_##X##_sqr(&t, &q);                                                                 \
+            F##_##X##_store(out[4], &t);                                                           \
+            for (int k = 0; k < LANES; k++) {                                                      \
+                F want[5];                                                                         \
                 mont_mul_portable(want[0].l, a[k].l, b[k].l, F##_MODULUS, UP##_INV, F##_LIMBS_N);  \
                 mont_mul_portable(want[1].l, want[0].l, b[k].l, F##_MODULUS, UP##_INV, F##_LIMBS_N); \
                 mont_add_portable(want[2].l, want[0].l, want[1].l, F##_MODULUS, F##_LIMBS_N);      \
                 mont_sub_portable(want[3].l, want[0].l, want[1].l, F##_MODULUS, F##_LIMBS_N);      \
-                for (int o = 0; o < 4; o++)                                                        \
+                mont_mul_portable(want[4].l, want[1].l, want[1].l, F##_MODULUS, UP##_INV, F##_LIMBS_N); \
+                for (int o = 0; o < 5; o++)                                                        \
                     if (memcmp(&want[o], &got[o][k], sizeof want[o]))                              \
-                        fail_msg(#F ": mont52 result %d (p, q, p + q, p - q) differs, iteration %d lane %d", \
+                        fail_msg(#F "_" #X ": result %d (p, q, p + q, p - q, q^2) differs, iteration %d lane %d", \
                                  o, it, k);                                                        \
             }                                                                                      \
         }                                                                                          \
     }
+#endif
 
-FF_MONT52_TEST(bn254_fp, 5, BN254_FP)
-FF_MONT52_TEST(bls12_381_fp, 8, BLS12_381_FP)
+#if MONT52_HAVE
+FF_LANES_TEST(bn254_fp, x8, 8, MONT52_TARGET, mont52_enabled, BN254_FP)
+FF_LANES_TEST(bls12_381_fp, x8, 8, MONT52_TARGET, mont52_enabled, BLS12_381_FP)
 
 /* mont52_mul_wide (a b / 2^260) on the scalar fields: with b' = 16 b
  * (b in mont.h's form, R = 2^256), a b' / 2^260 = a b / R; then p + p and
@@ -764,7 +773,7 @@ FF_MONT52_TEST(bls12_381_fp, 8, BLS12_381_FP)
             F a[8], b16[8], b[8], got[3][8];                                                       \
             const uint64_t *pa[8], *pb[8];                                                         \
             uint64_t *out[3][8];                                                                   \
-            ff_lane_inputs(a[0].l, b[0].l, pa, pb, F##_MODULUS, F##_LIMBS_N, it);                  \
+            ff_lane_inputs(a[0].l, b[0].l, pa, pb, F##_MODULUS, F##_LIMBS_N, it, 8);               \
             for (int k = 0; k < 8; k++) {                                                          \
                 b16[k] = b[k];                                                                     \
                 for (int d = 0; d < 4; d++)                                                        \
@@ -798,10 +807,17 @@ FF_MONT52_TEST(bls12_381_fp, 8, BLS12_381_FP)
 FF_MONT52_WIDE_TEST(bn254_fr, BN254_FR)
 FF_MONT52_WIDE_TEST(bls12_381_fr, BLS12_381_FR)
 #define FF_MONT52_ENTRIES                                                                          \
-    cmocka_unit_test(test_bn254_fp_mont52), cmocka_unit_test(test_bls12_381_fp_mont52),            \
+    cmocka_unit_test(test_bn254_fp_x8), cmocka_unit_test(test_bls12_381_fp_x8),                    \
         cmocka_unit_test(test_bn254_fr_mont52_wide), cmocka_unit_test(test_bls12_381_fr_mont52_wide),
 #else
 #define FF_MONT52_ENTRIES
+#endif
+#if MONT29_HAVE
+FF_LANES_TEST(bn254_fp, x4, 4, MONT29_TARGET, mont29_enabled, BN254_FP)
+FF_LANES_TEST(bls12_381_fp, x4, 4, MONT29_TARGET, mont29_enabled, BLS12_381_FP)
+#define FF_MONT29_ENTRIES cmocka_unit_test(test_bn254_fp_x4), cmocka_unit_test(test_bls12_381_fp_x4),
+#else
+#define FF_MONT29_ENTRIES
 #endif
 
 #define FF_FIELD_ENTRIES(F)                                                                        \
@@ -857,7 +873,7 @@ int main(void)
         cmocka_unit_test(test_bn254_fp_mul2_paths),
         cmocka_unit_test(test_bls12_381_fp_mul2_paths),
         cmocka_unit_test(test_contract_checked),
-        FF_MONT52_ENTRIES
+        FF_MONT52_ENTRIES FF_MONT29_ENTRIES
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     oracle_free(&ff_vec);

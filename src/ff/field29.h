@@ -1,0 +1,29 @@
+/* Four field elements at once (mont29.h, AVX2; the operations of
+ * field_lanes.h with X = x4), for CPUs without AVX-512 IFMA:
+ *   bn254_fp_x4        9 limbs of 29 bits a lane
+ *   bls12_381_fp_x4   14 limbs
+ * with mul and sqr as field.h's, and bn254_fp2_x4, bls12_381_fp2_x4. Only
+ * for callers marked MONT29_TARGET that run when mont29_enabled. */
+#ifndef CUZK_FF_FIELD29_H
+#define CUZK_FF_FIELD29_H
+
+#include "ff/mont29.h"
+
+#if MONT29_HAVE
+#include "ff/field_lanes.h"
+
+#define FIELD29_DEFINE(F, N, UP)                                                                \
+    FIELD_LANES_DEFINE(F, x4, mont29, __m256i, MONT29_INLINE, MONT29_LANES, N, UP##_MONT29)     \
+    MONT29_INLINE void F##_x4_mul(F##_x4 *r, const F##_x4 *a, const F##_x4 *b)                  \
+    {                                                                                          \
+        mont29_mul_##N##_avx2(r->v, a->v, b->v, F##_MONT29_VEC);                               \
+    }                                                                                          \
+    MONT29_INLINE void F##_x4_sqr(F##_x4 *r, const F##_x4 *a) { mont29_mul_##N##_avx2(r->v, a->v, a->v, F##_MONT29_VEC); }
+
+FIELD29_DEFINE(bn254_fp, 9, BN254_FP)
+FIELD29_DEFINE(bls12_381_fp, 14, BLS12_381_FP)
+FIELD_LANES_DEFINE_FP2(bn254_fp2, bn254_fp, x4, MONT29_INLINE, MONT29_LANES)
+FIELD_LANES_DEFINE_FP2(bls12_381_fp2, bls12_381_fp, x4, MONT29_INLINE, MONT29_LANES)
+
+#endif
+#endif
