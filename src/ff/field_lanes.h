@@ -61,12 +61,9 @@
     }                                                                                          \
     INLINE void F##_##X##_sqr(F##_##X *r, const F##_##X *a) { ARITH##_mul(r->v, a->v, a->v, &F##_##X##_field, N); }
 
-/* (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u
- * (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
-#define FIELD_LANES_DEFINE_FP2(F2, F, X, INLINE, LANES)                                           \
-    typedef struct {                                                                           \
-        F##_##X c0, c1;                                                                        \
-    } F2##_##X;                                                                                \
+/* F2_X's product by Karatsuba:
+ * (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
+#define FIELD_LANES_DEFINE_FP2_MUL(F2, F, X, INLINE)                                              \
     INLINE void F2##_##X##_mul(F2##_##X *r, const F2##_##X *a, const F2##_##X *b)                \
     {                                                                                          \
         F##_##X t0, t1, sa, sb;                                                                \
@@ -78,7 +75,14 @@
         F##_##X##_sub(&r->c0, &t0, &t1);                                                       \
         F##_##X##_sub(&sa, &sa, &t0);                                                          \
         F##_##X##_sub(&r->c1, &sa, &t1);                                                       \
-    }                                                                                          \
+    }
+
+/* F2_X but its product (FIELD_LANES_DEFINE_FP2_MUL, or the engine's own);
+ * (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+#define FIELD_LANES_DEFINE_FP2(F2, F, X, INLINE, LANES)                                           \
+    typedef struct {                                                                           \
+        F##_##X c0, c1;                                                                        \
+    } F2##_##X;                                                                                \
     INLINE void F2##_##X##_sqr(F2##_##X *r, const F2##_##X *a)                                  \
     {                                                                                          \
         F##_##X s, d, p;                                                                       \

@@ -47,6 +47,12 @@ extern int mont29_enabled;
  * so that the accumulator stays in registers. */
 void mont29_mul_9_avx2(__m256i *r, const __m256i *a, const __m256i *b, const uint64_t k[][4]);
 void mont29_mul_14_avx2(__m256i *r, const __m256i *a, const __m256i *b, const uint64_t k[][4]);
+/* r = (a b + c d) / R mod m, below 4m (a, b, c, d < 2m): the same pass
+ * with two products a step (tools/gen_mont29_asm.py says the bound). */
+void mont29_mulsum_9_avx2(__m256i *r, const __m256i *a, const __m256i *b, const __m256i *c, const __m256i *d,
+                          const uint64_t k[][4]);
+void mont29_mulsum_14_avx2(__m256i *r, const __m256i *a, const __m256i *b, const __m256i *c, const __m256i *d,
+                           const uint64_t k[][4]);
 
 /* A field as the additions need it (tools/gen_constants.py: *_MONT29),
  * in 29-bit limbs: 2m, the complements 2^(29 n) - 2m and 2^(29 n) - m
@@ -98,18 +104,28 @@ MONT29_INLINE void mont29_add(__m256i *r, const __m256i *a, const __m256i *b, co
     mont29_sub_if_geq(r, s, f->neg_m2, n);
 }
 
-/* r = a - b mod m, inputs and output below 2m: s = a + 2m + (2^(29 n) - 1
- * - b) + 1, limb by limb (2^29 - 1 - b_j is b_j's complement, never
- * negative); dropping the top's bit 29 takes 2^(29 n) off, leaving
- * a - b + 2m in (0, 4m), less 2m if it is at least 2m. */
-MONT29_INLINE void mont29_sub(__m256i *r, const __m256i *a, const __m256i *b, const mont29_field *f, int n)
+/* r = a + 2m - b in (0, 4m) for a, b < 2m (a NULL: 2m - b in (0, 2m]):
+ * a + 2m + (2^(29 n) - 1 - b) + 1, limb by limb (2^29 - 1 - b_j is b_j's
+ * complement, never negative); dropping the top's bit 29 takes 2^(29 n)
+ * off. */
+MONT29_INLINE void mont29_add_2m_minus(__m256i *r, const __m256i *a, const __m256i *b, const mont29_field *f, int n)
 {
     const __m256i mask = mont29_set((uint32_t)MONT29_MASK);
+    for (int j = 0; j < n; j++) {
+        r[j] = _mm256_sub_epi64(mont29_set(f->m2[j] + (uint32_t)MONT29_MASK + (j == 0)), b[j]);
+        if (a)
+            r[j] = _mm256_add_epi64(r[j], a[j]);
+    }
+    mont29_carry(r, n);
+    r[n - 1] = _mm256_and_si256(r[n - 1], mask);
+}
+
+/* r = a - b mod m, inputs and output below 2m: a - b + 2m, less 2m if it
+ * is at least 2m. */
+MONT29_INLINE void mont29_sub(__m256i *r, const __m256i *a, const __m256i *b, const mont29_field *f, int n)
+{
     __m256i s[MONT29_MAX_LIMBS];
-    for (int j = 0; j < n; j++)
-        s[j] = _mm256_add_epi64(a[j], _mm256_sub_epi64(mont29_set(f->m2[j] + (uint32_t)MONT29_MASK + (j == 0)), b[j]));
-    mont29_carry(s, n);
-    s[n - 1] = _mm256_and_si256(s[n - 1], mask);
+    mont29_add_2m_minus(s, a, b, f, n);
     mont29_sub_if_geq(r, s, f->neg_m2, n);
 }
 

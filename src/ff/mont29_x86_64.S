@@ -455,6 +455,639 @@ mont29_mul_9_avx2:
 .size mont29_mul_9_avx2, .-mont29_mul_9_avx2
 
     .p2align 5
+.globl mont29_mulsum_9_avx2
+.type mont29_mulsum_9_avx2, @function
+mont29_mulsum_9_avx2:
+    endbr64
+    /* step 0: t += a b[0] */
+    vmovdqu ymm9, [rdx + 0]
+    vpmuludq ymm0, ymm9, [rsi + 0]
+    vpmuludq ymm1, ymm9, [rsi + 32]
+    vpmuludq ymm2, ymm9, [rsi + 64]
+    vpmuludq ymm3, ymm9, [rsi + 96]
+    vpmuludq ymm4, ymm9, [rsi + 128]
+    vpmuludq ymm5, ymm9, [rsi + 160]
+    vpmuludq ymm6, ymm9, [rsi + 192]
+    vpmuludq ymm7, ymm9, [rsi + 224]
+    vpmuludq ymm8, ymm9, [rsi + 256]
+    /* step 0: t += c d[0] */
+    vmovdqu ymm9, [r8 + 0]
+    vpmuludq ymm10, ymm9, [rcx + 0]
+    vpaddq ymm0, ymm0, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 32]
+    vpaddq ymm1, ymm1, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 64]
+    vpaddq ymm2, ymm2, ymm12
+    vpmuludq ymm13, ymm9, [rcx + 96]
+    vpaddq ymm3, ymm3, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 128]
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 160]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm10, ymm9, [rcx + 192]
+    vpaddq ymm6, ymm6, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 224]
+    vpaddq ymm7, ymm7, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 256]
+    vpaddq ymm8, ymm8, ymm12
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm9, ymm0, [r9 + 288]
+    vpand ymm9, ymm9, [r9 + 320]
+    vpmuludq ymm13, ymm9, [r9 + 0]
+    vpaddq ymm0, ymm0, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 32]
+    vpaddq ymm1, ymm1, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 64]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm10, ymm9, [r9 + 96]
+    vpaddq ymm3, ymm3, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 128]
+    vpaddq ymm4, ymm4, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 160]
+    vpaddq ymm5, ymm5, ymm12
+    vpmuludq ymm13, ymm9, [r9 + 192]
+    vpaddq ymm6, ymm6, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 224]
+    vpaddq ymm7, ymm7, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 256]
+    vpaddq ymm8, ymm8, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm10, ymm0, 29
+    vpaddq ymm1, ymm1, ymm10
+    /* step 1: t += a b[1] */
+    vmovdqu ymm9, [rdx + 32]
+    vpmuludq ymm11, ymm9, [rsi + 0]
+    vpaddq ymm1, ymm1, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 32]
+    vpaddq ymm2, ymm2, ymm12
+    vpmuludq ymm13, ymm9, [rsi + 64]
+    vpaddq ymm3, ymm3, ymm13
+    vpmuludq ymm14, ymm9, [rsi + 96]
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 128]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm10, ymm9, [rsi + 160]
+    vpaddq ymm6, ymm6, ymm10
+    vpmuludq ymm11, ymm9, [rsi + 192]
+    vpaddq ymm7, ymm7, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 224]
+    vpaddq ymm8, ymm8, ymm12
+    vpmuludq ymm0, ymm9, [rsi + 256]
+    /* step 1: t += c d[1] */
+    vmovdqu ymm9, [r8 + 32]
+    vpmuludq ymm13, ymm9, [rcx + 0]
+    vpaddq ymm1, ymm1, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 32]
+    vpaddq ymm2, ymm2, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 64]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm10, ymm9, [rcx + 96]
+    vpaddq ymm4, ymm4, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 128]
+    vpaddq ymm5, ymm5, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 160]
+    vpaddq ymm6, ymm6, ymm12
+    vpmuludq ymm13, ymm9, [rcx + 192]
+    vpaddq ymm7, ymm7, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 224]
+    vpaddq ymm8, ymm8, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 256]
+    vpaddq ymm0, ymm0, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm9, ymm1, [r9 + 288]
+    vpand ymm9, ymm9, [r9 + 320]
+    vpmuludq ymm10, ymm9, [r9 + 0]
+    vpaddq ymm1, ymm1, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 32]
+    vpaddq ymm2, ymm2, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 64]
+    vpaddq ymm3, ymm3, ymm12
+    vpmuludq ymm13, ymm9, [r9 + 96]
+    vpaddq ymm4, ymm4, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 128]
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 160]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm10, ymm9, [r9 + 192]
+    vpaddq ymm7, ymm7, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 224]
+    vpaddq ymm8, ymm8, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 256]
+    vpaddq ymm0, ymm0, ymm12
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm13, ymm1, 29
+    vpaddq ymm2, ymm2, ymm13
+    /* step 2: t += a b[2] */
+    vmovdqu ymm9, [rdx + 64]
+    vpmuludq ymm14, ymm9, [rsi + 0]
+    vpaddq ymm2, ymm2, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 32]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm10, ymm9, [rsi + 64]
+    vpaddq ymm4, ymm4, ymm10
+    vpmuludq ymm11, ymm9, [rsi + 96]
+    vpaddq ymm5, ymm5, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 128]
+    vpaddq ymm6, ymm6, ymm12
+    vpmuludq ymm13, ymm9, [rsi + 160]
+    vpaddq ymm7, ymm7, ymm13
+    vpmuludq ymm14, ymm9, [rsi + 192]
+    vpaddq ymm8, ymm8, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 224]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm1, ymm9, [rsi + 256]
+    /* step 2: t += c d[2] */
+    vmovdqu ymm9, [r8 + 64]
+    vpmuludq ymm10, ymm9, [rcx + 0]
+    vpaddq ymm2, ymm2, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 32]
+    vpaddq ymm3, ymm3, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 64]
+    vpaddq ymm4, ymm4, ymm12
+    vpmuludq ymm13, ymm9, [rcx + 96]
+    vpaddq ymm5, ymm5, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 128]
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 160]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm10, ymm9, [rcx + 192]
+    vpaddq ymm8, ymm8, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 224]
+    vpaddq ymm0, ymm0, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 256]
+    vpaddq ymm1, ymm1, ymm12
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm9, ymm2, [r9 + 288]
+    vpand ymm9, ymm9, [r9 + 320]
+    vpmuludq ymm13, ymm9, [r9 + 0]
+    vpaddq ymm2, ymm2, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 32]
+    vpaddq ymm3, ymm3, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 64]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm10, ymm9, [r9 + 96]
+    vpaddq ymm5, ymm5, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 128]
+    vpaddq ymm6, ymm6, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 160]
+    vpaddq ymm7, ymm7, ymm12
+    vpmuludq ymm13, ymm9, [r9 + 192]
+    vpaddq ymm8, ymm8, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 224]
+    vpaddq ymm0, ymm0, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 256]
+    vpaddq ymm1, ymm1, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm10, ymm2, 29
+    vpaddq ymm3, ymm3, ymm10
+    /* step 3: t += a b[3] */
+    vmovdqu ymm9, [rdx + 96]
+    vpmuludq ymm11, ymm9, [rsi + 0]
+    vpaddq ymm3, ymm3, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 32]
+    vpaddq ymm4, ymm4, ymm12
+    vpmuludq ymm13, ymm9, [rsi + 64]
+    vpaddq ymm5, ymm5, ymm13
+    vpmuludq ymm14, ymm9, [rsi + 96]
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 128]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm10, ymm9, [rsi + 160]
+    vpaddq ymm8, ymm8, ymm10
+    vpmuludq ymm11, ymm9, [rsi + 192]
+    vpaddq ymm0, ymm0, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 224]
+    vpaddq ymm1, ymm1, ymm12
+    vpmuludq ymm2, ymm9, [rsi + 256]
+    /* step 3: t += c d[3] */
+    vmovdqu ymm9, [r8 + 96]
+    vpmuludq ymm13, ymm9, [rcx + 0]
+    vpaddq ymm3, ymm3, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 32]
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 64]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm10, ymm9, [rcx + 96]
+    vpaddq ymm6, ymm6, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 128]
+    vpaddq ymm7, ymm7, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 160]
+    vpaddq ymm8, ymm8, ymm12
+    vpmuludq ymm13, ymm9, [rcx + 192]
+    vpaddq ymm0, ymm0, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 224]
+    vpaddq ymm1, ymm1, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 256]
+    vpaddq ymm2, ymm2, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm9, ymm3, [r9 + 288]
+    vpand ymm9, ymm9, [r9 + 320]
+    vpmuludq ymm10, ymm9, [r9 + 0]
+    vpaddq ymm3, ymm3, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 32]
+    vpaddq ymm4, ymm4, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 64]
+    vpaddq ymm5, ymm5, ymm12
+    vpmuludq ymm13, ymm9, [r9 + 96]
+    vpaddq ymm6, ymm6, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 128]
+    vpaddq ymm7, ymm7, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 160]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm10, ymm9, [r9 + 192]
+    vpaddq ymm0, ymm0, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 224]
+    vpaddq ymm1, ymm1, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 256]
+    vpaddq ymm2, ymm2, ymm12
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm13, ymm3, 29
+    vpaddq ymm4, ymm4, ymm13
+    /* step 4: t += a b[4] */
+    vmovdqu ymm9, [rdx + 128]
+    vpmuludq ymm14, ymm9, [rsi + 0]
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 32]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm10, ymm9, [rsi + 64]
+    vpaddq ymm6, ymm6, ymm10
+    vpmuludq ymm11, ymm9, [rsi + 96]
+    vpaddq ymm7, ymm7, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 128]
+    vpaddq ymm8, ymm8, ymm12
+    vpmuludq ymm13, ymm9, [rsi + 160]
+    vpaddq ymm0, ymm0, ymm13
+    vpmuludq ymm14, ymm9, [rsi + 192]
+    vpaddq ymm1, ymm1, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 224]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm3, ymm9, [rsi + 256]
+    /* step 4: t += c d[4] */
+    vmovdqu ymm9, [r8 + 128]
+    vpmuludq ymm10, ymm9, [rcx + 0]
+    vpaddq ymm4, ymm4, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 32]
+    vpaddq ymm5, ymm5, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 64]
+    vpaddq ymm6, ymm6, ymm12
+    vpmuludq ymm13, ymm9, [rcx + 96]
+    vpaddq ymm7, ymm7, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 128]
+    vpaddq ymm8, ymm8, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 160]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm10, ymm9, [rcx + 192]
+    vpaddq ymm1, ymm1, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 224]
+    vpaddq ymm2, ymm2, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 256]
+    vpaddq ymm3, ymm3, ymm12
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm9, ymm4, [r9 + 288]
+    vpand ymm9, ymm9, [r9 + 320]
+    vpmuludq ymm13, ymm9, [r9 + 0]
+    vpaddq ymm4, ymm4, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 32]
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 64]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm10, ymm9, [r9 + 96]
+    vpaddq ymm7, ymm7, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 128]
+    vpaddq ymm8, ymm8, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 160]
+    vpaddq ymm0, ymm0, ymm12
+    vpmuludq ymm13, ymm9, [r9 + 192]
+    vpaddq ymm1, ymm1, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 224]
+    vpaddq ymm2, ymm2, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 256]
+    vpaddq ymm3, ymm3, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm10, ymm4, 29
+    vpaddq ymm5, ymm5, ymm10
+    /* step 5: t += a b[5] */
+    vmovdqu ymm9, [rdx + 160]
+    vpmuludq ymm11, ymm9, [rsi + 0]
+    vpaddq ymm5, ymm5, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 32]
+    vpaddq ymm6, ymm6, ymm12
+    vpmuludq ymm13, ymm9, [rsi + 64]
+    vpaddq ymm7, ymm7, ymm13
+    vpmuludq ymm14, ymm9, [rsi + 96]
+    vpaddq ymm8, ymm8, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 128]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm10, ymm9, [rsi + 160]
+    vpaddq ymm1, ymm1, ymm10
+    vpmuludq ymm11, ymm9, [rsi + 192]
+    vpaddq ymm2, ymm2, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 224]
+    vpaddq ymm3, ymm3, ymm12
+    vpmuludq ymm4, ymm9, [rsi + 256]
+    /* step 5: t += c d[5] */
+    vmovdqu ymm9, [r8 + 160]
+    vpmuludq ymm13, ymm9, [rcx + 0]
+    vpaddq ymm5, ymm5, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 32]
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 64]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm10, ymm9, [rcx + 96]
+    vpaddq ymm8, ymm8, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 128]
+    vpaddq ymm0, ymm0, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 160]
+    vpaddq ymm1, ymm1, ymm12
+    vpmuludq ymm13, ymm9, [rcx + 192]
+    vpaddq ymm2, ymm2, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 224]
+    vpaddq ymm3, ymm3, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 256]
+    vpaddq ymm4, ymm4, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm9, ymm5, [r9 + 288]
+    vpand ymm9, ymm9, [r9 + 320]
+    vpmuludq ymm10, ymm9, [r9 + 0]
+    vpaddq ymm5, ymm5, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 32]
+    vpaddq ymm6, ymm6, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 64]
+    vpaddq ymm7, ymm7, ymm12
+    vpmuludq ymm13, ymm9, [r9 + 96]
+    vpaddq ymm8, ymm8, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 128]
+    vpaddq ymm0, ymm0, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 160]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm10, ymm9, [r9 + 192]
+    vpaddq ymm2, ymm2, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 224]
+    vpaddq ymm3, ymm3, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 256]
+    vpaddq ymm4, ymm4, ymm12
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm13, ymm5, 29
+    vpaddq ymm6, ymm6, ymm13
+    /* step 6: t += a b[6] */
+    vmovdqu ymm9, [rdx + 192]
+    vpmuludq ymm14, ymm9, [rsi + 0]
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 32]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm10, ymm9, [rsi + 64]
+    vpaddq ymm8, ymm8, ymm10
+    vpmuludq ymm11, ymm9, [rsi + 96]
+    vpaddq ymm0, ymm0, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 128]
+    vpaddq ymm1, ymm1, ymm12
+    vpmuludq ymm13, ymm9, [rsi + 160]
+    vpaddq ymm2, ymm2, ymm13
+    vpmuludq ymm14, ymm9, [rsi + 192]
+    vpaddq ymm3, ymm3, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 224]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm5, ymm9, [rsi + 256]
+    /* step 6: t += c d[6] */
+    vmovdqu ymm9, [r8 + 192]
+    vpmuludq ymm10, ymm9, [rcx + 0]
+    vpaddq ymm6, ymm6, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 32]
+    vpaddq ymm7, ymm7, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 64]
+    vpaddq ymm8, ymm8, ymm12
+    vpmuludq ymm13, ymm9, [rcx + 96]
+    vpaddq ymm0, ymm0, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 128]
+    vpaddq ymm1, ymm1, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 160]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm10, ymm9, [rcx + 192]
+    vpaddq ymm3, ymm3, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 224]
+    vpaddq ymm4, ymm4, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 256]
+    vpaddq ymm5, ymm5, ymm12
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm9, ymm6, [r9 + 288]
+    vpand ymm9, ymm9, [r9 + 320]
+    vpmuludq ymm13, ymm9, [r9 + 0]
+    vpaddq ymm6, ymm6, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 32]
+    vpaddq ymm7, ymm7, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 64]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm10, ymm9, [r9 + 96]
+    vpaddq ymm0, ymm0, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 128]
+    vpaddq ymm1, ymm1, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 160]
+    vpaddq ymm2, ymm2, ymm12
+    vpmuludq ymm13, ymm9, [r9 + 192]
+    vpaddq ymm3, ymm3, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 224]
+    vpaddq ymm4, ymm4, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 256]
+    vpaddq ymm5, ymm5, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm10, ymm6, 29
+    vpaddq ymm7, ymm7, ymm10
+    /* step 7: t += a b[7] */
+    vmovdqu ymm9, [rdx + 224]
+    vpmuludq ymm11, ymm9, [rsi + 0]
+    vpaddq ymm7, ymm7, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 32]
+    vpaddq ymm8, ymm8, ymm12
+    vpmuludq ymm13, ymm9, [rsi + 64]
+    vpaddq ymm0, ymm0, ymm13
+    vpmuludq ymm14, ymm9, [rsi + 96]
+    vpaddq ymm1, ymm1, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 128]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm10, ymm9, [rsi + 160]
+    vpaddq ymm3, ymm3, ymm10
+    vpmuludq ymm11, ymm9, [rsi + 192]
+    vpaddq ymm4, ymm4, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 224]
+    vpaddq ymm5, ymm5, ymm12
+    vpmuludq ymm6, ymm9, [rsi + 256]
+    /* step 7: t += c d[7] */
+    vmovdqu ymm9, [r8 + 224]
+    vpmuludq ymm13, ymm9, [rcx + 0]
+    vpaddq ymm7, ymm7, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 32]
+    vpaddq ymm8, ymm8, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 64]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm10, ymm9, [rcx + 96]
+    vpaddq ymm1, ymm1, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 128]
+    vpaddq ymm2, ymm2, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 160]
+    vpaddq ymm3, ymm3, ymm12
+    vpmuludq ymm13, ymm9, [rcx + 192]
+    vpaddq ymm4, ymm4, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 224]
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 256]
+    vpaddq ymm6, ymm6, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm9, ymm7, [r9 + 288]
+    vpand ymm9, ymm9, [r9 + 320]
+    vpmuludq ymm10, ymm9, [r9 + 0]
+    vpaddq ymm7, ymm7, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 32]
+    vpaddq ymm8, ymm8, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 64]
+    vpaddq ymm0, ymm0, ymm12
+    vpmuludq ymm13, ymm9, [r9 + 96]
+    vpaddq ymm1, ymm1, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 128]
+    vpaddq ymm2, ymm2, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 160]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm10, ymm9, [r9 + 192]
+    vpaddq ymm4, ymm4, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 224]
+    vpaddq ymm5, ymm5, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 256]
+    vpaddq ymm6, ymm6, ymm12
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm13, ymm7, 29
+    vpaddq ymm8, ymm8, ymm13
+    /* step 8: t += a b[8] */
+    vmovdqu ymm9, [rdx + 256]
+    vpmuludq ymm14, ymm9, [rsi + 0]
+    vpaddq ymm8, ymm8, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 32]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm10, ymm9, [rsi + 64]
+    vpaddq ymm1, ymm1, ymm10
+    vpmuludq ymm11, ymm9, [rsi + 96]
+    vpaddq ymm2, ymm2, ymm11
+    vpmuludq ymm12, ymm9, [rsi + 128]
+    vpaddq ymm3, ymm3, ymm12
+    vpmuludq ymm13, ymm9, [rsi + 160]
+    vpaddq ymm4, ymm4, ymm13
+    vpmuludq ymm14, ymm9, [rsi + 192]
+    vpaddq ymm5, ymm5, ymm14
+    vpmuludq ymm15, ymm9, [rsi + 224]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm7, ymm9, [rsi + 256]
+    /* step 8: t += c d[8] */
+    vmovdqu ymm9, [r8 + 256]
+    vpmuludq ymm10, ymm9, [rcx + 0]
+    vpaddq ymm8, ymm8, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 32]
+    vpaddq ymm0, ymm0, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 64]
+    vpaddq ymm1, ymm1, ymm12
+    vpmuludq ymm13, ymm9, [rcx + 96]
+    vpaddq ymm2, ymm2, ymm13
+    vpmuludq ymm14, ymm9, [rcx + 128]
+    vpaddq ymm3, ymm3, ymm14
+    vpmuludq ymm15, ymm9, [rcx + 160]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm10, ymm9, [rcx + 192]
+    vpaddq ymm5, ymm5, ymm10
+    vpmuludq ymm11, ymm9, [rcx + 224]
+    vpaddq ymm6, ymm6, ymm11
+    vpmuludq ymm12, ymm9, [rcx + 256]
+    vpaddq ymm7, ymm7, ymm12
+    /* q = t0 (-m^-1) mod 2^24; t += q m */
+    vpmuludq ymm9, ymm8, [r9 + 288]
+    vpand ymm9, ymm9, [r9 + 352]
+    vpmuludq ymm13, ymm9, [r9 + 0]
+    vpaddq ymm8, ymm8, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 32]
+    vpaddq ymm0, ymm0, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 64]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm10, ymm9, [r9 + 96]
+    vpaddq ymm2, ymm2, ymm10
+    vpmuludq ymm11, ymm9, [r9 + 128]
+    vpaddq ymm3, ymm3, ymm11
+    vpmuludq ymm12, ymm9, [r9 + 160]
+    vpaddq ymm4, ymm4, ymm12
+    vpmuludq ymm13, ymm9, [r9 + 192]
+    vpaddq ymm5, ymm5, ymm13
+    vpmuludq ymm14, ymm9, [r9 + 224]
+    vpaddq ymm6, ymm6, ymm14
+    vpmuludq ymm15, ymm9, [r9 + 256]
+    vpaddq ymm7, ymm7, ymm15
+    /* the carries, then r = t / 2^last */
+    vmovdqu ymm9, [r9 + 320]
+    vpsrlq ymm10, ymm8, 29
+    vpand ymm8, ymm8, ymm9
+    vpaddq ymm0, ymm0, ymm10
+    vpsrlq ymm11, ymm0, 29
+    vpand ymm0, ymm0, ymm9
+    vpaddq ymm1, ymm1, ymm11
+    vpsrlq ymm12, ymm1, 29
+    vpand ymm1, ymm1, ymm9
+    vpaddq ymm2, ymm2, ymm12
+    vpsrlq ymm13, ymm2, 29
+    vpand ymm2, ymm2, ymm9
+    vpaddq ymm3, ymm3, ymm13
+    vpsrlq ymm14, ymm3, 29
+    vpand ymm3, ymm3, ymm9
+    vpaddq ymm4, ymm4, ymm14
+    vpsrlq ymm15, ymm4, 29
+    vpand ymm4, ymm4, ymm9
+    vpaddq ymm5, ymm5, ymm15
+    vpsrlq ymm10, ymm5, 29
+    vpand ymm5, ymm5, ymm9
+    vpaddq ymm6, ymm6, ymm10
+    vpsrlq ymm11, ymm6, 29
+    vpand ymm6, ymm6, ymm9
+    vpaddq ymm7, ymm7, ymm11
+    vpsrlq ymm8, ymm8, 24
+    vpsllq ymm12, ymm0, 5
+    vpor ymm8, ymm8, ymm12
+    vpand ymm8, ymm8, ymm9
+    vmovdqu [rdi + 0], ymm8
+    vpsrlq ymm0, ymm0, 24
+    vpsllq ymm13, ymm1, 5
+    vpor ymm0, ymm0, ymm13
+    vpand ymm0, ymm0, ymm9
+    vmovdqu [rdi + 32], ymm0
+    vpsrlq ymm1, ymm1, 24
+    vpsllq ymm14, ymm2, 5
+    vpor ymm1, ymm1, ymm14
+    vpand ymm1, ymm1, ymm9
+    vmovdqu [rdi + 64], ymm1
+    vpsrlq ymm2, ymm2, 24
+    vpsllq ymm15, ymm3, 5
+    vpor ymm2, ymm2, ymm15
+    vpand ymm2, ymm2, ymm9
+    vmovdqu [rdi + 96], ymm2
+    vpsrlq ymm3, ymm3, 24
+    vpsllq ymm10, ymm4, 5
+    vpor ymm3, ymm3, ymm10
+    vpand ymm3, ymm3, ymm9
+    vmovdqu [rdi + 128], ymm3
+    vpsrlq ymm4, ymm4, 24
+    vpsllq ymm11, ymm5, 5
+    vpor ymm4, ymm4, ymm11
+    vpand ymm4, ymm4, ymm9
+    vmovdqu [rdi + 160], ymm4
+    vpsrlq ymm5, ymm5, 24
+    vpsllq ymm12, ymm6, 5
+    vpor ymm5, ymm5, ymm12
+    vpand ymm5, ymm5, ymm9
+    vmovdqu [rdi + 192], ymm5
+    vpsrlq ymm6, ymm6, 24
+    vpsllq ymm13, ymm7, 5
+    vpor ymm6, ymm6, ymm13
+    vpand ymm6, ymm6, ymm9
+    vmovdqu [rdi + 224], ymm6
+    vpsrlq ymm7, ymm7, 24
+    vmovdqu [rdi + 256], ymm7
+    vzeroupper
+    ret
+.size mont29_mulsum_9_avx2, .-mont29_mulsum_9_avx2
+
+    .p2align 5
 .globl mont29_mul_14_avx2
 .type mont29_mul_14_avx2, @function
 mont29_mul_14_avx2:
@@ -1436,5 +2069,1408 @@ mont29_mul_14_avx2:
     vzeroupper
     ret
 .size mont29_mul_14_avx2, .-mont29_mul_14_avx2
+
+    .p2align 5
+.globl mont29_mulsum_14_avx2
+.type mont29_mulsum_14_avx2, @function
+mont29_mulsum_14_avx2:
+    endbr64
+    /* step 0: t += a b[0] */
+    vmovdqu ymm14, [rdx + 0]
+    vpmuludq ymm0, ymm14, [rsi + 0]
+    vpmuludq ymm1, ymm14, [rsi + 32]
+    vpmuludq ymm2, ymm14, [rsi + 64]
+    vpmuludq ymm3, ymm14, [rsi + 96]
+    vpmuludq ymm4, ymm14, [rsi + 128]
+    vpmuludq ymm5, ymm14, [rsi + 160]
+    vpmuludq ymm6, ymm14, [rsi + 192]
+    vpmuludq ymm7, ymm14, [rsi + 224]
+    vpmuludq ymm8, ymm14, [rsi + 256]
+    vpmuludq ymm9, ymm14, [rsi + 288]
+    vpmuludq ymm10, ymm14, [rsi + 320]
+    vpmuludq ymm11, ymm14, [rsi + 352]
+    vpmuludq ymm12, ymm14, [rsi + 384]
+    vpmuludq ymm13, ymm14, [rsi + 416]
+    /* step 0: t += c d[0] */
+    vmovdqu ymm14, [r8 + 0]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm13, ymm13, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm0, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm13, ymm13, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm0, 29
+    vpaddq ymm1, ymm1, ymm15
+    /* step 1: t += a b[1] */
+    vmovdqu ymm14, [rdx + 32]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm0, ymm14, [rsi + 416]
+    /* step 1: t += c d[1] */
+    vmovdqu ymm14, [r8 + 32]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm0, ymm0, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm1, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm0, ymm0, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm1, 29
+    vpaddq ymm2, ymm2, ymm15
+    /* step 2: t += a b[2] */
+    vmovdqu ymm14, [rdx + 64]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm1, ymm14, [rsi + 416]
+    /* step 2: t += c d[2] */
+    vmovdqu ymm14, [r8 + 64]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm1, ymm1, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm2, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm1, ymm1, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm2, 29
+    vpaddq ymm3, ymm3, ymm15
+    /* step 3: t += a b[3] */
+    vmovdqu ymm14, [rdx + 96]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm2, ymm14, [rsi + 416]
+    /* step 3: t += c d[3] */
+    vmovdqu ymm14, [r8 + 96]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm2, ymm2, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm3, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm2, ymm2, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm3, 29
+    vpaddq ymm4, ymm4, ymm15
+    /* step 4: t += a b[4] */
+    vmovdqu ymm14, [rdx + 128]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm3, ymm14, [rsi + 416]
+    /* step 4: t += c d[4] */
+    vmovdqu ymm14, [r8 + 128]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm3, ymm3, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm4, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm3, ymm3, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm4, 29
+    vpaddq ymm5, ymm5, ymm15
+    /* step 5: t += a b[5] */
+    vmovdqu ymm14, [rdx + 160]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm4, ymm14, [rsi + 416]
+    /* step 5: t += c d[5] */
+    vmovdqu ymm14, [r8 + 160]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm4, ymm4, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm5, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm4, ymm4, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm5, 29
+    vpaddq ymm6, ymm6, ymm15
+    /* step 6: t += a b[6] */
+    vmovdqu ymm14, [rdx + 192]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm5, ymm14, [rsi + 416]
+    /* step 6: t += c d[6] */
+    vmovdqu ymm14, [r8 + 192]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm5, ymm5, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm6, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm5, ymm5, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm6, 29
+    vpaddq ymm7, ymm7, ymm15
+    /* step 7: t += a b[7] */
+    vmovdqu ymm14, [rdx + 224]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm6, ymm14, [rsi + 416]
+    /* step 7: t += c d[7] */
+    vmovdqu ymm14, [r8 + 224]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm6, ymm6, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm7, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm6, ymm6, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm7, 29
+    vpaddq ymm8, ymm8, ymm15
+    /* step 8: t += a b[8] */
+    vmovdqu ymm14, [rdx + 256]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm7, ymm14, [rsi + 416]
+    /* step 8: t += c d[8] */
+    vmovdqu ymm14, [r8 + 256]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm7, ymm7, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm8, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm7, ymm7, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm8, 29
+    vpaddq ymm9, ymm9, ymm15
+    /* step 9: t += a b[9] */
+    vmovdqu ymm14, [rdx + 288]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm8, ymm14, [rsi + 416]
+    /* step 9: t += c d[9] */
+    vmovdqu ymm14, [r8 + 288]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm8, ymm8, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm9, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm8, ymm8, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm9, 29
+    vpaddq ymm10, ymm10, ymm15
+    /* step 10: t += a b[10] */
+    vmovdqu ymm14, [rdx + 320]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm9, ymm14, [rsi + 416]
+    /* step 10: t += c d[10] */
+    vmovdqu ymm14, [r8 + 320]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm9, ymm9, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm10, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm9, ymm9, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm10, 29
+    vpaddq ymm11, ymm11, ymm15
+    /* step 11: t += a b[11] */
+    vmovdqu ymm14, [rdx + 352]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm10, ymm14, [rsi + 416]
+    /* step 11: t += c d[11] */
+    vmovdqu ymm14, [r8 + 352]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm10, ymm10, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm11, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm10, ymm10, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm11, 29
+    vpaddq ymm12, ymm12, ymm15
+    /* step 12: t += a b[12] */
+    vmovdqu ymm14, [rdx + 384]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm11, ymm14, [rsi + 416]
+    /* step 12: t += c d[12] */
+    vmovdqu ymm14, [r8 + 384]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm11, ymm11, ymm15
+    /* q = t0 (-m^-1) mod 2^29; t += q m */
+    vpmuludq ymm14, ymm12, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 480]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm12, ymm12, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm11, ymm11, ymm15
+    /* t /= 2^29: t0's carry into t1, its register the new top */
+    vpsrlq ymm15, ymm12, 29
+    vpaddq ymm13, ymm13, ymm15
+    /* step 13: t += a b[13] */
+    vmovdqu ymm14, [rdx + 416]
+    vpmuludq ymm15, ymm14, [rsi + 0]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 32]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 64]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 96]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 128]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 160]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 192]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 224]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 256]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 288]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 320]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 352]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rsi + 384]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm12, ymm14, [rsi + 416]
+    /* step 13: t += c d[13] */
+    vmovdqu ymm14, [r8 + 416]
+    vpmuludq ymm15, ymm14, [rcx + 0]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 32]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 64]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 96]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 128]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 160]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 192]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 224]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 256]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 288]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 320]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 352]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 384]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [rcx + 416]
+    vpaddq ymm12, ymm12, ymm15
+    /* q = t0 (-m^-1) mod 2^7; t += q m */
+    vpmuludq ymm14, ymm13, [r9 + 448]
+    vpand ymm14, ymm14, [r9 + 512]
+    vpmuludq ymm15, ymm14, [r9 + 0]
+    vpaddq ymm13, ymm13, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 32]
+    vpaddq ymm0, ymm0, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 64]
+    vpaddq ymm1, ymm1, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 96]
+    vpaddq ymm2, ymm2, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 128]
+    vpaddq ymm3, ymm3, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 160]
+    vpaddq ymm4, ymm4, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 192]
+    vpaddq ymm5, ymm5, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 224]
+    vpaddq ymm6, ymm6, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 256]
+    vpaddq ymm7, ymm7, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 288]
+    vpaddq ymm8, ymm8, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 320]
+    vpaddq ymm9, ymm9, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 352]
+    vpaddq ymm10, ymm10, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 384]
+    vpaddq ymm11, ymm11, ymm15
+    vpmuludq ymm15, ymm14, [r9 + 416]
+    vpaddq ymm12, ymm12, ymm15
+    /* the carries, then r = t / 2^last */
+    vmovdqu ymm14, [r9 + 480]
+    vpsrlq ymm15, ymm13, 29
+    vpand ymm13, ymm13, ymm14
+    vpaddq ymm0, ymm0, ymm15
+    vpsrlq ymm15, ymm0, 29
+    vpand ymm0, ymm0, ymm14
+    vpaddq ymm1, ymm1, ymm15
+    vpsrlq ymm15, ymm1, 29
+    vpand ymm1, ymm1, ymm14
+    vpaddq ymm2, ymm2, ymm15
+    vpsrlq ymm15, ymm2, 29
+    vpand ymm2, ymm2, ymm14
+    vpaddq ymm3, ymm3, ymm15
+    vpsrlq ymm15, ymm3, 29
+    vpand ymm3, ymm3, ymm14
+    vpaddq ymm4, ymm4, ymm15
+    vpsrlq ymm15, ymm4, 29
+    vpand ymm4, ymm4, ymm14
+    vpaddq ymm5, ymm5, ymm15
+    vpsrlq ymm15, ymm5, 29
+    vpand ymm5, ymm5, ymm14
+    vpaddq ymm6, ymm6, ymm15
+    vpsrlq ymm15, ymm6, 29
+    vpand ymm6, ymm6, ymm14
+    vpaddq ymm7, ymm7, ymm15
+    vpsrlq ymm15, ymm7, 29
+    vpand ymm7, ymm7, ymm14
+    vpaddq ymm8, ymm8, ymm15
+    vpsrlq ymm15, ymm8, 29
+    vpand ymm8, ymm8, ymm14
+    vpaddq ymm9, ymm9, ymm15
+    vpsrlq ymm15, ymm9, 29
+    vpand ymm9, ymm9, ymm14
+    vpaddq ymm10, ymm10, ymm15
+    vpsrlq ymm15, ymm10, 29
+    vpand ymm10, ymm10, ymm14
+    vpaddq ymm11, ymm11, ymm15
+    vpsrlq ymm15, ymm11, 29
+    vpand ymm11, ymm11, ymm14
+    vpaddq ymm12, ymm12, ymm15
+    vpsrlq ymm13, ymm13, 7
+    vpsllq ymm15, ymm0, 22
+    vpor ymm13, ymm13, ymm15
+    vpand ymm13, ymm13, ymm14
+    vmovdqu [rdi + 0], ymm13
+    vpsrlq ymm0, ymm0, 7
+    vpsllq ymm15, ymm1, 22
+    vpor ymm0, ymm0, ymm15
+    vpand ymm0, ymm0, ymm14
+    vmovdqu [rdi + 32], ymm0
+    vpsrlq ymm1, ymm1, 7
+    vpsllq ymm15, ymm2, 22
+    vpor ymm1, ymm1, ymm15
+    vpand ymm1, ymm1, ymm14
+    vmovdqu [rdi + 64], ymm1
+    vpsrlq ymm2, ymm2, 7
+    vpsllq ymm15, ymm3, 22
+    vpor ymm2, ymm2, ymm15
+    vpand ymm2, ymm2, ymm14
+    vmovdqu [rdi + 96], ymm2
+    vpsrlq ymm3, ymm3, 7
+    vpsllq ymm15, ymm4, 22
+    vpor ymm3, ymm3, ymm15
+    vpand ymm3, ymm3, ymm14
+    vmovdqu [rdi + 128], ymm3
+    vpsrlq ymm4, ymm4, 7
+    vpsllq ymm15, ymm5, 22
+    vpor ymm4, ymm4, ymm15
+    vpand ymm4, ymm4, ymm14
+    vmovdqu [rdi + 160], ymm4
+    vpsrlq ymm5, ymm5, 7
+    vpsllq ymm15, ymm6, 22
+    vpor ymm5, ymm5, ymm15
+    vpand ymm5, ymm5, ymm14
+    vmovdqu [rdi + 192], ymm5
+    vpsrlq ymm6, ymm6, 7
+    vpsllq ymm15, ymm7, 22
+    vpor ymm6, ymm6, ymm15
+    vpand ymm6, ymm6, ymm14
+    vmovdqu [rdi + 224], ymm6
+    vpsrlq ymm7, ymm7, 7
+    vpsllq ymm15, ymm8, 22
+    vpor ymm7, ymm7, ymm15
+    vpand ymm7, ymm7, ymm14
+    vmovdqu [rdi + 256], ymm7
+    vpsrlq ymm8, ymm8, 7
+    vpsllq ymm15, ymm9, 22
+    vpor ymm8, ymm8, ymm15
+    vpand ymm8, ymm8, ymm14
+    vmovdqu [rdi + 288], ymm8
+    vpsrlq ymm9, ymm9, 7
+    vpsllq ymm15, ymm10, 22
+    vpor ymm9, ymm9, ymm15
+    vpand ymm9, ymm9, ymm14
+    vmovdqu [rdi + 320], ymm9
+    vpsrlq ymm10, ymm10, 7
+    vpsllq ymm15, ymm11, 22
+    vpor ymm10, ymm10, ymm15
+    vpand ymm10, ymm10, ymm14
+    vmovdqu [rdi + 352], ymm10
+    vpsrlq ymm11, ymm11, 7
+    vpsllq ymm15, ymm12, 22
+    vpor ymm11, ymm11, ymm15
+    vpand ymm11, ymm11, ymm14
+    vmovdqu [rdi + 384], ymm11
+    vpsrlq ymm12, ymm12, 7
+    vmovdqu [rdi + 416], ymm12
+    vzeroupper
+    ret
+.size mont29_mulsum_14_avx2, .-mont29_mulsum_14_avx2
 
     .section .note.GNU-stack,"",@progbits

@@ -755,9 +755,62 @@ static void ff_lane_inputs(uint64_t *a, uint64_t *b, const uint64_t *pa[], const
     }
 #endif
 
+#if MONT52_HAVE || MONT29_HAVE
+/* A vector engine's Fp2 (F2_X) against tower.inc's, lane by lane:
+ * p = a b,  q = p b,  s = q^2,  on Fp2 elements whose coefficients walk
+ * through the same edges and random values. */
+#define FF_LANES_FP2_TEST(C, X, LANES, TARGET, ENABLED)                                              \
+    TARGET static void test_##C##_fp2_##X(void **state)                                            \
+    {                                                                                              \
+        (void)state;                                                                               \
+        if (!ENABLED)                                                                              \
+            skip();                                                                                \
+        for (int it = 0; it < 1000; it++) {                                                        \
+            C##_fp a[2][LANES], b[2][LANES];                                                       \
+            const C##_fp *pa[LANES], *pb[LANES];                                                   \
+            C##_fp2 x[LANES], y[LANES], got[3][LANES];                                             \
+            const C##_fp2 *px[LANES], *py[LANES];                                                  \
+            C##_fp2 *out[3][LANES];                                                                \
+            for (int c = 0; c < 2; c++)                                                            \
+                ff_lane_inputs(a[c][0].l, b[c][0].l, (const uint64_t **)pa, (const uint64_t **)pb, \
+                               C##_fp_MODULUS, C##_fp_LIMBS_N, 2 * it + c, LANES);                 \
+            for (int k = 0; k < LANES; k++) {                                                      \
+                x[k].c0 = a[0][k];                                                                 \
+                x[k].c1 = b[1][k];                                                                 \
+                y[k].c0 = b[0][k];                                                                 \
+                y[k].c1 = a[1][k];                                                                 \
+                px[k] = &x[k];                                                                     \
+                py[k] = &y[k];                                                                     \
+                for (int o = 0; o < 3; o++)                                                        \
+                    out[o][k] = &got[o][k];                                                        \
+            }                                                                                      \
+            C##_fp2_##X vx, vy, p, q;                                                              \
+            C##_fp2_##X##_load(&vx, px);                                                           \
+            C##_fp2_##X##_load(&vy, py);                                                           \
+            C##_fp2_##X##_mul(&p, &vx, &vy);                                                       \
+            C##_fp2_##X##_mul(&q, &p, &vy);                                                        \
+            C##_fp2_##X##_store(out[0], &p);                                                       \
+            C##_fp2_##X##_store(out[1], &q);                                                       \
+            C##_fp2_##X##_sqr(&p, &q);                                                             \
+            C##_fp2_##X##_store(out[2], &p);                                                       \
+            for (int k = 0; k < LANES; k++) {                                                      \
+                C##_fp2 want[3];                                                                   \
+                C##_fp2_mul(&want[0], &x[k], &y[k]);                                               \
+                C##_fp2_mul(&want[1], &want[0], &y[k]);                                            \
+                C##_fp2_sqr(&want[2], &want[1]);                                                   \
+                for (int o = 0; o < 3; o++)                                                        \
+                    if (memcmp(&want[o], &got[o][k], sizeof want[o]))                              \
+                        fail_msg(#C "_fp2_" #X ": result %d (p, q, q^2) differs, iteration %d lane %d", o, it, k); \
+            }                                                                                      \
+        }                                                                                          \
+    }
+#endif
+
 #if MONT52_HAVE
 FF_LANES_TEST(bn254_fp, x8, 8, MONT52_TARGET, mont52_enabled, BN254_FP)
 FF_LANES_TEST(bls12_381_fp, x8, 8, MONT52_TARGET, mont52_enabled, BLS12_381_FP)
+FF_LANES_FP2_TEST(bn254, x8, 8, MONT52_TARGET, mont52_enabled)
+FF_LANES_FP2_TEST(bls12_381, x8, 8, MONT52_TARGET, mont52_enabled)
 
 /* mont52_mul_wide (a b / 2^260) on the scalar fields: with b' = 16 b
  * (b in mont.h's form, R = 2^256), a b' / 2^260 = a b / R; then p + p and
@@ -808,6 +861,7 @@ FF_MONT52_WIDE_TEST(bn254_fr, BN254_FR)
 FF_MONT52_WIDE_TEST(bls12_381_fr, BLS12_381_FR)
 #define FF_MONT52_ENTRIES                                                                          \
     cmocka_unit_test(test_bn254_fp_x8), cmocka_unit_test(test_bls12_381_fp_x8),                    \
+        cmocka_unit_test(test_bn254_fp2_x8), cmocka_unit_test(test_bls12_381_fp2_x8),              \
         cmocka_unit_test(test_bn254_fr_mont52_wide), cmocka_unit_test(test_bls12_381_fr_mont52_wide),
 #else
 #define FF_MONT52_ENTRIES
@@ -815,7 +869,11 @@ FF_MONT52_WIDE_TEST(bls12_381_fr, BLS12_381_FR)
 #if MONT29_HAVE
 FF_LANES_TEST(bn254_fp, x4, 4, MONT29_TARGET, mont29_enabled, BN254_FP)
 FF_LANES_TEST(bls12_381_fp, x4, 4, MONT29_TARGET, mont29_enabled, BLS12_381_FP)
-#define FF_MONT29_ENTRIES cmocka_unit_test(test_bn254_fp_x4), cmocka_unit_test(test_bls12_381_fp_x4),
+FF_LANES_FP2_TEST(bn254, x4, 4, MONT29_TARGET, mont29_enabled)
+FF_LANES_FP2_TEST(bls12_381, x4, 4, MONT29_TARGET, mont29_enabled)
+#define FF_MONT29_ENTRIES                                                                          \
+    cmocka_unit_test(test_bn254_fp_x4), cmocka_unit_test(test_bls12_381_fp_x4),                    \
+        cmocka_unit_test(test_bn254_fp2_x4), cmocka_unit_test(test_bls12_381_fp2_x4),
 #else
 #define FF_MONT29_ENTRIES
 #endif
