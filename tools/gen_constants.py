@@ -195,9 +195,9 @@ def emit_field29(prefix, m):
     def limbs29(v):
         return "{" + ", ".join("0x%08x" % ((v >> (29 * j)) & (2**29 - 1)) for j in range(n)) + "}"
     top = 2 ** (29 * n)
-    emit("/* %s in radix 2^29 (mont29.h): {2m, 2^(29 n) - 2m, 2^(29 n) - m, limbs, 64-bit limbs} */" % prefix)
-    emit("#define %s_MONT29 {%s, %s, %s, %d, %d}" % (
-        prefix.upper(), limbs29(2 * m), limbs29(top - 2 * m), limbs29(top - m), n, n64))
+    emit("/* %s in radix 2^29 (mont29.h): {2m, 2^(29 n) - 2m, 2^(29 n) - m, limbs, 64-bit limbs, the product's vectors} */" % prefix)
+    emit("#define %s_MONT29 {%s, %s, %s, %d, %d, %s_MONT29_VEC}" % (
+        prefix.upper(), limbs29(2 * m), limbs29(top - 2 * m), limbs29(top - m), n, n64, prefix))
     last = 64 * n64 - 29 * (n - 1)
     rows = [(m >> (29 * j)) & (2**29 - 1) for j in range(n)] + [(-pow(m, -1, 2**29)) % 2**29, 2**29 - 1, 2**last - 1]
     emit("/* the same as vectors for mont29_x86_64.S: m's limbs, -m^-1 mod 2^29, 2^29 - 1, 2^%d - 1 */" % last)

@@ -7,7 +7,8 @@
  * For F_X: F_X_load / F_X_store exchange lane k with the scalar F element
  * *src[k] / *dst[k] (field.h's Montgomery form; store writes canonical
  * values); add, sub as in field.h, lane by lane, on values kept below 2m;
- * set_one, set_zero; where defined, mul and sqr as field.h's; and
+ * set_one, set_zero; where defined (the base fields), mul and sqr as
+ * field.h's, mulsum and twice_m_minus; and
  * FIELD_LANES_DEFINE_FP2 makes F2_X over tower.h's Fp2 = Fp[u]/(u^2 + 1)
  * from F_X. */
 #ifndef CUZK_FF_FIELD_LANES_H
@@ -54,35 +55,39 @@
     }                                                                                          \
     INLINE void F##_##X##_set_zero(F##_##X *r) { memset(r, 0, sizeof *r); }
 
+/* The base fields' products: mul, sqr, mulsum (r = a b + c d, one
+ * Montgomery pass) and twice_m_minus (r = 2m - b, -b as a factor). */
 #define FIELD_LANES_DEFINE_MUL(F, X, ARITH, INLINE, N)                                           \
     INLINE void F##_##X##_mul(F##_##X *r, const F##_##X *a, const F##_##X *b)                    \
     {                                                                                          \
         ARITH##_mul(r->v, a->v, b->v, &F##_##X##_field, N);                                    \
     }                                                                                          \
-    INLINE void F##_##X##_sqr(F##_##X *r, const F##_##X *a) { ARITH##_mul(r->v, a->v, a->v, &F##_##X##_field, N); }
-
-/* F2_X's product by Karatsuba:
- * (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
-#define FIELD_LANES_DEFINE_FP2_MUL(F2, F, X, INLINE)                                              \
-    INLINE void F2##_##X##_mul(F2##_##X *r, const F2##_##X *a, const F2##_##X *b)                \
+    INLINE void F##_##X##_sqr(F##_##X *r, const F##_##X *a) { ARITH##_mul(r->v, a->v, a->v, &F##_##X##_field, N); } \
+    INLINE void F##_##X##_mulsum(F##_##X *r, const F##_##X *a, const F##_##X *b, const F##_##X *c, const F##_##X *d) \
     {                                                                                          \
-        F##_##X t0, t1, sa, sb;                                                                \
-        F##_##X##_mul(&t0, &a->c0, &b->c0);                                                    \
-        F##_##X##_mul(&t1, &a->c1, &b->c1);                                                    \
-        F##_##X##_add(&sa, &a->c0, &a->c1);                                                    \
-        F##_##X##_add(&sb, &b->c0, &b->c1);                                                    \
-        F##_##X##_mul(&sa, &sa, &sb);                                                          \
-        F##_##X##_sub(&r->c0, &t0, &t1);                                                       \
-        F##_##X##_sub(&sa, &sa, &t0);                                                          \
-        F##_##X##_sub(&r->c1, &sa, &t1);                                                       \
+        ARITH##_mulsum(r->v, a->v, b->v, c->v, d->v, &F##_##X##_field, N);                     \
+    }                                                                                          \
+    INLINE void F##_##X##_twice_m_minus(F##_##X *r, const F##_##X *b)                          \
+    {                                                                                          \
+        ARITH##_twice_m_minus(r->v, b->v, &F##_##X##_field, N);                                \
     }
 
-/* F2_X but its product (FIELD_LANES_DEFINE_FP2_MUL, or the engine's own);
+/* (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + (a0 b1 + a1 b0) u as two sums
+ * of two products (mulsum), -b1 as 2m - b1: the multiplies of Karatsuba's
+ * three products without its five additions;
  * (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
 #define FIELD_LANES_DEFINE_FP2(F2, F, X, INLINE, LANES)                                           \
     typedef struct {                                                                           \
         F##_##X c0, c1;                                                                        \
     } F2##_##X;                                                                                \
+    INLINE void F2##_##X##_mul(F2##_##X *r, const F2##_##X *a, const F2##_##X *b)                \
+    {                                                                                          \
+        F##_##X nb1, c0;                                                                       \
+        F##_##X##_twice_m_minus(&nb1, &b->c1);                                                 \
+        F##_##X##_mulsum(&c0, &a->c0, &b->c0, &a->c1, &nb1);                                   \
+        F##_##X##_mulsum(&r->c1, &a->c0, &b->c1, &a->c1, &b->c0);                              \
+        r->c0 = c0;                                                                            \
+    }                                                                                          \
     INLINE void F2##_##X##_sqr(F2##_##X *r, const F2##_##X *a)                                  \
     {                                                                                          \
         F##_##X s, d, p;                                                                       \

@@ -54,13 +54,15 @@ void mont29_mulsum_9_avx2(__m256i *r, const __m256i *a, const __m256i *b, const 
 void mont29_mulsum_14_avx2(__m256i *r, const __m256i *a, const __m256i *b, const __m256i *c, const __m256i *d,
                            const uint64_t k[][4]);
 
-/* A field as the additions need it (tools/gen_constants.py: *_MONT29),
+/* A field as the vector code needs it (tools/gen_constants.py: *_MONT29),
  * in 29-bit limbs: 2m, the complements 2^(29 n) - 2m and 2^(29 n) - m
  * (adding one tells by the carry out of the top whether a value reached
- * 2m or m), n, and the scalar limb count n64. */
+ * 2m or m), n, the scalar limb count n64, and the product's vectors
+ * (*_MONT29_VEC: m's limbs, -m^-1 mod 2^29, the masks, four lanes each). */
 typedef struct {
     uint32_t m2[MONT29_MAX_LIMBS], neg_m2[MONT29_MAX_LIMBS], neg_m[MONT29_MAX_LIMBS];
     int n, n64;
+    const uint64_t (*vec)[4];
 } mont29_field;
 
 MONT29_INLINE __m256i mont29_set(uint32_t v) { return _mm256_set1_epi64x((long long)v); }
@@ -126,6 +128,33 @@ MONT29_INLINE void mont29_sub(__m256i *r, const __m256i *a, const __m256i *b, co
 {
     __m256i s[MONT29_MAX_LIMBS];
     mont29_add_2m_minus(s, a, b, f, n);
+    mont29_sub_if_geq(r, s, f->neg_m2, n);
+}
+
+/* r = 2m - b, in (0, 2m] for b < 2m (a factor of a product: -b mod m). */
+MONT29_INLINE void mont29_twice_m_minus(__m256i *r, const __m256i *b, const mont29_field *f, int n)
+{
+    mont29_add_2m_minus(r, NULL, b, f, n);
+}
+
+/* r = a b / R mod m (mont.h's product): a, b < 2m, r < 2m. */
+MONT29_INLINE void mont29_mul(__m256i *r, const __m256i *a, const __m256i *b, const mont29_field *f, int n)
+{
+    if (n == 9)
+        mont29_mul_9_avx2(r, a, b, f->vec);
+    else
+        mont29_mul_14_avx2(r, a, b, f->vec);
+}
+
+/* r = (a b + c d) / R mod m: a, b, c, d < 2m, r < 2m. */
+MONT29_INLINE void mont29_mulsum(__m256i *r, const __m256i *a, const __m256i *b, const __m256i *c, const __m256i *d,
+                                 const mont29_field *f, int n)
+{
+    __m256i s[MONT29_MAX_LIMBS];
+    if (n == 9)
+        mont29_mulsum_9_avx2(s, a, b, c, d, f->vec);
+    else
+        mont29_mulsum_14_avx2(s, a, b, c, d, f->vec);
     mont29_sub_if_geq(r, s, f->neg_m2, n);
 }
 

@@ -19,6 +19,7 @@
 #ifndef CUZK_FF_MONT52_H
 #define CUZK_FF_MONT52_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__x86_64__) && !defined(CUZK_PORTABLE) && !defined(__CUDACC__)
@@ -88,14 +89,15 @@ MONT52_INLINE void mont52_sub(__m512i *r, const __m512i *a, const __m512i *b, co
     mont52_sub_km_if_geq(r, s, f, 2, n);
 }
 
-/* r = a b / 2^(52 (n - 1) + last) mod m. Operand scanning with lazy
- * carries: t accumulates the 52-bit halves of the products in 64-bit lanes.
- * Step i adds a b_i, then q = t_0 (-m^-1) mod 2^s and t += q m, which
- * clears t's low s bits, and divides t by 2^s. The first n - 1 steps take
- * s = 52, the last s = last; the result is t's limbs after the carries,
- * shifted right by `last` bits. r may alias a or b. */
-MONT52_INLINE void mont52_mul_by(__m512i *r, const __m512i *a, const __m512i *b, const mont52_field *f, int n,
-                                 unsigned last)
+/* r = (a b [+ c d]) / 2^(52 (n - 1) + last) mod m (c, d NULL: a b alone).
+ * Operand scanning with lazy carries: t accumulates the 52-bit halves of
+ * the products in 64-bit lanes. Step i adds a b_i (and c d_i), then
+ * q = t_0 (-m^-1) mod 2^s and t += q m, which clears t's low s bits, and
+ * divides t by 2^s. The first n - 1 steps take s = 52, the last s = last;
+ * the result is t's limbs after the carries, shifted right by `last` bits.
+ * r may alias any operand. */
+MONT52_INLINE void mont52_mul_by(__m512i *r, const __m512i *a, const __m512i *b, const __m512i *c, const __m512i *d,
+                                 const mont52_field *f, int n, unsigned last)
 {
     const __m512i zero = _mm512_setzero_si512(), inv = _mm512_set1_epi64((long long)f->inv);
     __m512i t[9];
@@ -105,6 +107,10 @@ MONT52_INLINE void mont52_mul_by(__m512i *r, const __m512i *a, const __m512i *b,
         for (int j = 0; j < n; j++) {
             t[j] = _mm512_madd52lo_epu64(t[j], a[j], b[i]);
             t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a[j], b[i]);
+            if (c) {
+                t[j] = _mm512_madd52lo_epu64(t[j], c[j], d[i]);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], c[j], d[i]);
+            }
         }
         __m512i q = _mm512_madd52lo_epu64(zero, t[0], inv);
         if (i == n - 1)
@@ -137,7 +143,25 @@ MONT52_INLINE void mont52_mul_by(__m512i *r, const __m512i *a, const __m512i *b,
  * BN254, 20 for BLS12-381). */
 MONT52_INLINE void mont52_mul(__m512i *r, const __m512i *a, const __m512i *b, const mont52_field *f, int n)
 {
-    mont52_mul_by(r, a, b, f, n, (unsigned)(64 * f->n64 - 52 * (n - 1)));
+    mont52_mul_by(r, a, b, NULL, NULL, f, n, (unsigned)(64 * f->n64 - 52 * (n - 1)));
+}
+
+/* r = (a b + c d) / R mod m, as mont52_mul: a, b, c, d < 2m, r < 2m (the
+ * sum is below (8m^2 + R m) / R = m (1 + 8m / R) < 4m, less 2m if at least
+ * 2m). One pass: the q m products are made once for both. */
+MONT52_INLINE void mont52_mulsum(__m512i *r, const __m512i *a, const __m512i *b, const __m512i *c, const __m512i *d,
+                                 const mont52_field *f, int n)
+{
+    mont52_mul_by(r, a, b, c, d, f, n, (unsigned)(64 * f->n64 - 52 * (n - 1)));
+    mont52_sub_km_if_geq(r, r, f, 2, n);
+}
+
+/* r = 2m - b, in (0, 2m] for b < 2m (a factor of a product: -b mod m). */
+MONT52_INLINE void mont52_twice_m_minus(__m512i *r, const __m512i *b, const mont52_field *f, int n)
+{
+    for (int j = 0; j < n; j++)
+        r[j] = _mm512_sub_epi64(_mm512_set1_epi64((long long)(2 * f->m[j])), b[j]);
+    mont52_carry(r, n);
 }
 
 /* r = a b / 2^(52 n) mod m: with b = x 2^(52 n) (a constant made so),
@@ -146,7 +170,7 @@ MONT52_INLINE void mont52_mul(__m512i *r, const __m512i *a, const __m512i *b, co
  * mont52_mul. */
 MONT52_INLINE void mont52_mul_wide(__m512i *r, const __m512i *a, const __m512i *b, const mont52_field *f, int n)
 {
-    mont52_mul_by(r, a, b, f, n, 52);
+    mont52_mul_by(r, a, b, NULL, NULL, f, n, 52);
 }
 
 /* Eight 4-word elements <-> four vectors of one word each: w[i] lane k =
