@@ -26,6 +26,7 @@
 #ifndef CUZK_FF_MONT29_H
 #define CUZK_FF_MONT29_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__x86_64__) && !defined(CUZK_PORTABLE) && !defined(__CUDACC__)
