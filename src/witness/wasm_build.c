@@ -86,7 +86,7 @@ static int cache_folder(const char *given, char out[FOLDER_CAP], cuzk_error *err
 /* The revision of the rewriting (translation_rows, the helpers, the copy
  * lists): raise it with any change to what the rewriting writes, so that
  * objects built before are not loaded. */
-static const char rewrite_revision[] = "3";
+static const char rewrite_revision[] = "4";
 
 /* The recipe's hash: the glue, the unit, the flags, the runtime's files as
  * built and the rewriting's revision. */

@@ -12,12 +12,13 @@
 static const char *const runtime_dirs[] = {"/usr/share/wabt/wasm2c", "/usr/src/wasm2c", "/usr/include"};
 static const char *const runtime_names[WASM_RUNTIME_FILES] = {"wasm-rt.h", "wasm-rt-impl.h", "wasm-rt-impl.c"};
 
-/* The runtime's per-call state (wasm_runtime.h says why), as wabt 1.0.32
- * declares it, and the same made thread-local. */
+/* The runtime's rewrites, as wabt 1.0.32 writes the text (wasm_runtime.h
+ * says why): its per-call state made thread-local, and the glue told
+ * before the memory grows. */
 static const struct {
     int file; /* index into runtime_names */
     const char *was, *now;
-} thread_local_rows[] = {
+} runtime_rows[] = {
     {0, "extern uint32_t wasm_rt_call_stack_depth;", "extern _Thread_local uint32_t wasm_rt_call_stack_depth;"},
     {1, "extern jmp_buf wasm_rt_jmp_buf;", "extern _Thread_local jmp_buf wasm_rt_jmp_buf;"},
     {1, "extern uint32_t wasm_rt_saved_call_stack_depth;",
@@ -26,6 +27,10 @@ static const struct {
     {2, "\nuint32_t wasm_rt_saved_call_stack_depth;", "\n_Thread_local uint32_t wasm_rt_saved_call_stack_depth;"},
     {2, "\njmp_buf wasm_rt_jmp_buf;", "\n_Thread_local jmp_buf wasm_rt_jmp_buf;"},
     {2, "\nstatic jmp_buf* g_unwind_target;", "\nstatic _Thread_local jmp_buf* g_unwind_target;"},
+    {2, "\nuint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t delta) {\n",
+     "\nvoid cuzk_glue_memory_moves(wasm_rt_memory_t* memory);\n"
+     "uint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t delta) {\n"
+     "  cuzk_glue_memory_moves(memory);\n"},
 };
 
 static int find_file(const char *name, char *path, size_t cap)
@@ -87,9 +92,9 @@ int wasm_runtime_load(wasm_runtime *rt, cuzk_error *err)
         rt->files[i].name = runtime_names[i];
         rc = read_file(&rt->files[i], paths[i], sizeof paths[i], err);
     }
-    for (size_t i = 0; !rc && i < sizeof thread_local_rows / sizeof thread_local_rows[0]; i++) {
-        int f = thread_local_rows[i].file;
-        rc = rewrite(&rt->files[f], paths[f], thread_local_rows[i].was, thread_local_rows[i].now, err);
+    for (size_t i = 0; !rc && i < sizeof runtime_rows / sizeof runtime_rows[0]; i++) {
+        int f = runtime_rows[i].file;
+        rc = rewrite(&rt->files[f], paths[f], runtime_rows[i].was, runtime_rows[i].now, err);
     }
     if (rc) wasm_runtime_free(rt);
     return rc;

@@ -15,8 +15,10 @@
  * counts its depth in the instance instead where it can: wasm_build.c, as a
  * thread-local's every access from a loaded object costs a call). The
  * exception-handling state (wasm_rt_throw's) stays global: circom's code
- * never throws. A runtime whose declarations are not those expected is
- * refused rather than built unsafe. */
+ * never throws. wasm_rt_grow_memory first calls the glue's
+ * cuzk_glue_memory_moves (its thread filling the memory's pages stops
+ * before realloc can move them). A runtime whose declarations are not
+ * those expected is refused rather than built unsafe. */
 #ifndef CUZK_WITNESS_WASM_RUNTIME_H
 #define CUZK_WITNESS_WASM_RUNTIME_H
 

@@ -1,6 +1,6 @@
 # cuzk wtns calculate and groth16 fullprove against snarkjs, on circom 2
 # circuits of both curves (tests/interop/circuits: witness_checks, and
-# circomlib's Poseidon and SHA-256):
+# circomlib's Poseidon and SHA-256; memory_grow, whose memory grows):
 #   the .wtns byte-identical to snarkjs wtns calculate's (values as
 #   decimal and hex strings, negative, larger than p, nested arrays)
 #   fullprove's proof verified by snarkjs and cuzk; snarkjs fullprove's by cuzk
@@ -60,7 +60,12 @@ compile sha256_bytes bn128 "$WORK/sha"
 python3 -c 'import json; print(json.dumps({"in": [int(b) for b in "".join(format(c, "08b") for c in b"abc")]}))' \
     >"$WORK/sha.json"
 same_witness "$WORK/sha/sha256_bytes_js/sha256_bytes.wasm" "$WORK/sha.json" sha
-[ "$(count_objects)" -eq 4 ] || { echo "FAIL: $(count_objects) objects cached, expected 4"; exit 1; }
+
+step "a function's frame past the circuit's first memory: the memory grows, the same .wtns as snarkjs"
+compile memory_grow bn128 "$WORK/grow"
+echo '{"x": "5"}' >"$WORK/grow.json"
+same_witness "$WORK/grow/memory_grow_js/memory_grow.wasm" "$WORK/grow.json" grow
+[ "$(count_objects)" -eq 5 ] || { echo "FAIL: $(count_objects) objects cached, expected 5"; exit 1; }
 [ -z "$(find "$CUZK_WASM_CACHE" -name '.build-*')" ] || { echo "FAIL: a build folder was left in the cache"; exit 1; }
 
 wasm=$WORK/bn128/witness_checks_js/witness_checks.wasm
