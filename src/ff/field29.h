@@ -2,7 +2,7 @@
  * field_lanes.h with X = x4), for CPUs without AVX-512 IFMA:
  *   bn254_fp_x4        9 limbs of 29 bits a lane
  *   bls12_381_fp_x4   14 limbs
- * with mul and sqr as field.h's, and bn254_fp2_x4, bls12_381_fp2_x4. Only
+ * with mul, sqr and mulsum, and bn254_fp2_x4, bls12_381_fp2_x4. Only
  * for callers marked MONT29_TARGET that run when mont29_enabled. */
 #ifndef CUZK_FF_FIELD29_H
 #define CUZK_FF_FIELD29_H

@@ -1,8 +1,9 @@
 /* Field elements in vector lanes, one macro set for both vector engines:
  * field52.h (F_x8: AVX-512 IFMA, mont52.h) and field29.h (F_x4: AVX2,
  * mont29.h). An engine ARITH provides ARITH##_field and ARITH##_add, _sub,
- * _mul, _load, _store on arrays of its vector type VEC; X is the type's
- * suffix, LANES its lane count, INLINE its always-inline target attribute.
+ * _mul, _mulsum, _twice_m_minus, _load, _store on arrays of its vector
+ * type VEC; X is the type's suffix, LANES its lane count, INLINE its
+ * always-inline target attribute.
  *
  * For F_X: F_X_load / F_X_store exchange lane k with the scalar F element
  * *src[k] / *dst[k] (field.h's Montgomery form; store writes canonical

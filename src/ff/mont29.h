@@ -21,8 +21,9 @@
  * No 64-bit arithmetic shift exists in AVX2, so limbs stay nonnegative:
  * subtraction adds the complement (2^29 - 1 - b_j per limb) and the carries
  * go by logical shifts. The routines are always inlined with the limb
- * counts as constants; a caller must itself carry MONT29_TARGET and run
- * only when mont29_enabled (mont_cpu.c: the CPU has AVX2). */
+ * counts as constants (the products call assembly, below); a caller must
+ * itself carry MONT29_TARGET and run only when mont29_enabled (mont_cpu.c:
+ * the CPU has AVX2). */
 #ifndef CUZK_FF_MONT29_H
 #define CUZK_FF_MONT29_H
 
