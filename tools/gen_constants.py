@@ -187,10 +187,12 @@ def emit_field29(prefix, m):
     """A field for src/ff/mont29.h (AVX2, four lanes): 2m, 2^(29 n) - 2m and
     2^(29 n) - m in 29-bit limbs (n of them, for R = 2^(64 n64)); and for
     its product (mont29_x86_64.S) m's limbs, -m^-1 mod 2^29 and the masks as
-    vectors. The product needs 4m < R (the base fields)."""
+    vectors. A product of a, b < 2m stays below 2m when 4m < R (the base
+    fields); of a < 2m by a canonical b < m when 2m < R (the scalar fields,
+    whose NTT multiplies by canonical twiddles only)."""
     n64 = nlimbs(m)
     n = (64 * n64 + 28) // 29
-    assert 4 * m < 2 ** (64 * n64)
+    assert 2 * m < 2 ** (64 * n64)
 
     def limbs29(v):
         return "{" + ", ".join("0x%08x" % ((v >> (29 * j)) & (2**29 - 1)) for j in range(n)) + "}"
@@ -245,6 +247,7 @@ def main(path):
         emit_field29(name + "_fp", p)
         emit_field(name + "_fr", r)
         emit_field52(name + "_fr", r)
+        emit_field29(name + "_fr", r)
         s = two_adicity(r)
         w = pow(ROOT_BASE, (r - 1) >> s, r)
         assert pow(w, 2 ** s, r) == 1 and pow(w, 2 ** (s - 1), r) != 1

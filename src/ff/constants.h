@@ -35,6 +35,11 @@ static const uint64_t bn254_fr_MINUS_2[4] = {0x43e1f593efffffffULL, 0x2833e84879
 /* bn254_fr in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
 #define BN254_FR_MONT52 {{0x1f593f0000001ULL, 0x4879b9709143eULL, 0x181585d2833e8ULL, 0xa029b85045b68ULL, 0x030644e72e131ULL}, 0x1f593efffffffULL, 5, 4}
 
+/* bn254_fr in radix 2^29 (mont29.h): {2m, 2^(29 n) - 2m, 2^(29 n) - m, limbs, 64-bit limbs, the product's vectors} */
+#define BN254_FR_MONT29 {{0x00000002, 0x1e1f593f, 0x1cb848a1, 0x0fa121e6, 0x0b0ba506, 0x05b68181, 0x014dc282, 0x1cb84c68, 0x0060c89c}, {0x1ffffffe, 0x01e0a6c0, 0x0347b75e, 0x105ede19, 0x14f45af9, 0x1a497e7e, 0x1eb23d7d, 0x0347b397, 0x1f9f3763}, {0x0fffffff, 0x00f05360, 0x11a3dbaf, 0x182f6f0c, 0x0a7a2d7c, 0x1d24bf3f, 0x1f591ebe, 0x11a3d9cb, 0x1fcf9bb1}, 9, 4, bn254_fr_MONT29_VEC}
+/* the same as vectors for mont29_x86_64.S: m's limbs, -m^-1 mod 2^29, 2^29 - 1, 2^24 - 1 */
+static const uint64_t bn254_fr_MONT29_VEC[12][4] __attribute__((aligned(32))) = {{0x10000001ULL, 0x10000001ULL, 0x10000001ULL, 0x10000001ULL}, {0x1f0fac9fULL, 0x1f0fac9fULL, 0x1f0fac9fULL, 0x1f0fac9fULL}, {0x0e5c2450ULL, 0x0e5c2450ULL, 0x0e5c2450ULL, 0x0e5c2450ULL}, {0x07d090f3ULL, 0x07d090f3ULL, 0x07d090f3ULL, 0x07d090f3ULL}, {0x1585d283ULL, 0x1585d283ULL, 0x1585d283ULL, 0x1585d283ULL}, {0x02db40c0ULL, 0x02db40c0ULL, 0x02db40c0ULL, 0x02db40c0ULL}, {0x00a6e141ULL, 0x00a6e141ULL, 0x00a6e141ULL, 0x00a6e141ULL}, {0x0e5c2634ULL, 0x0e5c2634ULL, 0x0e5c2634ULL, 0x0e5c2634ULL}, {0x0030644eULL, 0x0030644eULL, 0x0030644eULL, 0x0030644eULL}, {0x0fffffffULL, 0x0fffffffULL, 0x0fffffffULL, 0x0fffffffULL}, {0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL}, {0x00ffffffULL, 0x00ffffffULL, 0x00ffffffULL, 0x00ffffffULL}};
+
 #define BN254_FR_TWO_ADICITY 28
 static const uint64_t bn254_fr_root_of_unity[4] = {0x636e735580d13d9cULL, 0xa22bf3742445ffd6ULL, 0x56452ac01eb203d8ULL, 0x1860ef942963f9e7ULL}; /* 5^((r-1)/2^s), order 2^s */
 static const uint64_t bn254_fp_b[4] = {0x7a17caa950ad28d7ULL, 0x1f6ac17ae15521b9ULL, 0x334bea4e696bd284ULL, 0x2a1f6744ce179d8eULL}; /* G1: y^2 = x^3 + b */
@@ -85,6 +90,11 @@ static const uint64_t bls12_381_fr_MINUS_2[4] = {0xfffffffeffffffffULL, 0x53bda4
 
 /* bls12_381_fr in radix 2^52 (mont52.h): {m, -m^-1 mod 2^52, limbs, 64-bit limbs} */
 #define BLS12_381_FR_MONT52 {{0xfffff00000001ULL, 0x02fffe5bfefffULL, 0x9a1d80553bda4ULL, 0x7d483339d8080ULL, 0x073eda753299dULL}, 0xffffeffffffffULL, 5, 4}
+
+/* bls12_381_fr in radix 2^29 (mont29.h): {2m, 2^(29 n) - 2m, 2^(29 n) - m, limbs, 64-bit limbs, the product's vectors} */
+#define BLS12_381_FR_MONT29 {{0x00000002, 0x1ffffff0, 0x1f2dff7f, 0x16900bff, 0x1b00aa77, 0x180809a1, 0x0a4199ce, 0x14ca675f, 0x00e7db4e}, {0x1ffffffe, 0x0000000f, 0x00d20080, 0x096ff400, 0x04ff5588, 0x07f7f65e, 0x15be6631, 0x0b3598a0, 0x1f1824b1}, {0x1fffffff, 0x00000007, 0x00690040, 0x04b7fa00, 0x027faac4, 0x13fbfb2f, 0x0adf3318, 0x159acc50, 0x1f8c1258}, 9, 4, bls12_381_fr_MONT29_VEC}
+/* the same as vectors for mont29_x86_64.S: m's limbs, -m^-1 mod 2^29, 2^29 - 1, 2^24 - 1 */
+static const uint64_t bls12_381_fr_MONT29_VEC[12][4] __attribute__((aligned(32))) = {{0x00000001ULL, 0x00000001ULL, 0x00000001ULL, 0x00000001ULL}, {0x1ffffff8ULL, 0x1ffffff8ULL, 0x1ffffff8ULL, 0x1ffffff8ULL}, {0x1f96ffbfULL, 0x1f96ffbfULL, 0x1f96ffbfULL, 0x1f96ffbfULL}, {0x1b4805ffULL, 0x1b4805ffULL, 0x1b4805ffULL, 0x1b4805ffULL}, {0x1d80553bULL, 0x1d80553bULL, 0x1d80553bULL, 0x1d80553bULL}, {0x0c0404d0ULL, 0x0c0404d0ULL, 0x0c0404d0ULL, 0x0c0404d0ULL}, {0x1520cce7ULL, 0x1520cce7ULL, 0x1520cce7ULL, 0x1520cce7ULL}, {0x0a6533afULL, 0x0a6533afULL, 0x0a6533afULL, 0x0a6533afULL}, {0x0073eda7ULL, 0x0073eda7ULL, 0x0073eda7ULL, 0x0073eda7ULL}, {0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL}, {0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL, 0x1fffffffULL}, {0x00ffffffULL, 0x00ffffffULL, 0x00ffffffULL, 0x00ffffffULL}};
 
 #define BLS12_381_FR_TWO_ADICITY 32
 static const uint64_t bls12_381_fr_root_of_unity[4] = {0x9cab6d5c0c17f47cULL, 0x1ce1e93dfd4b71e5ULL, 0x0d6db230471dd505ULL, 0x3f0ee990743a3b6aULL}; /* 5^((r-1)/2^s), order 2^s */

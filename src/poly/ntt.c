@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ff/field29.h"
 #include "ff/field52.h"
 #include "util/threads.h"
 
@@ -26,10 +27,12 @@
 #define NTT_SERIAL_BELOW 4096
 #endif
 _Static_assert(NTT_COLS_LOG + 3 < NTT_TILE_LOG, "a pass needs at least one stage");
-_Static_assert(NTT_COLS_LOG == 3, "the IFMA butterflies take a column group as one row of 8");
 
-/* A unit in rows of eight holds at most this many rows. */
-#define NTT_X8_ROWS ((size_t)1 << (NTT_TILE_LOG - 3))
+/* A unit in vector rows (either engine's) holds 2^NTT_ROWS_LOG rows: an
+ * IFMA unit 2^NTT_TILE_LOG elements, an AVX2 unit half of that in about
+ * as many bytes (a row of four takes 288). */
+#define NTT_ROWS_LOG (NTT_TILE_LOG - 3)
+#define NTT_LANE_ROWS ((size_t)1 << NTT_ROWS_LOG)
 
 /* What a pass does to each unit, in this order (ntt.inc). */
 enum {

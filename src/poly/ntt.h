@@ -27,8 +27,9 @@
  *   On output *plan holds the twiddles of F_ntt_to_coset on n points with
  *   shift g, made once for any number of transforms (a prover's a, b, c).
  *   Returns 0, CUZK_ERR_ARG (n as for F_ntt; plan or g NULL) or
- *   CUZK_ERR_NOMEM; on error *plan = NULL (when plan is not NULL). Whether
- *   the plan's transforms use AVX-512 IFMA is decided here.
+ *   CUZK_ERR_NOMEM; on error *plan = NULL (when plan is not NULL). Which
+ *   vector engine (AVX-512 IFMA, AVX2 or none) the plan's transforms use is
+ *   decided here.
  *
  * void F_ntt_plan_free(F_ntt_plan *plan)
  *   Frees a plan (NULL: nothing).
