@@ -269,9 +269,16 @@ def main(path):
         emit("#define %s_ATE_LOOP 0x%016xULL" % (name.upper(), loop & (2**64 - 1)))
         emit("#define %s_ATE_LOOP_HI 0x%016xULL" % (name.upper(), loop >> 64))
         emit("#define %s_ATE_LOOP_NEGATIVE %d" % (name.upper(), 1 if c["x"] < 0 else 0))
-        # Final exponentiation: f^((p^12-1)/r) = (f^(p^6-1))^((p^6+1)/r)
-        assert (p ** 6 + 1) % r == 0
-        emit_bits(name + "_final_exp_hard", (p ** 6 + 1) // r)
+        # Final exponentiation: f^((p^12-1)/r) = f^((p^6-1)(p^2+1) (p^4-p^2+1)/r),
+        # the first two factors by conjugation and the p^2-power Frobenius:
+        # (sum a_k w^k)^(p^2) = sum a_k g_k w^k (a_k in Fp2, fixed by it),
+        # g_k = w^(k (p^2-1)) = xi^(k (p^2-1)/6) as w^6 = xi, for k = 1..5
+        assert (p ** 4 - p ** 2 + 1) % r == 0 and (p ** 2 - 1) % 6 == 0
+        emit_bits(name + "_final_exp_hard", (p ** 4 - p ** 2 + 1) // r)
+        frob2 = [f2_pow(c["xi"], k * (p ** 2 - 1) // 6, p) for k in range(1, 6)]
+        emit("static const uint64_t %s_fp12_frob2[5][2][%d] = {%s}; /* xi^(k (p^2-1)/6), k = 1..5 */" % (
+            name, nlimbs(p), ", ".join("{%s, %s}" % (c_limbs(mont(g[0], p), nlimbs(p)), c_limbs(mont(g[1], p), nlimbs(p)))
+                                       for g in frob2)))
         # snarkjs (ffjavascript) computes a fixed power of the reduced pairing
         # in its fast final exponentiations; vk_alphabeta_12 must match it.
         # BN: Fuentes-Castaneda et al., exponent 2x(6x^2+3x+1); BLS12: 3.
