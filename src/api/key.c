@@ -1,5 +1,6 @@
 /* Proving-key handles: a zkey read whole (a file mapped) and checked, with
- * its verification key exported once. */
+ * the verification key its proofs are checked against made once
+ * (vk_alphabeta_12 only when the key is exported, cuzk_key_vk_json). */
 #include <stdlib.h>
 
 #include "api/lib.h"
@@ -12,7 +13,7 @@ int lib_key_adopt(cuzk_key **out, cuzk_zkey *z, cuzk_error *err)
         cuzk_zkey_free(z);
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for a key handle");
     }
-    int rc = cuzk_groth16_export_vk(z, &k->vk, err);
+    int rc = cuzk_groth16_verifying_key(z, &k->vk, err);
     if (rc) {
         cuzk_zkey_free(z);
         free(k);
@@ -64,6 +65,11 @@ CUZK_API int cuzk_key_vk_json(const cuzk_key *key, char **vk_json, cuzk_error *e
     if (!vk_json) return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_key_vk_json: vk_json is NULL");
     *vk_json = NULL;
     if (!key) return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_key_vk_json: key is NULL");
-    *vk_json = cuzk_vk_to_json(&key->vk, err);
+    /* the key's own vk lacks vk_alphabeta_12 (lib_key_adopt): made here */
+    cuzk_vk vk;
+    int rc = cuzk_groth16_export_vk(&key->z, &vk, err);
+    if (rc) return rc;
+    *vk_json = cuzk_vk_to_json(&vk, err);
+    cuzk_vk_free(&vk);
     return *vk_json ? CUZK_OK : err && err->code ? err->code : CUZK_ERR_NOMEM;
 }

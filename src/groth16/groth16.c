@@ -67,7 +67,12 @@ int cuzk_groth16_verify(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_
 
 int cuzk_groth16_export_vk(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err)
 {
-    return ops_for(z->curve)->export_vk(z, vk, err);
+    return ops_for(z->curve)->export_vk(z, vk, 1, err);
+}
+
+int cuzk_groth16_verifying_key(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err)
+{
+    return ops_for(z->curve)->export_vk(z, vk, 0, err);
 }
 
 int cuzk_groth16_setup_with(const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_error *err)

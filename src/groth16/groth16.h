@@ -65,6 +65,11 @@ int cuzk_groth16_verify(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_
  * Release with cuzk_vk_free. */
 int cuzk_groth16_export_vk(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err);
 
+/* The same without vk_alphabeta_12 (left zero: a pairing and a power, ~1.5
+ * ms, that cuzk_groth16_verify does not read): the key a prover checks its
+ * proofs with. Not for export. */
+int cuzk_groth16_verifying_key(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err);
+
 /* A development proving key for r from fresh random toxic waste (getrandom),
  * wiped before returning. NOT for production: whoever ran it could forge
  * proofs. Release with cuzk_zkey_free. */

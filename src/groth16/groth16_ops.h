@@ -12,7 +12,7 @@ typedef struct {
     int (*finish)(const cuzk_zkey *z, const cuzk_msm_results *m, cuzk_proof *proof, cuzk_error *err);
     int (*verify)(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_pub, const cuzk_proof *proof,
                   cuzk_error *err);
-    int (*export_vk)(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err);
+    int (*export_vk)(const cuzk_zkey *z, cuzk_vk *vk, int alphabeta, cuzk_error *err);
     int (*setup)(const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_error *err);
 } cuzk_groth16_ops;
 
