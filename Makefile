@@ -31,7 +31,7 @@ CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc $(PQ_CFLAGS) -pthread -MMD -
 REL_CFLAGS := $(CFLAGS_COMMON) -fvisibility=hidden -O3 -g -DNDEBUG
 DBG_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer -DCUZK_VERIFY
-LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpq -lpthread -lm -ldl
+LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpthread -lm -ldl
 TEST_LDLIBS := -lcmocka
 
 LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)

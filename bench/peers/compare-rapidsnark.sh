@@ -24,7 +24,7 @@
 # LOG_DIR        proofs, each run's numbers, failures' output (default
 #                build/peers/compare-rapidsnark)
 #
-# Timed (GNU time: wall seconds, peak RSS), each proof verified after its
+# Timed (wall seconds by bash's clock, peak RSS by GNU time), each proof verified after its
 # run by `cuzk groth16 verify` with the key's verification key (snarkjs
 # verifies rapidsnark's once per size) and every prover's public.json
 # compared with cuzk's:
@@ -106,7 +106,7 @@ run_one() {
 # cells K NAME: "wall_s rss_mib" of the median run, or "FAIL FAIL", or "- -"
 cells() {
     if [ -f "$LOG_DIR/k$1.$2.fail" ]; then echo "FAIL FAIL"
-    elif [ -f "$LOG_DIR/k$1.$2" ]; then bench_median <"$LOG_DIR/k$1.$2" | awk '{printf "%.2f %.0f\n", $1, $3 / 1024}'
+    elif [ -f "$LOG_DIR/k$1.$2" ]; then bench_median <"$LOG_DIR/k$1.$2" | awk '{printf "%.3f %.0f\n", $1, $3 / 1024}'
     else echo "- -"; fi
 }
 
@@ -158,7 +158,7 @@ echo "$(bench_cpu_line | sed 's/; load average: .*//'); load average at the star
 [ -f "$(dirname "$(dirname "$RAPIDSNARK")")/SOURCES" ] && sed 's/^/peer: /' "$(dirname "$(dirname "$RAPIDSNARK")")/SOURCES"
 echo "snarkjs $(node -e 'console.log(require("./tests/interop/node_modules/snarkjs/package.json").version)') on node $(node --version)"
 echo "circuits: cuzk circuit synth --curve bn128 --shape $SHAPE --public $PUBLIC --seed 1, 2^k - $((PUBLIC + 1)) constraints (domain 2^k); development keys by cuzk setup"
-echo "median of $RUNS runs after one untimed run; wall seconds and peak RSS (MiB) by GNU time; ratios rapidsnark / cuzk (> 1: cuzk is faster or smaller)"
+echo "median of $RUNS runs after one untimed run; wall seconds (bash's microsecond clock around each run) and peak RSS (MiB, GNU time); ratios rapidsnark / cuzk (> 1: cuzk is faster or smaller)"
 echo
 echo "| k | constraints | cuzk s | cuzk MiB | cuzk no-IFMA s | no-IFMA MiB | rapidsnark s | rapidsnark MiB | wall rs/cuzk | wall rs/no-IFMA | RSS rs/cuzk | RSS rs/no-IFMA | snarkjs s | snarkjs/no-IFMA |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"

@@ -38,8 +38,8 @@ int node_heartbeat(pg_conn *c, const char *node, cuzk_error *err)
     int rc = pg_exec(c, "UPDATE cuzk_nodes SET last_seen = now() WHERE name = $1", 1, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    int found = atoi(PQcmdTuples(r)) > 0;
-    PQclear(r);
+    int found = atoi(cuzk_pq.PQcmdTuples(r)) > 0;
+    cuzk_pq.PQclear(r);
     /* a row deleted by hand: made again */
     return found ? CUZK_OK
                  : pg_exec(c, "INSERT INTO cuzk_nodes (name) VALUES ($1) ON CONFLICT DO NOTHING", 1, v, NULL, NULL,
@@ -78,16 +78,16 @@ int node_reclaim(pg_conn *c, const char *node, double lease_s, int max_attempts,
                      3, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    *n = PQntuples(r);
+    *n = cuzk_pq.PQntuples(r);
     for (int i = 0; i < *n && !rc; i++) {
-        reclaimed_partition p = {strtoull(PQgetvalue(r, i, 0), NULL, 10), (uint32_t)atoi(PQgetvalue(r, i, 1)),
-                                 !strcmp(PQgetvalue(r, i, 2), "failed"), PQgetvalue(r, i, 3)[0] == 't'};
+        reclaimed_partition p = {strtoull(cuzk_pq.PQgetvalue(r, i, 0), NULL, 10), (uint32_t)atoi(cuzk_pq.PQgetvalue(r, i, 1)),
+                                 !strcmp(cuzk_pq.PQgetvalue(r, i, 2), "failed"), cuzk_pq.PQgetvalue(r, i, 3)[0] == 't'};
         if (p.failed)
             rc = end_failed_job(c, &p, lease_s, max_attempts, err);
         if (fn)
             fn(ctx, &p);
     }
-    PQclear(r);
+    cuzk_pq.PQclear(r);
     if (!rc && *n)
         rc = pg_exec(c, "SELECT pg_notify('cuzk_work', '')", 0, NULL, NULL, NULL, NULL, err);
     return rc;
@@ -112,9 +112,9 @@ int node_ended_jobs(pg_conn *c, const uint64_t *job_ids, int n, void (*fn)(void 
     free(list);
     if (rc)
         return rc;
-    for (int i = 0; i < PQntuples(r); i++)
-        fn(ctx, strtoull(PQgetvalue(r, i, 0), NULL, 10));
-    PQclear(r);
+    for (int i = 0; i < cuzk_pq.PQntuples(r); i++)
+        fn(ctx, strtoull(cuzk_pq.PQgetvalue(r, i, 0), NULL, 10));
+    cuzk_pq.PQclear(r);
     return CUZK_OK;
 }
 
@@ -128,26 +128,26 @@ static int read_counts(pg_conn *c, cluster_view *v, cuzk_error *err)
                      0, NULL, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    for (int i = 0; i < PQntuples(r); i++) {
-        int p = atoi(PQgetvalue(r, i, 0));
+    for (int i = 0; i < cuzk_pq.PQntuples(r); i++) {
+        int p = atoi(cuzk_pq.PQgetvalue(r, i, 0));
         if (p >= 0 && p < CUZK_N_PRIORITIES)
-            v->queued[p] = strtoull(PQgetvalue(r, i, 1), NULL, 10);
-        v->backing_off += strtoull(PQgetvalue(r, i, 2), NULL, 10);
+            v->queued[p] = strtoull(cuzk_pq.PQgetvalue(r, i, 1), NULL, 10);
+        v->backing_off += strtoull(cuzk_pq.PQgetvalue(r, i, 2), NULL, 10);
     }
-    PQclear(r);
+    cuzk_pq.PQclear(r);
     if ((rc = pg_exec(c,
                       "SELECT state, first_claim_at IS NOT NULL, count(*) FROM cuzk_jobs GROUP BY 1, 2", 0, NULL,
                       NULL, NULL, &r, err)))
         return rc;
     static const char *const names[] = {"queued", "queued", "done", "failed", "cancelled"};
-    for (int i = 0; i < PQntuples(r); i++)
+    for (int i = 0; i < cuzk_pq.PQntuples(r); i++)
         for (int s = 0; s < 5; s++)
-            if (!strcmp(PQgetvalue(r, i, 0), names[s])) {
-                int running = s == CUZK_JOB_QUEUED && PQgetvalue(r, i, 1)[0] == 't';
-                v->jobs[running ? CUZK_JOB_RUNNING : s] += strtoull(PQgetvalue(r, i, 2), NULL, 10);
+            if (!strcmp(cuzk_pq.PQgetvalue(r, i, 0), names[s])) {
+                int running = s == CUZK_JOB_QUEUED && cuzk_pq.PQgetvalue(r, i, 1)[0] == 't';
+                v->jobs[running ? CUZK_JOB_RUNNING : s] += strtoull(cuzk_pq.PQgetvalue(r, i, 2), NULL, 10);
                 break;
             }
-    PQclear(r);
+    cuzk_pq.PQclear(r);
     return CUZK_OK;
 }
 
@@ -162,14 +162,14 @@ int node_cluster_view(pg_conn *c, cluster_view *v, cuzk_error *err)
                             " FROM cuzk_nodes n ORDER BY n.name LIMIT 64",
                             0, NULL, NULL, NULL, &r, err)))
         return rc;
-    for (int i = 0; i < PQntuples(r) && i < NODE_MAX_LISTED; i++) {
+    for (int i = 0; i < cuzk_pq.PQntuples(r) && i < NODE_MAX_LISTED; i++) {
         node_row *n = &v->nodes[v->n_nodes++];
-        snprintf(n->name, sizeof n->name, "%s", PQgetvalue(r, i, 0));
-        n->silent_s = atof(PQgetvalue(r, i, 1));
-        n->capacity = atoi(PQgetvalue(r, i, 2));
-        n->claimed = (uint32_t)atoi(PQgetvalue(r, i, 3));
+        snprintf(n->name, sizeof n->name, "%s", cuzk_pq.PQgetvalue(r, i, 0));
+        n->silent_s = atof(cuzk_pq.PQgetvalue(r, i, 1));
+        n->capacity = atoi(cuzk_pq.PQgetvalue(r, i, 2));
+        n->claimed = (uint32_t)atoi(cuzk_pq.PQgetvalue(r, i, 3));
         v->claimed += n->claimed;
     }
-    PQclear(r);
+    cuzk_pq.PQclear(r);
     return CUZK_OK;
 }

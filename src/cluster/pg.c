@@ -19,15 +19,15 @@ struct pg_conn {
     atomic_ulong connects; /* read by the status of other threads */
 };
 
-static int pq_ok(const pg_conn *c) { return c->pq && PQstatus(c->pq) == CONNECTION_OK; }
+static int pq_ok(const pg_conn *c) { return c->pq && cuzk_pq.PQstatus(c->pq) == CONNECTION_OK; }
 
 static int run_on_connect(pg_conn *c)
 {
     if (!c->on_connect)
         return 0;
-    PGresult *r = PQexec(c->pq, c->on_connect);
-    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-    PQclear(r);
+    PGresult *r = cuzk_pq.PQexec(c->pq, c->on_connect);
+    int ok = cuzk_pq.PQresultStatus(r) == PGRES_COMMAND_OK;
+    cuzk_pq.PQclear(r);
     return ok ? 0 : -1;
 }
 
@@ -53,10 +53,10 @@ static int try_connect(pg_conn *c, cuzk_error *err)
         return cuzk_fail(err, CUZK_ERR_UNAVAILABLE, "the database is unreachable (next attempt in %.1f s)",
                          c->next_try - now);
     if (c->pq)
-        PQfinish(c->pq);
-    c->pq = PQconnectdb(c->conninfo);
+        cuzk_pq.PQfinish(c->pq);
+    c->pq = cuzk_pq.PQconnectdb(c->conninfo);
     if (c->pq)
-        PQsetNoticeProcessor(c->pq, log_notice, c);
+        cuzk_pq.PQsetNoticeProcessor(c->pq, log_notice, c);
     if (pq_ok(c) && !run_on_connect(c)) {
         c->backoff = backoff_first_s;
         c->next_try = 0;
@@ -66,7 +66,7 @@ static int try_connect(pg_conn *c, cuzk_error *err)
         return CUZK_OK;
     }
     char why[256];
-    snprintf(why, sizeof why, "%s", c->pq ? PQerrorMessage(c->pq) : "out of memory");
+    snprintf(why, sizeof why, "%s", c->pq ? cuzk_pq.PQerrorMessage(c->pq) : "out of memory");
     why[strcspn(why, "\n")] = 0;
     c->next_try = now + c->backoff;
     c->backoff = c->backoff * 2 < backoff_max_s ? c->backoff * 2 : backoff_max_s;
@@ -86,6 +86,8 @@ int pg_ensure(pg_conn *c, cuzk_error *err)
 
 pg_conn *pg_open(const char *conninfo, const char *on_connect, cuzk_logger *log, int connect_now, cuzk_error *err)
 {
+    if (cuzk_libpq_load(err))
+        return NULL;
     pg_conn *c = calloc(1, sizeof *c);
     if (!c || !(c->conninfo = strdup(conninfo)) || (on_connect && !(c->on_connect = strdup(on_connect)))) {
         pg_close(c);
@@ -105,7 +107,7 @@ void pg_close(pg_conn *c)
     if (!c)
         return;
     if (c->pq)
-        PQfinish(c->pq);
+        cuzk_pq.PQfinish(c->pq);
     free(c->conninfo);
     free(c->on_connect);
     free(c);
@@ -118,11 +120,11 @@ static int result_error(pg_conn *c, PGresult *r, cuzk_error *err)
         c->connected_at = 0;
         c->next_try = 0; /* the first attempt after a loss is immediate */
         return cuzk_fail(err, CUZK_ERR_UNAVAILABLE, "the database connection was lost: %s",
-                         PQerrorMessage(c->pq));
+                         cuzk_pq.PQerrorMessage(c->pq));
     }
-    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    const char *state = r ? cuzk_pq.PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     char msg[400];
-    snprintf(msg, sizeof msg, "%s", r ? PQresultErrorMessage(r) : PQerrorMessage(c->pq));
+    snprintf(msg, sizeof msg, "%s", r ? cuzk_pq.PQresultErrorMessage(r) : cuzk_pq.PQerrorMessage(c->pq));
     msg[strcspn(msg, "\n")] = 0;
     if (state && atoi(state) == PG_SQLSTATE_UNIQUE)
         return cuzk_fail(err, CUZK_ERR_CONFLICT, "database: %s", msg);
@@ -137,17 +139,17 @@ int pg_exec(pg_conn *c, const char *sql, int n, const char *const *values, const
     int rc = pg_ensure(c, err);
     if (rc)
         return rc;
-    PGresult *r = PQexecParams(c->pq, sql, n, NULL, values, lengths, binary, 0);
-    ExecStatusType st = PQresultStatus(r);
+    PGresult *r = cuzk_pq.PQexecParams(c->pq, sql, n, NULL, values, lengths, binary, 0);
+    ExecStatusType st = cuzk_pq.PQresultStatus(r);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
         rc = result_error(c, r, err);
-        PQclear(r);
+        cuzk_pq.PQclear(r);
         return rc;
     }
     if (out)
         *out = r;
     else
-        PQclear(r);
+        cuzk_pq.PQclear(r);
     return CUZK_OK;
 }
 
@@ -157,8 +159,8 @@ int pg_exec_int(pg_conn *c, const char *sql, int n, const char *const *values, l
     int rc = pg_exec(c, sql, n, values, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    *out = PQntuples(r) && !PQgetisnull(r, 0, 0) ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
-    PQclear(r);
+    *out = cuzk_pq.PQntuples(r) && !cuzk_pq.PQgetisnull(r, 0, 0) ? strtoll(cuzk_pq.PQgetvalue(r, 0, 0), NULL, 10) : 0;
+    cuzk_pq.PQclear(r);
     return CUZK_OK;
 }
 
@@ -167,10 +169,10 @@ int pg_script(pg_conn *c, const char *sql, cuzk_error *err)
     int rc = pg_ensure(c, err);
     if (rc)
         return rc;
-    PGresult *r = PQexec(c->pq, sql);
-    ExecStatusType st = PQresultStatus(r);
+    PGresult *r = cuzk_pq.PQexec(c->pq, sql);
+    ExecStatusType st = cuzk_pq.PQresultStatus(r);
     rc = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? CUZK_OK : result_error(c, r, err);
-    PQclear(r);
+    cuzk_pq.PQclear(r);
     return rc;
 }
 
@@ -197,7 +199,7 @@ double pg_connected_for(const pg_conn *c) { return c->connected_at ? cuzk_now_s(
 
 unsigned long pg_reconnects(const pg_conn *c) { return c->connects ? c->connects - 1 : 0; }
 
-int pg_socket(const pg_conn *c) { return pq_ok(c) ? PQsocket(c->pq) : -1; }
+int pg_socket(const pg_conn *c) { return pq_ok(c) ? cuzk_pq.PQsocket(c->pq) : -1; }
 
 int pg_notifications(pg_conn *c, void (*fn)(void *ctx, const char *channel, const char *payload), void *ctx,
                      cuzk_error *err)
@@ -205,11 +207,11 @@ int pg_notifications(pg_conn *c, void (*fn)(void *ctx, const char *channel, cons
     int rc = pg_ensure(c, err);
     if (rc)
         return rc;
-    if (!PQconsumeInput(c->pq))
+    if (!cuzk_pq.PQconsumeInput(c->pq))
         return result_error(c, NULL, err);
-    for (PGnotify *n; (n = PQnotifies(c->pq));) {
+    for (PGnotify *n; (n = cuzk_pq.PQnotifies(c->pq));) {
         fn(ctx, n->relname, n->extra);
-        PQfreemem(n);
+        cuzk_pq.PQfreemem(n);
     }
     return CUZK_OK;
 }
@@ -274,13 +276,13 @@ void pg_pool_put(pg_pool *p, pg_conn *c)
 unsigned char *pg_bytea(const PGresult *r, int row, int col, size_t *len)
 {
     *len = 0;
-    unsigned char *raw = PQunescapeBytea((const unsigned char *)PQgetvalue(r, row, col), len);
+    unsigned char *raw = cuzk_pq.PQunescapeBytea((const unsigned char *)cuzk_pq.PQgetvalue(r, row, col), len);
     if (!raw)
         return NULL;
     /* PQunescapeBytea's memory belongs to libpq's allocator: copy it out */
     unsigned char *out = malloc(*len ? *len : 1);
     if (out)
         memcpy(out, raw, *len);
-    PQfreemem(raw);
+    cuzk_pq.PQfreemem(raw);
     return out;
 }

@@ -10,7 +10,7 @@
 #ifndef CUZK_CLUSTER_PG_H
 #define CUZK_CLUSTER_PG_H
 
-#include <libpq-fe.h>
+#include "cluster/libpq.h"
 #include <pthread.h>
 
 #include "cuzk/cuzk.h"

@@ -122,14 +122,14 @@ static int insert_job(pg_conn *c, const cuzk_job_request *req, const char *node,
     rc = pg_exec(c, "SELECT id, payload_hash FROM cuzk_jobs WHERE request_id = $1", 1, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    if (!PQntuples(r))
+    if (!cuzk_pq.PQntuples(r))
         rc = cuzk_fail(err, CUZK_ERR_IO, "request id '%s': neither inserted nor found", req->request_id);
-    else if (strtoll(PQgetvalue(r, 0, 1), NULL, 10) != signed_hash)
+    else if (strtoll(cuzk_pq.PQgetvalue(r, 0, 1), NULL, 10) != signed_hash)
         rc = cuzk_fail(err, CUZK_ERR_CONFLICT, "request id '%s' was already used for a different job (%s)",
-                       req->request_id, PQgetvalue(r, 0, 0));
+                       req->request_id, cuzk_pq.PQgetvalue(r, 0, 0));
     else
-        *job_id = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
-    PQclear(r);
+        *job_id = strtoull(cuzk_pq.PQgetvalue(r, 0, 0), NULL, 10);
+    cuzk_pq.PQclear(r);
     return rc ? rc : -1; /* -1: an earlier job, nothing to add */
 }
 
@@ -196,16 +196,16 @@ char *queue_circuit_array(const char *const *ids, size_t n)
 static int take_claimed(const PGresult *r, int i, claimed_partition *p, cuzk_error *err)
 {
     memset(p, 0, sizeof *p);
-    p->ref.job_id = strtoull(PQgetvalue(r, i, 0), NULL, 10);
-    p->ref.idx = (uint32_t)atoi(PQgetvalue(r, i, 1));
-    p->ref.attempt = atoi(PQgetvalue(r, i, 2));
-    snprintf(p->circuit, sizeof p->circuit, "%s", PQgetvalue(r, i, 3));
-    p->priority = (cuzk_priority)atoi(PQgetvalue(r, i, 4));
-    p->latency_s = atof(PQgetvalue(r, i, 8));
-    if (!PQgetisnull(r, i, 9))
-        return (p->input_json = strdup(PQgetvalue(r, i, 9))) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-    if (!PQgetisnull(r, i, 5))
-        return (p->witness_path = strdup(PQgetvalue(r, i, 5))) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    p->ref.job_id = strtoull(cuzk_pq.PQgetvalue(r, i, 0), NULL, 10);
+    p->ref.idx = (uint32_t)atoi(cuzk_pq.PQgetvalue(r, i, 1));
+    p->ref.attempt = atoi(cuzk_pq.PQgetvalue(r, i, 2));
+    snprintf(p->circuit, sizeof p->circuit, "%s", cuzk_pq.PQgetvalue(r, i, 3));
+    p->priority = (cuzk_priority)atoi(cuzk_pq.PQgetvalue(r, i, 4));
+    p->latency_s = atof(cuzk_pq.PQgetvalue(r, i, 8));
+    if (!cuzk_pq.PQgetisnull(r, i, 9))
+        return (p->input_json = strdup(cuzk_pq.PQgetvalue(r, i, 9))) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    if (!cuzk_pq.PQgetisnull(r, i, 5))
+        return (p->witness_path = strdup(cuzk_pq.PQgetvalue(r, i, 5))) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     size_t len;
     unsigned char *bytes = pg_bytea(r, i, 6, &len);
     if (!bytes)
@@ -217,7 +217,7 @@ static int take_claimed(const PGresult *r, int i, claimed_partition *p, cuzk_err
     free(bytes);
     if (!p->witness.values)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-    p->witness.curve = (cuzk_curve_id)atoi(PQgetvalue(r, i, 7));
+    p->witness.curve = (cuzk_curve_id)atoi(cuzk_pq.PQgetvalue(r, i, 7));
     p->witness.n_witness = (uint32_t)(len / 32);
     p->has_witness = 1;
     return CUZK_OK;
@@ -251,13 +251,13 @@ int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, dou
                      4, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    int rows = PQntuples(r);
+    int rows = cuzk_pq.PQntuples(r);
     for (int i = 0; i < rows && i < max; i++) {
         if ((rc = take_claimed(r, i, &out[*n], err)))
             break;
         (*n)++;
     }
-    PQclear(r);
+    cuzk_pq.PQclear(r);
     return rc;
 }
 
@@ -271,10 +271,10 @@ int queue_next_due(pg_conn *c, const char *circuits, double *in_s, cuzk_error *e
                      1, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    *in_s = PQgetisnull(r, 0, 0) ? -1 : atof(PQgetvalue(r, 0, 0));
-    if (*in_s < 0 && !PQgetisnull(r, 0, 0))
+    *in_s = cuzk_pq.PQgetisnull(r, 0, 0) ? -1 : atof(cuzk_pq.PQgetvalue(r, 0, 0));
+    if (*in_s < 0 && !cuzk_pq.PQgetisnull(r, 0, 0))
         *in_s = 0;
-    PQclear(r);
+    cuzk_pq.PQclear(r);
     return CUZK_OK;
 }
 
@@ -334,9 +334,9 @@ int queue_record_proof(pg_conn *c, const char *node, const claim_ref *ref, const
     free(pub);
     if (rc)
         return rc;
-    *recorded = atoi(PQgetvalue(r, 0, 0)) > 0;
-    *job_done = PQgetvalue(r, 0, 1)[0] == 't';
-    PQclear(r);
+    *recorded = atoi(cuzk_pq.PQgetvalue(r, 0, 0)) > 0;
+    *job_done = cuzk_pq.PQgetvalue(r, 0, 1)[0] == 't';
+    cuzk_pq.PQclear(r);
     return *job_done ? queue_notify(c, "cuzk_job_end", ref->job_id, err) : CUZK_OK;
 }
 
@@ -363,8 +363,8 @@ static int fenced(pg_conn *c, const char *sql, const char *node, const claim_ref
     if (rc)
         return rc;
     if (state)
-        snprintf(state, 16, "%s", PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
-    PQclear(r);
+        snprintf(state, 16, "%s", cuzk_pq.PQntuples(r) ? cuzk_pq.PQgetvalue(r, 0, 0) : "");
+    cuzk_pq.PQclear(r);
     return CUZK_OK;
 }
 
@@ -422,9 +422,9 @@ int queue_end_job(pg_conn *c, uint64_t job_id, const char *state, const char *er
                      3, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    int known = atoi(PQgetvalue(r, 0, 0)) > 0;
-    *ended = atoi(PQgetvalue(r, 0, 1)) > 0;
-    PQclear(r);
+    int known = atoi(cuzk_pq.PQgetvalue(r, 0, 0)) > 0;
+    *ended = atoi(cuzk_pq.PQgetvalue(r, 0, 1)) > 0;
+    cuzk_pq.PQclear(r);
     if (!known)
         return cuzk_fail(err, CUZK_ERR_ARG, "unknown job %s", job);
     if (*ended && !(rc = queue_notify(c, "cuzk_cancel", job_id, err)))
@@ -448,7 +448,7 @@ static cuzk_job_state state_from(const char *s, int claimed)
 /* The results' proofs and public signals into out (a done job). */
 static int take_proofs(const PGresult *r, cuzk_job_result *out, cuzk_error *err)
 {
-    int rows = PQntuples(r);
+    int rows = cuzk_pq.PQntuples(r);
     if ((uint32_t)rows != out->n_partitions)
         return cuzk_fail(err, CUZK_ERR_IO, "job %llu is done but has %d of %u results", (unsigned long long)out->id,
                          rows, out->n_partitions);
@@ -493,35 +493,35 @@ int queue_read_job(pg_conn *c, uint64_t job_id, cuzk_job_result *out, cuzk_error
                      1, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    if (!PQntuples(r)) {
-        PQclear(r);
+    if (!cuzk_pq.PQntuples(r)) {
+        cuzk_pq.PQclear(r);
         snprintf(out->error, sizeof out->error, "unknown job %s", job);
         return CUZK_ERR_ARG;
     }
     out->id = job_id;
-    out->state = state_from(PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 4)[0] == 't');
-    out->n_partitions = (uint32_t)atoi(PQgetvalue(r, 0, 1));
-    out->partitions_done = (uint32_t)atoi(PQgetvalue(r, 0, 2));
-    snprintf(out->error, sizeof out->error, "%s", PQgetvalue(r, 0, 3));
-    out->queue_s = atof(PQgetvalue(r, 0, 5));
-    out->total_s = atof(PQgetvalue(r, 0, 6));
-    PQclear(r);
+    out->state = state_from(cuzk_pq.PQgetvalue(r, 0, 0), cuzk_pq.PQgetvalue(r, 0, 4)[0] == 't');
+    out->n_partitions = (uint32_t)atoi(cuzk_pq.PQgetvalue(r, 0, 1));
+    out->partitions_done = (uint32_t)atoi(cuzk_pq.PQgetvalue(r, 0, 2));
+    snprintf(out->error, sizeof out->error, "%s", cuzk_pq.PQgetvalue(r, 0, 3));
+    out->queue_s = atof(cuzk_pq.PQgetvalue(r, 0, 5));
+    out->total_s = atof(cuzk_pq.PQgetvalue(r, 0, 6));
+    cuzk_pq.PQclear(r);
     rc = pg_exec(c,
                  "SELECT idx, proof, publics, synth_s, gpu_s, verified FROM cuzk_results WHERE job_id = $1::bigint"
                  " ORDER BY idx",
                  1, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
-    int rows = PQntuples(r);
+    int rows = cuzk_pq.PQntuples(r);
     out->verified = out->state == CUZK_JOB_DONE && rows > 0;
     for (int i = 0; i < rows; i++) {
-        out->synth_s += atof(PQgetvalue(r, i, 3));
-        out->gpu_s += atof(PQgetvalue(r, i, 4));
-        out->verified &= PQgetvalue(r, i, 5)[0] == 't';
+        out->synth_s += atof(cuzk_pq.PQgetvalue(r, i, 3));
+        out->gpu_s += atof(cuzk_pq.PQgetvalue(r, i, 4));
+        out->verified &= cuzk_pq.PQgetvalue(r, i, 5)[0] == 't';
     }
     if (out->state == CUZK_JOB_DONE)
         rc = take_proofs(r, out, err);
-    PQclear(r);
+    cuzk_pq.PQclear(r);
     if (rc)
         cuzk_job_result_free(out);
     return rc;
@@ -547,8 +547,8 @@ static int delete_ended_locked(pg_conn *c, void *ctx, cuzk_error *err)
     if (rc || (rc = pg_exec(c, "DELETE FROM cuzk_jobs WHERE id IN (" SWEPT_JOBS ")", 2, s->values, NULL, NULL, &r,
                             err)))
         return rc;
-    s->deleted = atoi(PQcmdTuples(r));
-    PQclear(r);
+    s->deleted = atoi(cuzk_pq.PQcmdTuples(r));
+    cuzk_pq.PQclear(r);
     return CUZK_OK;
 }
 
