@@ -76,7 +76,10 @@
 /* (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + (a0 b1 + a1 b0) u as two sums
  * of two products (mulsum), -b1 as 2m - b1: the multiplies of Karatsuba's
  * three products without its five additions;
- * (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+ * (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u;
+ * mul_conj: a conj(b) = (a0 b0 + a1 b1) + (a1 b0 - a0 b1) u, two mulsums;
+ * mul_base: a s for s in the base field; norm: N(a) = a0^2 + a1^2 in the
+ * base field (a conj(a)), one mulsum */
 #define FIELD_LANES_DEFINE_FP2(F2, F, X, INLINE, LANES)                                           \
     typedef struct {                                                                           \
         F##_##X c0, c1;                                                                        \
@@ -88,6 +91,23 @@
         F##_##X##_mulsum(&c0, &a->c0, &b->c0, &a->c1, &nb1);                                   \
         F##_##X##_mulsum(&r->c1, &a->c0, &b->c1, &a->c1, &b->c0);                              \
         r->c0 = c0;                                                                            \
+    }                                                                                          \
+    INLINE void F2##_##X##_mul_conj(F2##_##X *r, const F2##_##X *a, const F2##_##X *b)           \
+    {                                                                                          \
+        F##_##X nb1, c0;                                                                       \
+        F##_##X##_twice_m_minus(&nb1, &b->c1);                                                 \
+        F##_##X##_mulsum(&c0, &a->c0, &b->c0, &a->c1, &b->c1);                                 \
+        F##_##X##_mulsum(&r->c1, &a->c1, &b->c0, &a->c0, &nb1);                                \
+        r->c0 = c0;                                                                            \
+    }                                                                                          \
+    INLINE void F2##_##X##_mul_base(F2##_##X *r, const F2##_##X *a, const F##_##X *s)             \
+    {                                                                                          \
+        F##_##X##_mul(&r->c0, &a->c0, s);                                                      \
+        F##_##X##_mul(&r->c1, &a->c1, s);                                                      \
+    }                                                                                          \
+    INLINE void F2##_##X##_norm(F##_##X *r, const F2##_##X *a)                                  \
+    {                                                                                          \
+        F##_##X##_mulsum(r, &a->c0, &a->c0, &a->c1, &a->c1);                                   \
     }                                                                                          \
     INLINE void F2##_##X##_sqr(F2##_##X *r, const F2##_##X *a)                                  \
     {                                                                                          \

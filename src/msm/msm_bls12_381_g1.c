@@ -7,4 +7,6 @@
 #define FQ_T bls12_381_fp
 #define FR_T bls12_381_fr
 #define FR_BITS BLS12_381_FR_BITS
+#define FB_(x) bls12_381_fp_##x
+#define FB_T bls12_381_fp
 #include "msm/msm.inc"

@@ -7,4 +7,6 @@
 #define FQ_T bn254_fp
 #define FR_T bn254_fr
 #define FR_BITS BN254_FR_BITS
+#define FB_(x) bn254_fp_##x
+#define FB_T bn254_fp
 #include "msm/msm.inc"

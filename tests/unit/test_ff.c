@@ -768,9 +768,9 @@ static void ff_lane_inputs(uint64_t *a, uint64_t *b, const uint64_t *pa[], const
         for (int it = 0; it < 1000; it++) {                                                        \
             C##_fp a[2][LANES], b[2][LANES];                                                       \
             const C##_fp *pa[LANES], *pb[LANES];                                                   \
-            C##_fp2 x[LANES], y[LANES], got[3][LANES];                                             \
+            C##_fp2 x[LANES], y[LANES], got[5][LANES];                                             \
             const C##_fp2 *px[LANES], *py[LANES];                                                  \
-            C##_fp2 *out[3][LANES];                                                                \
+            C##_fp2 *out[5][LANES];                                                                \
             for (int c = 0; c < 2; c++)                                                            \
                 ff_lane_inputs(a[c][0].l, b[c][0].l, (const uint64_t **)pa, (const uint64_t **)pb, \
                                C##_fp_MODULUS, C##_fp_LIMBS_N, 2 * it + c, LANES);                 \
@@ -781,7 +781,7 @@ static void ff_lane_inputs(uint64_t *a, uint64_t *b, const uint64_t *pa[], const
                 y[k].c1 = a[1][k];                                                                 \
                 px[k] = &x[k];                                                                     \
                 py[k] = &y[k];                                                                     \
-                for (int o = 0; o < 3; o++)                                                        \
+                for (int o = 0; o < 5; o++)                                                        \
                     out[o][k] = &got[o][k];                                                        \
             }                                                                                      \
             C##_fp2_##X vx, vy, p, q;                                                              \
@@ -793,14 +793,27 @@ static void ff_lane_inputs(uint64_t *a, uint64_t *b, const uint64_t *pa[], const
             C##_fp2_##X##_store(out[1], &q);                                                       \
             C##_fp2_##X##_sqr(&p, &q);                                                             \
             C##_fp2_##X##_store(out[2], &p);                                                       \
+            C##_fp2_##X##_mul_conj(&p, &vx, &vy);                                                  \
+            C##_fp2_##X##_store(out[3], &p);                                                       \
+            C##_fp_##X nrm;                                                                        \
+            C##_fp2_##X##_norm(&nrm, &vx);                                                         \
+            C##_fp2_##X##_mul_base(&p, &vy, &nrm);                                                 \
+            C##_fp2_##X##_store(out[4], &p);                                                       \
             for (int k = 0; k < LANES; k++) {                                                      \
-                C##_fp2 want[3];                                                                   \
+                C##_fp2 want[5], t;                                                                \
+                C##_fp n0, n1;                                                                     \
                 C##_fp2_mul(&want[0], &x[k], &y[k]);                                               \
                 C##_fp2_mul(&want[1], &want[0], &y[k]);                                            \
                 C##_fp2_sqr(&want[2], &want[1]);                                                   \
-                for (int o = 0; o < 3; o++)                                                        \
+                C##_fp2_conj(&t, &y[k]);                                                           \
+                C##_fp2_mul(&want[3], &x[k], &t);                                                  \
+                C##_fp_sqr(&n0, &x[k].c0);                                                         \
+                C##_fp_sqr(&n1, &x[k].c1);                                                         \
+                C##_fp_add(&n0, &n0, &n1);                                                         \
+                C##_fp2_mul_fp(&want[4], &y[k], &n0);                                              \
+                for (int o = 0; o < 5; o++)                                                        \
                     if (memcmp(&want[o], &got[o][k], sizeof want[o]))                              \
-                        fail_msg(#C "_fp2_" #X ": result %d (p, q, q^2) differs, iteration %d lane %d", o, it, k); \
+                        fail_msg(#C "_fp2_" #X ": result %d (p, q, q^2, x conj(y), y N(x)) differs, iteration %d lane %d", o, it, k); \
             }                                                                                      \
         }                                                                                          \
     }
