@@ -116,9 +116,8 @@ MONT29_INLINE void mont29_add_2m_minus(__m256i *r, const __m256i *a, const __m25
 {
     const __m256i mask = mont29_set((uint32_t)MONT29_MASK);
     for (int j = 0; j < n; j++) {
-        r[j] = _mm256_sub_epi64(mont29_set(f->m2[j] + (uint32_t)MONT29_MASK + (j == 0)), b[j]);
-        if (a)
-            r[j] = _mm256_add_epi64(r[j], a[j]);
+        const __m256i t = _mm256_sub_epi64(mont29_set(f->m2[j] + (uint32_t)MONT29_MASK + (j == 0)), b[j]);
+        r[j] = a ? _mm256_add_epi64(t, a[j]) : t; /* r may alias a or b */
     }
     mont29_carry(r, n);
     r[n - 1] = _mm256_and_si256(r[n - 1], mask);

@@ -78,14 +78,23 @@ MONT52_INLINE void mont52_add(__m512i *r, const __m512i *a, const __m512i *b, co
     mont52_sub_km_if_geq(r, s, f, 2, n);
 }
 
+/* r = a + 2m - b in (0, 4m) for a, b < 2m (a NULL: 2m - b in (0, 2m]),
+ * limb by limb, then carried. r may alias a or b. */
+MONT52_INLINE void mont52_add_2m_minus(__m512i *r, const __m512i *a, const __m512i *b, const mont52_field *f, int n)
+{
+    for (int j = 0; j < n; j++) {
+        __m512i t = _mm512_sub_epi64(_mm512_set1_epi64((long long)(2 * f->m[j])), b[j]);
+        r[j] = a ? _mm512_add_epi64(t, a[j]) : t;
+    }
+    mont52_carry(r, n);
+}
+
 /* r = a - b mod m, inputs and output below 2m: a - b + 2m lies in (0, 4m),
  * less 2m if it is at least 2m. */
 MONT52_INLINE void mont52_sub(__m512i *r, const __m512i *a, const __m512i *b, const mont52_field *f, int n)
 {
     __m512i s[8];
-    for (int j = 0; j < n; j++)
-        s[j] = _mm512_add_epi64(_mm512_sub_epi64(a[j], b[j]), _mm512_set1_epi64((long long)(2 * f->m[j])));
-    mont52_carry(s, n);
+    mont52_add_2m_minus(s, a, b, f, n);
     mont52_sub_km_if_geq(r, s, f, 2, n);
 }
 
@@ -159,9 +168,7 @@ MONT52_INLINE void mont52_mulsum(__m512i *r, const __m512i *a, const __m512i *b,
 /* r = 2m - b, in (0, 2m] for b < 2m (a factor of a product: -b mod m). */
 MONT52_INLINE void mont52_twice_m_minus(__m512i *r, const __m512i *b, const mont52_field *f, int n)
 {
-    for (int j = 0; j < n; j++)
-        r[j] = _mm512_sub_epi64(_mm512_set1_epi64((long long)(2 * f->m[j])), b[j]);
-    mont52_carry(r, n);
+    mont52_add_2m_minus(r, NULL, b, f, n);
 }
 
 /* r = a b / 2^(52 n) mod m: with b = x 2^(52 n) (a constant made so),
