@@ -44,7 +44,7 @@ template <class F> __device__ __noinline__ xyzz<F> xyzz_dbl_affine(const affine<
     const F u = p.y.dbl(), v = u.sqr(), w = u * v, s = p.x * v;
     const F x2 = p.x.sqr(), m = x2.dbl() + x2;
     const F x3 = m.sqr() - s.dbl();
-    return {x3, m * (s - x3) - w * p.y, v, w};
+    return {x3, F::mul_sub(m, s - x3, w, p.y), v, w};
 }
 
 /* *p <- 2 *p (dbl-2008-s-1, a = 0): U = 2Y1, V = U^2, W = U V, S = X1 V,
@@ -56,7 +56,7 @@ template <class F> __device__ __noinline__ void xyzz_dbl_to(xyzz<F> *p)
     const F u = p->y.dbl(), v = u.sqr(), w = u * v, s = p->x * v;
     const F x2 = p->x.sqr(), m = x2.dbl() + x2;
     const F x3 = m.sqr() - s.dbl();
-    p->y = m * (s - x3) - w * p->y;
+    p->y = F::mul_sub(m, s - x3, w, p->y);
     p->x = x3;
     p->zz = v * p->zz;
     p->zzz = w * p->zzz;
@@ -105,7 +105,7 @@ template <class F> FF_INLINE void xyzz_add_affine(xyzz<F> &acc, const affine<F> 
     }
     const F pp = p.sqr(), ppp = p * pp, qq = acc.x * pp;
     const F x3 = r.sqr() - ppp - qq.dbl();
-    acc.y = r * (qq - x3) - acc.y * ppp;
+    acc.y = F::mul_sub(r, qq - x3, acc.y, ppp);
     acc.x = x3;
     acc.zz = acc.zz * pp;
     acc.zzz = acc.zzz * ppp;
@@ -135,7 +135,7 @@ template <class F> __device__ __noinline__ void xyzz_add_to(xyzz<F> *acc, const 
     }
     const F pp = p.sqr(), ppp = p * pp, qq = u1 * pp;
     const F x3 = r.sqr() - ppp - qq.dbl();
-    acc->y = r * (qq - x3) - s1 * ppp;
+    acc->y = F::mul_sub(r, qq - x3, s1, ppp);
     acc->x = x3;
     acc->zz = acc->zz * q->zz * pp;
     acc->zzz = acc->zzz * q->zzz * ppp;

@@ -230,6 +230,41 @@ template <class P> struct alignas(16) fp {
     }
     static __device__ __noinline__ fp mul_outline(const fp a, const fp b) { return mul_inline(a, b); }
 
+    /* (a b - c d) R^-1 mod m with one reduction for both products (lazy
+     * reduction): redc(a b + c (m - d)), where m - d is in (0, m] and the
+     * sum below 2 m^2 < m R (2m < R), so redc leaves it below 2m. The point
+     * formulas' Y3 = R (Q - X3) - Y1 PPP: 6 N^2 + N multiply-adds instead
+     * of 8 N^2 + 2N. Out of line for the fields whose product is. */
+    static FF_INLINE fp mul_sub(const fp &a, const fp &b, const fp &c, const fp &d)
+    {
+        if (N >= FF_MUL_OUTLINE_LIMBS)
+            return mul_sub_outline(a, b, c, d);
+        return mul_sub_inline(a, b, c, d);
+    }
+    static __device__ __noinline__ fp mul_sub_outline(const fp a, const fp b, const fp c, const fp d)
+    {
+        return mul_sub_inline(a, b, c, d);
+    }
+    static FF_INLINE fp mul_sub_inline(const fp &a, const fp &b, const fp &c, const fp &d)
+    {
+        static_assert(P::mod(N - 1) < (1u << 31), "2m < R");
+        const fp md = raw_sub(modulus(), d);
+        uint32_t t[2 * N], u[2 * N];
+        mul_wide(t, a, b);
+        mul_wide(u, c, md);
+        add_wide(t, u);
+        return redc(t);
+    }
+    /* t += u (2N limbs), the sum known to fit */
+    static FF_INLINE void add_wide(uint32_t (&t)[2 * N], const uint32_t (&u)[2 * N])
+    {
+        t[0] = ptx::add_cc(t[0], u[0]);
+#pragma unroll
+        for (int k = 1; k < 2 * N - 1; k++)
+            t[k] = ptx::addc_cc(t[k], u[k]);
+        t[2 * N - 1] = ptx::addc(t[2 * N - 1], u[2 * N - 1]);
+    }
+
     /* a^2 R^-1 mod m. Out of line: the square's fewer multiply-adds
      * (sqr_wide), then the reduction. Inlined fields square as a product:
      * sqr_wide and redc inlined made the BN254 G1 MSM 2.5 % slower on the
@@ -632,6 +667,9 @@ template <class P> struct fp2 {
             t[N - 1 + k] = ptx::addc_cc(t[N - 1 + k], k_limb(k) & mask);
         t[2 * N - 1] = ptx::addc(t[2 * N - 1], k_limb(N) & mask);
     }
+    /* a b - c d: the two products, each reduced once per coefficient */
+    static FF_INLINE fp2 mul_sub(const fp2 &a, const fp2 &b, const fp2 &c, const fp2 &d) { return a * b - c * d; }
+
     /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, two products likewise */
     FF_INLINE fp2 sqr() const
     {

@@ -135,6 +135,13 @@ template <class D, class C> struct field_pair {
             uint32_t wide[2 * N];
             D::mul_wide(wide, a, b);
             same(D::redc(wide), ab, "redc(a b)", k);
+            D c, d;
+            C cc, cd, cdp;
+            element(k % 5, c, cc, canonical);
+            element(k % 11, d, cd, canonical); /* d = 0 too: c (m - 0) */
+            mul(&cdp, &cc, &cd);
+            sub(&want, &ab, &cdp);
+            same(D::mul_sub(a, b, c, d), want, "a b - c d", k);
             mul(&want, &ca, &ca);
             same(a.sqr(), want, "a^2", k);
             add(&want, &ca, &cb);
