@@ -1159,17 +1159,20 @@ static void engine_key_waiter_arrives(cuzk_engine *e)
 
 /* A submit waiting for memory for its key (another circuit's job holds
  * the only room) ends when the jobs are cancelled (cancel_all: a drain's
- * timeout or a second signal) and when the engine stops taking jobs. */
+ * timeout or a second signal) and when the engine stops taking jobs. The
+ * long job's partitions wait at a sim gate that never opens, so it holds
+ * its room however slowly the submit thread comes to wait. */
 static void test_submit_wait_cancellable(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/cuzk-engine-XXXXXX", zkey[64], other[64];
+    char dir[] = "/tmp/cuzk-engine-XXXXXX", zkey[64], other[64], gate[64];
     cuzk_wtns w, w2;
     cuzk_engine *e = small_key_engine(dir, backend_cpu_create(1), &w);
     real_sizes z = real_circuit_sizes(e);
     cuzk_engine_destroy(e);
     snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
     snprintf(other, sizeof other, "%s/other.zkey", dir);
+    snprintf(gate, sizeof gate, "%s/never", dir);
     assert_int_equal(write_dev_key(other, NULL, CUZK_CURVE_BN254, 200, 6, &w2), CUZK_OK);
 
     cuzk_engine_config cfg;
@@ -1180,7 +1183,9 @@ static void test_submit_wait_cancellable(void **state)
     /* both PCEs, one key and one partition: room for one circuit's job */
     cfg.budget_bytes = 2 * z.pce + z.key + z.partition + z.key / 2;
     cuzk_error err = {0};
-    e = cuzk_engine_create(&cfg, backend_sim_create(1, 500), &err);
+    cuzk_backend *gated = backend_sim_create_gated(1, 0, gate, &err);
+    assert_non_null(gated);
+    e = cuzk_engine_create(&cfg, gated, &err);
     assert_non_null(e);
     assert_int_equal(cuzk_engine_register_circuit(e, "real", zkey, NULL, NULL, &err), CUZK_OK);
     assert_int_equal(cuzk_engine_register_circuit(e, "other", other, NULL, NULL, &err), CUZK_OK);
