@@ -30,8 +30,9 @@
  *
  * The same pieces also make double-width products (mul_wide, sqr_wide: no
  * reduction) and a separate Montgomery reduction of them (redc), for the
- * square (N^2 + N multiply-adds instead of 2N^2 before the reduction) and
- * for Fp2 products reduced once per coefficient (fp2, below). Products by
+ * square (N^2 + N multiply-adds instead of 2N^2 before the reduction), for
+ * a b - c d reduced once (mul_sub, the point formulas' Y3) and for Fp2
+ * products reduced once per coefficient (fp2, below). Products by
  * a factor known in advance (the NTT's twiddles) take Shoup's route
  * instead (fp::shoup): partial products, no Montgomery reduction. The GPU's
  * integer multiply-add pipe is the limit of the MSM (ncu: 86 % busy in the
