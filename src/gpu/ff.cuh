@@ -253,17 +253,23 @@ template <class P> struct alignas(16) fp {
         uint32_t t[2 * N], u[2 * N];
         mul_wide(t, a, b);
         mul_wide(u, c, md);
-        add_wide(t, u);
+        wide_chain<false>(t, u); /* below 2 m^2 */
         return redc(t);
     }
-    /* t += u (2N limbs), the sum known to fit */
-    static FF_INLINE void add_wide(uint32_t (&t)[2 * N], const uint32_t (&u)[2 * N])
+    /* t += u (the sum must fit 2N limbs; returns 0) or t -= u (returns all
+     * ones when it borrowed) */
+    template <bool SUB> static FF_INLINE uint32_t wide_chain(uint32_t (&t)[2 * N], const uint32_t (&u)[2 * N])
     {
-        t[0] = ptx::add_cc(t[0], u[0]);
+        t[0] = SUB ? ptx::sub_cc(t[0], u[0]) : ptx::add_cc(t[0], u[0]);
 #pragma unroll
         for (int k = 1; k < 2 * N - 1; k++)
-            t[k] = ptx::addc_cc(t[k], u[k]);
-        t[2 * N - 1] = ptx::addc(t[2 * N - 1], u[2 * N - 1]);
+            t[k] = SUB ? ptx::subc_cc(t[k], u[k]) : ptx::addc_cc(t[k], u[k]);
+        if (!SUB) {
+            t[2 * N - 1] = ptx::addc(t[2 * N - 1], u[2 * N - 1]);
+            return 0;
+        }
+        t[2 * N - 1] = ptx::subc_cc(t[2 * N - 1], u[2 * N - 1]);
+        return ptx::subc(0, 0);
     }
 
     /* a^2 R^-1 mod m. Out of line: the square's fewer multiply-adds
@@ -640,20 +646,11 @@ template <class P> struct fp2 {
         base::mul_wide(t0, a.c0, b.c0);
         base::mul_wide(t1, a.c1, b.c1);
         base::mul_wide(t2, base::raw_add(a.c0, a.c1), base::raw_add(b.c0, b.c1));
-        sub_wide(t2, t0);
-        sub_wide(t2, t1);
-        const uint32_t negative = sub_wide(t0, t1);
+        base::template wide_chain<true>(t2, t0);
+        base::template wide_chain<true>(t2, t1);
+        const uint32_t negative = base::template wide_chain<true>(t0, t1);
         add_k_masked(t0, negative);
         return {base::redc(t0), base::redc(t2)};
-    }
-    /* t -= u (2N limbs); all ones when it borrowed */
-    static FF_INLINE uint32_t sub_wide(uint32_t (&t)[2 * N], const uint32_t (&u)[2 * N])
-    {
-        t[0] = ptx::sub_cc(t[0], u[0]);
-#pragma unroll
-        for (int k = 1; k < 2 * N; k++)
-            t[k] = ptx::subc_cc(t[k], u[k]);
-        return ptx::subc(0, 0);
     }
     /* t += K & mask, K = m 2^(32N - 2): limb N - 1 + k of K is
      * (m_k << 30) | (m_(k-1) >> 2), the limbs below N - 1 zero */
