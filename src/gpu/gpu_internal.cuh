@@ -34,8 +34,9 @@ struct cuzk_gpu {
      * key (prove.cu), each signalling its buffer ready */
     cudaStream_t copy_stream;
     cudaEvent_t slice_ready[2];
-    /* a resident key's proof: C' + H''s digits sorted on copy_stream while
-     * the stream sums other MSMs (prove.cu, SIDE_*) */
+    /* a resident key's proof: C' + H''s digits (or H''s alone, when C' + H'
+     * is sliced) sorted on copy_stream while the stream sums other MSMs
+     * (prove.cu, SIDE_*) */
     cudaEvent_t side_ev[4];
     cudaMemPool_t pool;
     /* NTT twiddles per curve (see ntt.cu; the inverse transform reads the

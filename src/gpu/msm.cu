@@ -81,30 +81,43 @@ static __global__ void msm_digits_kernel(const uint4 *scalars, size_t n, unsigne
     });
 }
 
-/* The non-zero digits of the threads of a warp go to consecutive places
- * from one atomic add on *cursor; returns the lane's first place. */
-static __device__ __forceinline__ unsigned long long warp_claim(unsigned long long *cursor, uint32_t mine)
+/* The non-zero digits of the threads of a block go to consecutive places
+ * from one atomic add on *cursor (one a warp made 2^27 bit-heavy scalars
+ * queue 4M adds on one address); returns the thread's first place. Every
+ * thread of the block must call it. */
+template <unsigned THREADS>
+static __device__ __forceinline__ unsigned long long block_claim(unsigned long long *cursor, uint32_t mine)
 {
-    const unsigned lane = threadIdx.x % 32;
+    __shared__ uint32_t warp_before[THREADS / 32];
+    __shared__ unsigned long long block_base;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     uint32_t before = mine; /* inclusive scan over the lanes */
     for (unsigned d = 1; d < 32; d *= 2) {
         const uint32_t t = __shfl_up_sync(0xffffffffu, before, d);
         if (lane >= d)
             before += t;
     }
-    const uint32_t total = __shfl_sync(0xffffffffu, before, 31);
-    unsigned long long base = 0;
-    if (lane == 31 && total)
-        base = atomicAdd(cursor, (unsigned long long)total);
-    base = __shfl_sync(0xffffffffu, base, 31);
-    return base + before - mine;
+    if (lane == 31)
+        warp_before[warp] = before; /* the warp's total, for now */
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t total = 0; /* exclusive scan over the warps */
+        for (unsigned w = 0; w < THREADS / 32; w++) {
+            const uint32_t t = warp_before[w];
+            warp_before[w] = total;
+            total += t;
+        }
+        block_base = total ? atomicAdd(cursor, (unsigned long long)total) : 0;
+    }
+    __syncthreads();
+    return block_base + warp_before[warp] + before - mine;
 }
 
 /* The non-zero digits only (a bit-heavy witness: most digits of 0 and 1
  * are zero), as one sequence whose key is the bucket id + 1: gid = w
  * 2^(c-1) + |d| - 1, or |d| - 1 over a table (one bucket set). With keys
  * == NULL it only counts them into *cursor. */
-static __global__ void msm_nonzero_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, size_t rows,
+static __global__ void __launch_bounds__(SMALL_THREADS) msm_nonzero_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, size_t rows,
                                                  uint32_t nbuckets, unsigned long long *cursor, uint32_t *keys,
                                                  uint32_t *vals)
 {
@@ -115,7 +128,7 @@ static __global__ void msm_nonzero_digits_kernel(const uint4 *scalars, size_t n,
     uint32_t mine = 0;
     const unsigned windows = digit_windows(k, c, nwin); /* the rest are 0 */
     for_each_digit(k, c, windows, [&](unsigned, uint32_t mag, bool) { mine += mag != 0; });
-    unsigned long long at = warp_claim(cursor, mine); /* every lane of the warp takes part */
+    unsigned long long at = block_claim<SMALL_THREADS>(cursor, mine); /* every thread takes part */
     if (!keys || !mine)
         return;
     for_each_digit(k, c, windows, [&](unsigned w, uint32_t mag, bool neg) {
@@ -147,6 +160,8 @@ static int msm_sort_windows(cuzk_gpu *g, cudaStream_t st, const uint32_t *keys, 
 /* Compact the digits when at most this share of them is non-zero: one
  * sort over more key bits then costs less than a sort of every digit. */
 static constexpr double MSM_COMPACT_SHARE = 0.7;
+/* a sort's scratch beyond its second buffer (msm_prepare_bytes) */
+static constexpr size_t MSM_SORT_SPARE = (size_t)64 << 20;
 
 /* bits of the largest key */
 static unsigned key_bits(uint32_t max_key)
@@ -157,8 +172,38 @@ static unsigned key_bits(uint32_t max_key)
     return b;
 }
 
+/* Non-zero digits of n scalars of these lengths at most (the carry out of
+ * a scalar's top window counted, unlike msm_digit_count) */
+static double msm_digit_bound(const uint64_t *lengths, unsigned c, unsigned nwin)
+{
+    double digits = 0;
+    for (unsigned len = 1; len < MSM_LENGTHS; len++) {
+        const unsigned wins = (len - 1) / c + 2;
+        digits += (double)lengths[len] * (wins < nwin ? wins : nwin);
+    }
+    return digits;
+}
+
+/* Whether msm_prepare may compact, from the scalars' lengths (NULL:
+ * unknown): not when most digits are non-zero anyway (random scalars) */
+static bool may_compact(size_t n, const uint64_t *lengths, const msm_plan &plan)
+{
+    const double all = (double)plan.nwin * (double)n;
+    return !lengths || msm_digit_count(n, lengths, plan.c, plan.nwin) <= MSM_COMPACT_SHARE * all;
+}
+
+size_t msm_prepare_bytes(const msm_plan &plan, size_t n, const uint64_t *lengths)
+{
+    const bool compact = may_compact(n, lengths, plan);
+    const double all = (double)plan.nwin * (double)n;
+    const double bound = compact ? msm_digit_bound(lengths, plan.c, plan.nwin) : all;
+    const size_t E = (size_t)(bound < all ? bound : all);
+    const size_t seg = compact || plan.table_rows ? E : n;
+    return 16 * E + 8 * seg + MSM_SORT_SPARE;
+}
+
 int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
-                cuzk_error *err, cudaStream_t st)
+                cuzk_error *err, cudaStream_t st, const uint64_t *lengths)
 {
     st = st ? st : g->stream;
     out.plan = plan;
@@ -173,13 +218,15 @@ int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &
     const unsigned grid = grid_for(n, SMALL_THREADS);
     dev_buf<unsigned long long> cursor;
     GPU_TRY(cursor.alloc(g, 1, err, st));
-    GPU_CHECK(cudaMemsetAsync(cursor, 0, sizeof(unsigned long long), st));
-    msm_nonzero_digits_kernel<<<grid, SMALL_THREADS, 0, st>>>(sc, n, plan.c, plan.nwin, plan.table_rows,
-                                                              plan.nbuckets, cursor, nullptr, nullptr);
-    GPU_LAUNCHED();
-    unsigned long long nonzero = 0;
-    GPU_CHECK(cudaMemcpyAsync(&nonzero, cursor, sizeof nonzero, cudaMemcpyDeviceToHost, st));
-    GPU_CHECK(cudaStreamSynchronize(st));
+    unsigned long long nonzero = E0; /* counted (a wait for st) only where it may decide */
+    if (may_compact(n, lengths, plan)) {
+        GPU_CHECK(cudaMemsetAsync(cursor, 0, sizeof(unsigned long long), st));
+        msm_nonzero_digits_kernel<<<grid, SMALL_THREADS, 0, st>>>(sc, n, plan.c, plan.nwin, plan.table_rows,
+                                                                  plan.nbuckets, cursor, nullptr, nullptr);
+        GPU_LAUNCHED();
+        GPU_CHECK(cudaMemcpyAsync(&nonzero, cursor, sizeof nonzero, cudaMemcpyDeviceToHost, st));
+        GPU_CHECK(cudaStreamSynchronize(st));
+    }
     const bool compact = (double)nonzero <= MSM_COMPACT_SHARE * (double)E0;
     const size_t E = compact ? (size_t)nonzero : E0;
     out.entries = E;
@@ -253,7 +300,7 @@ int msm_prepare_fitted(cuzk_gpu *g, const msm_group *grp, const uint32_t *scalar
 {
     uint64_t lengths[MSM_LENGTHS];
     GPU_TRY(msm_scalar_lengths(g, scalars, n, lengths, err, st));
-    return msm_prepare(g, scalars, n, grp->plan_fitted(g, n, lengths), out, err, st);
+    return msm_prepare(g, scalars, n, grp->plan_fitted(g, n, lengths), out, err, st, lengths);
 }
 
 int msm_seq_alloc(cuzk_gpu *g, msm_seq &s, size_t cap, size_t slots, cuzk_error *err)

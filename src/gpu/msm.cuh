@@ -141,7 +141,9 @@ static inline unsigned msm_sums(const msm_plan &p)
  * a 0 none) only those are kept, as one segment keyed by bucket id + 1, so
  * the sort and the memory shrink with them. msm_prepare works on stream st
  * (default: g's stream; the buffers are freed on st too) and waits for st
- * once, to size the kept digits. */
+ * once, to count the non-zero digits, unless the scalars' lengths
+ * (msm_scalar_lengths; NULL: not known) say most digits are non-zero
+ * (random scalars): then it does not wait. */
 struct msm_sorted {
     msm_plan plan = {0, 0, 0, 0};
     size_t n = 0;
@@ -155,7 +157,12 @@ struct msm_sorted {
     }
 };
 int msm_prepare(cuzk_gpu *g, const uint32_t *scalars, size_t n, const msm_plan &plan, msm_sorted &out,
-                cuzk_error *err, cudaStream_t st = nullptr);
+                cuzk_error *err, cudaStream_t st = nullptr, const uint64_t *lengths = nullptr);
+
+/* Device bytes msm_prepare takes at its peak for n scalars of these
+ * lengths (msm_scalar_lengths) under plan: the (key, value) pairs before
+ * and after the sort and the sort's scratch; an estimate, from above. */
+size_t msm_prepare_bytes(const msm_plan &plan, size_t n, const uint64_t *lengths);
 
 /* lengths[b] <- how many of the n scalars (device memory) have bit length
  * b, 0 <= b <= 256 (0: zero); waits for st (default: g's stream). */
@@ -653,7 +660,7 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
     GPU_TRY(msm_scalar_lengths(g, static_cast<const uint32_t *>(scalars), n, lengths, err));
     msm_sorted sorted;
     GPU_TRY(msm_prepare(g, static_cast<const uint32_t *>(scalars), n, msm_choose<T>(n, g->msm_c, 0, lengths), sorted,
-                        err));
+                        err, nullptr, lengths));
     return msm_device<T>(g, res, static_cast<const A *>(bases), sorted, err);
 }
 

@@ -500,7 +500,7 @@ static int array_prepare(cuzk_gpu *g, const cuzk_gpu_key *k, int i, const fr_wor
     GPU_TRY(msm_scalar_lengths(g, sc, n, lengths, err, st));
     const msm_plan plain = grp->plan_fitted(g, n, lengths);
     const bool table = k->tables && grp->cost(array_plan(g, k, i), n, lengths) <= grp->cost(plain, n, lengths);
-    return msm_prepare(g, sc, n, table ? array_plan(g, k, i) : plain, out, err, st);
+    return msm_prepare(g, sc, n, table ? array_plan(g, k, i) : plain, out, err, st, lengths);
 }
 
 /* The digits of a proof's MSMs on a resident key: per index set of A, B1
@@ -510,7 +510,9 @@ static int array_prepare(cuzk_gpu *g, const cuzk_gpu_key *k, int i, const fr_wor
  * [C's ; H's]. Those are sorted on the context's copy stream while the
  * stream sums A, B1 and B2 (sorting is memory bound, bucket sums compute
  * bound: C' + H' 188 -> 177 ms at 2^24). Sorting A's and B's digits there
- * during the NTTs was tried: the NTTs slowed as much (34 -> 40 ms). */
+ * during the NTTs was tried: the NTTs slowed as much (34 -> 40 ms). When
+ * C' + H' is made in slices, ch holds H's digits where they are sorted
+ * the same way (h_digits_aside). */
 struct proof_digits {
     msm_sorted w[KEY_B2 + 1], ch;
 };
@@ -604,30 +606,76 @@ static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
     return slices;
 }
 
+/* The sliced C' + H' (c_plus_h_slices > 1) with H's digits sorted on the
+ * copy stream while the stream sums A, B1, B2 and C (a sort is memory
+ * bound, bucket sums compute bound; 2^27 on an H200: H's digits and their
+ * sort take ~48 ms): where H's points make one slice and its digits, C's
+ * largest slice's and the MSMs' room fit in what is left. *aside says
+ * whether they went there (into d.ch). scalars <- [C's ; H's], on the
+ * stream, either way. */
+static int h_digits_aside(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_c, const fr_words *h, size_t slices,
+                          dev_buf<fr_words> &scalars, proof_digits &d, bool *aside, cuzk_error *err)
+{
+    *aside = false;
+    GPU_TRY(c_plus_h_scalars(g, g->stream, k, w_c, h, scalars, err));
+    const size_t n = device_points(k, KEY_C), slice = (n + slices - 1) / slices, n_c = k->kept[KEY_C];
+    const size_t n_h = n - n_c;
+    if (n_h == 0 || n_h > slice)
+        return 0;
+    const msm_group *grp = msm_group_of(k->curve, false);
+    const uint32_t *sc = reinterpret_cast<const uint32_t *>(scalars.get());
+    uint64_t lengths[MSM_LENGTHS];
+    size_t c_bytes = 0; /* C's largest slice's digits, prepared on the stream meanwhile */
+    for (size_t at = 0; at < n_c; at += slice) {
+        const size_t len = n_c - at < slice ? n_c - at : slice;
+        GPU_TRY(msm_scalar_lengths(g, sc + 8 * at, len, lengths, err));
+        const size_t b = msm_prepare_bytes(grp->plan_fitted(g, len, lengths), len, lengths);
+        c_bytes = b > c_bytes ? b : c_bytes;
+    }
+    GPU_TRY(msm_scalar_lengths(g, sc + 8 * n_c, n_h, lengths, err));
+    const msm_plan plan = grp->plan_fitted(g, n_h, lengths);
+    if (msm_prepare_bytes(plan, n_h, lengths) + c_bytes + MSM_ROOM > memory_left(g))
+        return 0;
+    GPU_TRY(hand_over(g, SIDE_H, g->stream, g->copy_stream, err));
+    GPU_TRY(msm_prepare(g, sc + 8 * n_c, n_h, plan, d.ch, err, g->copy_stream, lengths));
+    *aside = true;
+    return 0;
+}
+
 /* C' + H' in slices of at most n / slices points, one after another on the
  * stream, C's points and H's never in one slice (a witness's digits are
- * compacted, h's are not: each slice sorts as suits it); the partial sums
- * add up on the host */
-static int c_plus_h_sliced(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_c, const fr_words *h,
-                           size_t slices, void *result, cuzk_error *err)
+ * compacted, h's are not: each slice sorts as suits it), over scalars
+ * [C's ; H's]; H's digits sorted already when h_aside is not NULL
+ * (h_digits_aside); the partial sums add up on the host */
+static int c_plus_h_sliced(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *scalars, size_t slices,
+                           const msm_sorted *h_aside, void *result, cuzk_error *err)
 {
     const size_t n = device_points(k, KEY_C), slice = (n + slices - 1) / slices, pb = k->point_bytes[KEY_C];
     const size_t ends[2] = {k->kept[KEY_C], n};
     const msm_group *grp = msm_group_of(k->curve, false);
-    dev_buf<fr_words> scalars;
-    GPU_TRY(c_plus_h_scalars(g, g->stream, k, w_c, h, scalars, err));
+    const uint8_t *pts = static_cast<const uint8_t *>(k->pts[KEY_C]);
     memset(result, 0, sizeof(cuzk_msm_results::a));
+    const auto sum = [&](const msm_sorted &d, size_t at) -> int {
+        uint64_t partial[sizeof(cuzk_msm_results::a) / 8];
+        GPU_TRY(grp->sorted(g, partial, pts + at * pb, d, err));
+        return add_partial(k->curve, false, result, partial, err);
+    };
     size_t at = 0;
-    for (size_t end : ends)
+    for (int part = 0; part < 2; part++) { /* C's points, then H's */
+        const size_t end = ends[part];
+        if (part == 1 && h_aside && at < end) {
+            GPU_TRY(hand_over(g, SIDE_CH_DIGITS, g->copy_stream, g->stream, err));
+            GPU_TRY(sum(*h_aside, at));
+            at = end;
+        }
         while (at < end) {
             const size_t len = end - at < slice ? end - at : slice;
             msm_sorted d;
-            uint64_t partial[sizeof(cuzk_msm_results::a) / 8];
-            GPU_TRY(msm_prepare_fitted(g, grp, reinterpret_cast<const uint32_t *>(scalars.get() + at), len, d, err));
-            GPU_TRY(grp->sorted(g, partial, static_cast<const uint8_t *>(k->pts[KEY_C]) + at * pb, d, err));
-            GPU_TRY(add_partial(k->curve, false, result, partial, err));
+            GPU_TRY(msm_prepare_fitted(g, grp, reinterpret_cast<const uint32_t *>(scalars + at), len, d, err));
+            GPU_TRY(sum(d, at));
             at += len;
         }
+    }
     return 0;
 }
 
@@ -639,9 +687,13 @@ static int resident_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, 
     const fr_words *w_c = w + k->n_public + 1;
     GPU_TRY(witness_digits(g, k, w, d, err));
     const size_t slices = c_plus_h_slices(g, k);
+    dev_buf<fr_words> ch_scalars; /* sliced: [C's ; H's] */
+    bool h_aside = false;
     if (slices == 1) {
         GPU_TRY(hand_over(g, SIDE_H, g->stream, g->copy_stream, err));
         GPU_TRY(c_plus_h_digits(g, k, w_c, h, d, err));
+    } else {
+        GPU_TRY(h_digits_aside(g, k, w_c, h, slices, ch_scalars, d, &h_aside, err));
     }
     for (int i = KEY_A; i <= KEY_B2; i++) {
         GPU_TRY(msm_group_of(k->curve, i == KEY_B2)->sorted(g, result[i], k->pts[i], d.w[k->same_set[i]], err));
@@ -653,7 +705,7 @@ static int resident_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, 
     } else {
         for (int i = KEY_A; i <= KEY_B2; i++)
             d.w[i].release(); /* their digits are done with */
-        GPU_TRY(c_plus_h_sliced(g, k, w_c, h, slices, m->c, err));
+        GPU_TRY(c_plus_h_sliced(g, k, ch_scalars, slices, h_aside ? &d.ch : nullptr, m->c, err));
     }
     GPU_TRY(mark(g, 7, err));
     return mark(g, 8, err);
