@@ -95,7 +95,8 @@ template <class F> FF_INLINE void xyzz_add_affine(xyzz<F> &acc, const affine<F> 
         acc = {q.x, q.y, F::one(), F::one()};
         return;
     }
-    const F p = q.x * acc.zz - acc.x, r = q.y * acc.zzz - acc.y;
+    const auto u2_s2 = F::mul2(q.x, acc.zz, q.y, acc.zzz);
+    const F p = u2_s2.first - acc.x, r = u2_s2.second - acc.y;
     if (p.is_zero()) {
         if (r.is_zero())
             acc = xyzz_dbl_affine(q);
@@ -103,12 +104,16 @@ template <class F> FF_INLINE void xyzz_add_affine(xyzz<F> &acc, const affine<F> 
             acc = xyzz<F>::inf();
         return;
     }
-    const F pp = p.sqr(), ppp = p * pp, qq = acc.x * pp;
-    const F x3 = r.sqr() - ppp - qq.dbl();
+    const auto pp_rr = F::sqr2(p, r);
+    const F pp = pp_rr.first;
+    const auto ppp_q = F::mul2(p, pp, acc.x, pp);
+    const F ppp = ppp_q.first, qq = ppp_q.second;
+    const F x3 = pp_rr.second - ppp - qq.dbl();
     acc.y = F::mul_sub(r, qq - x3, acc.y, ppp);
     acc.x = x3;
-    acc.zz = acc.zz * pp;
-    acc.zzz = acc.zzz * ppp;
+    const auto zz_zzz = F::mul2(acc.zz, pp, acc.zzz, ppp);
+    acc.zz = zz_zzz.first;
+    acc.zzz = zz_zzz.second;
 }
 
 /* *acc <- *acc + *q (add-2008-s), out of line, operands in memory (acc
@@ -124,8 +129,10 @@ template <class F> __device__ __noinline__ void xyzz_add_to(xyzz<F> *acc, const 
         *acc = *q;
         return;
     }
-    const F u1 = acc->x * q->zz, s1 = acc->y * q->zzz;
-    const F p = q->x * acc->zz - u1, r = q->y * acc->zzz - s1;
+    const auto u1_s1 = F::mul2(acc->x, q->zz, acc->y, q->zzz);
+    const auto u2_s2 = F::mul2(q->x, acc->zz, q->y, acc->zzz);
+    const F u1 = u1_s1.first, s1 = u1_s1.second;
+    const F p = u2_s2.first - u1, r = u2_s2.second - s1;
     if (p.is_zero()) {
         if (r.is_zero())
             xyzz_dbl_to(acc);
@@ -133,12 +140,17 @@ template <class F> __device__ __noinline__ void xyzz_add_to(xyzz<F> *acc, const 
             *acc = xyzz<F>::inf();
         return;
     }
-    const F pp = p.sqr(), ppp = p * pp, qq = u1 * pp;
-    const F x3 = r.sqr() - ppp - qq.dbl();
+    const auto pp_rr = F::sqr2(p, r);
+    const F pp = pp_rr.first;
+    const auto ppp_q = F::mul2(p, pp, u1, pp);
+    const F ppp = ppp_q.first, qq = ppp_q.second;
+    const F x3 = pp_rr.second - ppp - qq.dbl();
     acc->y = F::mul_sub(r, qq - x3, s1, ppp);
     acc->x = x3;
-    acc->zz = acc->zz * q->zz * pp;
-    acc->zzz = acc->zzz * q->zzz * ppp;
+    const auto zz_zzz = F::mul2(acc->zz, q->zz, acc->zzz, q->zzz);
+    const auto zz3_zzz3 = F::mul2(zz_zzz.first, pp, zz_zzz.second, ppp);
+    acc->zz = zz3_zzz3.first;
+    acc->zzz = zz3_zzz3.second;
 }
 
 /* *r <- k p by double-and-add from the top bit (k public: variable time) */

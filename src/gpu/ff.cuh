@@ -64,6 +64,15 @@
 #define FF_MUL_OUTLINE_LIMBS 12
 #endif
 
+/* 1: the out-of-line fields' mul2 and sqr2 (two independent products)
+ * run in one call, row by row in lock step, so that the two products'
+ * carry chains overlap (four chains instead of two); 0: two calls. The
+ * bucket kernel's warps wait on the chains' latency (ncu: 46 % of the
+ * cycles between instructions, 12 warps an SM). */
+#ifndef FF_MUL2
+#define FF_MUL2 1
+#endif
+
 namespace gpu {
 
 /* ---- PTX carry-chain primitives ---- */
@@ -231,6 +240,40 @@ template <class P> struct alignas(16) fp {
     }
     static __device__ __noinline__ fp mul_outline(const fp a, const fp b) { return mul_inline(a, b); }
 
+    /* two products (a b, c d) or squares (a^2, b^2) of independent
+     * operands, in one out-of-line call where FF_MUL2 says so */
+    struct pair {
+        fp first, second;
+    };
+    static FF_INLINE pair mul2(const fp &a, const fp &b, const fp &c, const fp &d)
+    {
+        if (N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2)
+            return mul2_outline(a, b, c, d);
+        return {a * b, c * d};
+    }
+    static FF_INLINE pair sqr2(const fp &a, const fp &b)
+    {
+        if (N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2)
+            return sqr2_outline(a, b);
+        return {a.sqr(), b.sqr()};
+    }
+    static __device__ __noinline__ pair mul2_outline(const fp a, const fp b, const fp c, const fp d)
+    {
+        fp r[2];
+        const fp left[2] = {a, c}, right[2] = {b, d};
+        mul_lockstep<2>(r, left, right);
+        return {r[0], r[1]};
+    }
+    static __device__ __noinline__ pair sqr2_outline(const fp a, const fp b)
+    {
+        uint32_t t[2][2 * N];
+        sqr_wide(t[0], a);
+        sqr_wide(t[1], b);
+        fp r[2];
+        redc_lockstep<2>(r, t);
+        return {r[0], r[1]};
+    }
+
     /* (a b - c d) R^-1 mod m with one reduction for both products (lazy
      * reduction): redc(a b + c (m - d)), where m - d is in (0, m] and the
      * sum below 2 m^2 < m R (2m < R), so redc leaves it below 2m. The point
@@ -392,28 +435,46 @@ template <class P> struct alignas(16) fp {
 
     static FF_INLINE fp mul_inline(const fp &a, const fp &b)
     {
+        fp r[1];
+        const fp left[1] = {a}, right[1] = {b};
+        mul_lockstep<1>(r, left, right);
+        return r[0];
+    }
+    /* r[m] <- a[m] b[m] R^-1 for M products, row i of each in turn (no
+     * carry is pending between rows, so the chains of different products
+     * may interleave) */
+    template <int M> static FF_INLINE void mul_lockstep(fp (&r)[M], const fp (&a)[M], const fp (&b)[M])
+    {
         static_assert(N % 2 == 0, "even and odd limbs pair up");
-        const auto al = [&](int j) { return a.v[j]; };
-        uint32_t x[N + 1], y[N]; /* t = x + 2^32 y */
+        uint32_t x[M][N + 1], y[M][N]; /* t = x + 2^32 y */
 #pragma unroll
-        for (int j = 0; j < N; j++)
-            x[j] = y[j] = 0;
-        x[N] = 0;
+        for (int m = 0; m < M; m++) {
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                x[m][j] = y[m][j] = 0;
+            x[m][N] = 0;
+        }
 #pragma unroll
         for (int i = 0; i < N; i++) {
-            const uint32_t bi = b.v[i];
-            /* t += a b_i: odd limbs of a into y, even limbs into x */
-            if (i == 0) {
-                y[0] = ptx::mad_lo_cc(a.v[1], bi, 0);
-            } else {
-                shift_limb(x, y);
-                y[0] = ptx::madc_lo_cc(a.v[1], bi, y[0]);
+#pragma unroll
+            for (int m = 0; m < M; m++) {
+                const auto al = [&](int j) { return a[m].v[j]; };
+                const uint32_t bi = b[m].v[i];
+                /* t += a b_i: odd limbs of a into y, even limbs into x */
+                if (i == 0) {
+                    y[m][0] = ptx::mad_lo_cc(a[m].v[1], bi, 0);
+                } else {
+                    shift_limb(x[m], y[m]);
+                    y[m][0] = ptx::madc_lo_cc(a[m].v[1], bi, y[m][0]);
+                }
+                mad_odd_rest(y[m], al, bi);
+                mad_even(x[m], al, bi);
+                reduce_step(x[m], y[m], false);
             }
-            mad_odd_rest(y, al, bi);
-            mad_even(x, al, bi);
-            reduce_step(x, y, false);
         }
-        return shifted_sum(x, y).reduce_once(); /* < 2m */
+#pragma unroll
+        for (int m = 0; m < M; m++)
+            r[m] = shifted_sum(x[m], y[m]).reduce_once(); /* < 2m */
     }
 
     /* t <- a b, 2N limbs, no reduction (any a, b < 2^(32N)) */
@@ -532,24 +593,41 @@ template <class P> struct alignas(16) fp {
      * / R + T_hi <= m + (m - 1) < 2m. */
     static FF_INLINE fp redc(const uint32_t (&T)[2 * N])
     {
-        uint32_t x[N + 1], y[N];
+        fp r[1];
+        redc_lockstep<1>(r, reinterpret_cast<const uint32_t(&)[1][2 * N]>(T));
+        return r[0];
+    }
+    /* r[m] <- redc(T[m]) for M values, step i of each in turn (as
+     * mul_lockstep) */
+    template <int M> static FF_INLINE void redc_lockstep(fp (&r)[M], const uint32_t (&T)[M][2 * N])
+    {
+        uint32_t x[M][N + 1], y[M][N];
 #pragma unroll
-        for (int j = 0; j < N; j++) {
-            x[j] = T[j];
-            y[j] = 0;
+        for (int m = 0; m < M; m++) {
+#pragma unroll
+            for (int j = 0; j < N; j++) {
+                x[m][j] = T[m][j];
+                y[m][j] = 0;
+            }
+            x[m][N] = 0;
         }
-        x[N] = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) {
-            if (i > 0)
-                shift_limb(x, y);
-            reduce_step(x, y, i > 0);
-        }
-        fp hi, r = shifted_sum(x, y);
 #pragma unroll
-        for (int j = 0; j < N; j++)
-            hi.v[j] = T[N + j];
-        return raw_add(r, hi).reduce_once();
+            for (int m = 0; m < M; m++) {
+                if (i > 0)
+                    shift_limb(x[m], y[m]);
+                reduce_step(x[m], y[m], i > 0);
+            }
+        }
+#pragma unroll
+        for (int m = 0; m < M; m++) {
+            fp hi;
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                hi.v[j] = T[m][N + j];
+            r[m] = raw_add(shifted_sum(x[m], y[m]), hi).reduce_once();
+        }
     }
 
     /* a + b without reduction (the sum must fit N limbs) */
@@ -665,6 +743,12 @@ template <class P> struct fp2 {
             t[N - 1 + k] = ptx::addc_cc(t[N - 1 + k], k_limb(k) & mask);
         t[2 * N - 1] = ptx::addc(t[2 * N - 1], k_limb(N) & mask);
     }
+    /* two products or squares: fp2's product already overlaps six chains */
+    struct pair {
+        fp2 first, second;
+    };
+    static FF_INLINE pair mul2(const fp2 &a, const fp2 &b, const fp2 &c, const fp2 &d) { return {a * b, c * d}; }
+    static FF_INLINE pair sqr2(const fp2 &a, const fp2 &b) { return {a.sqr(), b.sqr()}; }
     /* a b - c d: the two products, each reduced once per coefficient */
     static FF_INLINE fp2 mul_sub(const fp2 &a, const fp2 &b, const fp2 &c, const fp2 &d) { return a * b - c * d; }
 

@@ -142,7 +142,15 @@ template <class D, class C> struct field_pair {
             mul(&cdp, &cc, &cd);
             sub(&want, &ab, &cdp);
             same(D::mul_sub(a, b, c, d), want, "a b - c d", k);
+            /* the lock-step pairs, called directly: every limb count */
+            const typename D::pair two = D::mul2_outline(a, b, c, d);
+            same(two.first, ab, "a b of mul2", k);
+            same(two.second, cdp, "c d of mul2", k);
+            const typename D::pair squares = D::sqr2_outline(a, b);
+            mul(&want, &cb, &cb);
+            same(squares.second, want, "b^2 of sqr2", k);
             mul(&want, &ca, &ca);
+            same(squares.first, want, "a^2 of sqr2", k);
             same(a.sqr(), want, "a^2", k);
             add(&want, &ca, &cb);
             same(a + b, want, "a + b", k);
