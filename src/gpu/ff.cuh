@@ -66,7 +66,8 @@
 
 /* 1: the out-of-line fields' mul2 and sqr2 (two independent products)
  * run in one call, row by row in lock step, so that the two products'
- * carry chains overlap (four chains instead of two); 0: two calls. The
+ * carry chains overlap (four chains instead of two), and so do an Fp2
+ * product's two reductions and its square's two products; 0: two calls. The
  * bucket kernel's warps wait on the chains' latency (ncu: 46 % of the
  * cycles between instructions, 12 warps an SM). */
 #ifndef FF_MUL2
@@ -720,15 +721,20 @@ template <class P> struct fp2 {
     static __device__ __noinline__ fp2 mul_outline(const fp2 a, const fp2 b)
     {
         static_assert(P::mod(N - 1) < (1u << 30), "m < R / 4");
-        uint32_t t0[2 * N], t1[2 * N], t2[2 * N];
-        base::mul_wide(t0, a.c0, b.c0);
+        uint32_t t[2][2 * N], t1[2 * N]; /* t[0] = t0, t[1] = t2 */
+        base::mul_wide(t[0], a.c0, b.c0);
         base::mul_wide(t1, a.c1, b.c1);
-        base::mul_wide(t2, base::raw_add(a.c0, a.c1), base::raw_add(b.c0, b.c1));
-        base::template wide_chain<true>(t2, t0);
-        base::template wide_chain<true>(t2, t1);
-        const uint32_t negative = base::template wide_chain<true>(t0, t1);
-        add_k_masked(t0, negative);
-        return {base::redc(t0), base::redc(t2)};
+        base::mul_wide(t[1], base::raw_add(a.c0, a.c1), base::raw_add(b.c0, b.c1));
+        base::template wide_chain<true>(t[1], t[0]);
+        base::template wide_chain<true>(t[1], t1);
+        const uint32_t negative = base::template wide_chain<true>(t[0], t1);
+        add_k_masked(t[0], negative);
+        if (N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2) {
+            base r[2];
+            base::template redc_lockstep<2>(r, t);
+            return {r[0], r[1]};
+        }
+        return {base::redc(t[0]), base::redc(t[1])};
     }
     /* t += K & mask, K = m 2^(32N - 2): limb N - 1 + k of K is
      * (m_k << 30) | (m_(k-1) >> 2), the limbs below N - 1 zero */
@@ -756,7 +762,11 @@ template <class P> struct fp2 {
     FF_INLINE fp2 sqr() const
     {
         const base s = c0 + c1, d = c0 - c1;
-        base t0, t1;
+        if (N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2) {
+            const typename base::pair p = base::mul2(s, d, c0, c1);
+            return {p.first, p.second.dbl()};
+        }
+        base t0, t1; /* one inlined product, twice */
 #pragma unroll 1
         for (int k = 0; k < 2; k++) {
             const base p = (k == 0 ? s : c0) * (k == 0 ? d : c1);
