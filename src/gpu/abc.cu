@@ -57,21 +57,31 @@ void abc_rows_free(abc_rows *r)
     *r = abc_rows();
 }
 
+/* Terms a thread gathers before it sums them: ABC_BATCH witness values
+ * in flight at once instead of one after another. */
+static constexpr unsigned ABC_BATCH = 4;
+
 /* sum over terms [lo, hi) of coef w[wire], normal form (abc.cuh) */
 template <class Fr>
 FF_INLINE Fr row_sum(const abc_rows &r, const Fr *w, uint32_t lo, uint32_t hi)
 {
     const Fr *values = static_cast<const Fr *>(r.values);
     Fr acc = Fr::zero();
-    for (uint32_t k = lo; k < hi; k++) {
-        const Fr x = load_ro(w + __ldg(r.wire + k));
-        const uint32_t code = __ldg(r.coef + k);
-        if (code == CUZK_GPU_COEF_ONE)
-            acc = acc + x;
-        else if (code == CUZK_GPU_COEF_MINUS_ONE)
-            acc = acc - x;
-        else
-            acc = acc + load_ro(values + code - CUZK_GPU_COEF_VALUES) * x;
+    for (uint32_t k = lo; k < hi; k += ABC_BATCH) {
+        Fr x[ABC_BATCH];
+#pragma unroll
+        for (unsigned u = 0; u < ABC_BATCH; u++)
+            x[u] = k + u < hi ? load_ro(w + __ldg(r.wire + k + u)) : Fr::zero();
+#pragma unroll
+        for (unsigned u = 0; u < ABC_BATCH; u++) {
+            const uint32_t code = k + u < hi ? __ldg(r.coef + k + u) : CUZK_GPU_COEF_ONE;
+            if (code == CUZK_GPU_COEF_ONE)
+                acc = acc + x[u]; /* + 0 past the row's end */
+            else if (code == CUZK_GPU_COEF_MINUS_ONE)
+                acc = acc - x[u];
+            else /* a few distinct values, in cache */
+                acc = acc + load_ro(values + code - CUZK_GPU_COEF_VALUES) * x[u];
+        }
     }
     return acc;
 }
