@@ -512,9 +512,11 @@ static int array_prepare(cuzk_gpu *g, const cuzk_gpu_key *k, int i, const fr_wor
  * bound: C' + H' 188 -> 177 ms at 2^24). Sorting A's and B's digits there
  * during the NTTs was tried: the NTTs slowed as much (34 -> 40 ms). When
  * C' + H' is made in slices, ch holds H's digits where they are sorted
- * the same way (h_digits_aside). */
+ * the same way (h_digits_aside), from ch_scalars, [C's ; H's]: freed on
+ * the stream, after the copy stream is done with them (digits_release). */
 struct proof_digits {
     msm_sorted w[KEY_B2 + 1], ch;
+    dev_buf<fr_words> ch_scalars;
 };
 
 static int witness_digits(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, proof_digits &d, cuzk_error *err)
@@ -611,12 +613,13 @@ static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
  * bound, bucket sums compute bound; 2^27 on an H200: H's digits and their
  * sort take ~48 ms): where H's points make one slice and its digits, C's
  * largest slice's and the MSMs' room fit in what is left. *aside says
- * whether they went there (into d.ch). scalars <- [C's ; H's], on the
- * stream, either way. */
+ * whether they went there (into d.ch). d.ch_scalars <- [C's ; H's], on
+ * the stream, either way. */
 static int h_digits_aside(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_c, const fr_words *h, size_t slices,
-                          dev_buf<fr_words> &scalars, proof_digits &d, bool *aside, cuzk_error *err)
+                          proof_digits &d, bool *aside, cuzk_error *err)
 {
     *aside = false;
+    dev_buf<fr_words> &scalars = d.ch_scalars;
     GPU_TRY(c_plus_h_scalars(g, g->stream, k, w_c, h, scalars, err));
     const size_t n = device_points(k, KEY_C), slice = (n + slices - 1) / slices, n_c = k->kept[KEY_C];
     const size_t n_h = n - n_c;
@@ -687,13 +690,12 @@ static int resident_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, 
     const fr_words *w_c = w + k->n_public + 1;
     GPU_TRY(witness_digits(g, k, w, d, err));
     const size_t slices = c_plus_h_slices(g, k);
-    dev_buf<fr_words> ch_scalars; /* sliced: [C's ; H's] */
     bool h_aside = false;
     if (slices == 1) {
         GPU_TRY(hand_over(g, SIDE_H, g->stream, g->copy_stream, err));
         GPU_TRY(c_plus_h_digits(g, k, w_c, h, d, err));
     } else {
-        GPU_TRY(h_digits_aside(g, k, w_c, h, slices, ch_scalars, d, &h_aside, err));
+        GPU_TRY(h_digits_aside(g, k, w_c, h, slices, d, &h_aside, err));
     }
     for (int i = KEY_A; i <= KEY_B2; i++) {
         GPU_TRY(msm_group_of(k->curve, i == KEY_B2)->sorted(g, result[i], k->pts[i], d.w[k->same_set[i]], err));
@@ -705,7 +707,7 @@ static int resident_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, 
     } else {
         for (int i = KEY_A; i <= KEY_B2; i++)
             d.w[i].release(); /* their digits are done with */
-        GPU_TRY(c_plus_h_sliced(g, k, ch_scalars, slices, h_aside ? &d.ch : nullptr, m->c, err));
+        GPU_TRY(c_plus_h_sliced(g, k, d.ch_scalars, slices, h_aside ? &d.ch : nullptr, m->c, err));
     }
     GPU_TRY(mark(g, 7, err));
     return mark(g, 8, err);
