@@ -611,8 +611,10 @@ static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
 /* The sliced C' + H' (c_plus_h_slices > 1) with H's digits sorted on the
  * copy stream while the stream sums A, B1, B2 and C (a sort is memory
  * bound, bucket sums compute bound; 2^27 on an H200: H's digits and their
- * sort take ~48 ms): where H's points make one slice and its digits, C's
- * largest slice's and the MSMs' room fit in what is left. *aside says
+ * sort take ~48 ms): all of H's points as one MSM, where its digits, C's
+ * largest slice's and the MSMs' room fit in what is left (the slices
+ * count every digit; the lengths know a witness's are mostly zero, as at
+ * 2^27 bits, where H is one point over a slice). *aside says
  * whether they went there (into d.ch). d.ch_scalars <- [C's ; H's], on
  * the stream, either way. */
 static int h_digits_aside(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_c, const fr_words *h, size_t slices,
@@ -623,7 +625,7 @@ static int h_digits_aside(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_
     GPU_TRY(c_plus_h_scalars(g, g->stream, k, w_c, h, scalars, err));
     const size_t n = device_points(k, KEY_C), slice = (n + slices - 1) / slices, n_c = k->kept[KEY_C];
     const size_t n_h = n - n_c;
-    if (n_h == 0 || n_h > slice)
+    if (n_h == 0)
         return 0;
     const msm_group *grp = msm_group_of(k->curve, false);
     const uint32_t *sc = reinterpret_cast<const uint32_t *>(scalars.get());
