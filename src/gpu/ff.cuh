@@ -243,20 +243,23 @@ template <class P> struct alignas(16) fp {
 
     /* two products (a b, c d) or squares (a^2, b^2) of independent
      * operands, in one out-of-line call where FF_MUL2 says so */
+    static constexpr bool LOCKSTEP_PAIRS = N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2;
     struct pair {
         fp first, second;
     };
     static FF_INLINE pair mul2(const fp &a, const fp &b, const fp &c, const fp &d)
     {
-        if (N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2)
+        if constexpr (LOCKSTEP_PAIRS)
             return mul2_outline(a, b, c, d);
-        return {a * b, c * d};
+        else
+            return {a * b, c * d};
     }
     static FF_INLINE pair sqr2(const fp &a, const fp &b)
     {
-        if (N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2)
+        if constexpr (LOCKSTEP_PAIRS)
             return sqr2_outline(a, b);
-        return {a.sqr(), b.sqr()};
+        else
+            return {a.sqr(), b.sqr()};
     }
     static __device__ __noinline__ pair mul2_outline(const fp a, const fp b, const fp c, const fp d)
     {
@@ -273,6 +276,17 @@ template <class P> struct alignas(16) fp {
         fp r[2];
         redc_lockstep<2>(r, t);
         return {r[0], r[1]};
+    }
+    /* redc of two values, in lock step where LOCKSTEP_PAIRS */
+    static FF_INLINE pair redc2(const uint32_t (&T)[2][2 * N])
+    {
+        if constexpr (LOCKSTEP_PAIRS) {
+            fp r[2];
+            redc_lockstep<2>(r, T);
+            return {r[0], r[1]};
+        } else {
+            return {redc(T[0]), redc(T[1])};
+        }
     }
 
     /* (a b - c d) R^-1 mod m with one reduction for both products (lazy
@@ -729,12 +743,8 @@ template <class P> struct fp2 {
         base::template wide_chain<true>(t[1], t1);
         const uint32_t negative = base::template wide_chain<true>(t[0], t1);
         add_k_masked(t[0], negative);
-        if (N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2) {
-            base r[2];
-            base::template redc_lockstep<2>(r, t);
-            return {r[0], r[1]};
-        }
-        return {base::redc(t[0]), base::redc(t[1])};
+        const typename base::pair r = base::redc2(t);
+        return {r.first, r.second};
     }
     /* t += K & mask, K = m 2^(32N - 2): limb N - 1 + k of K is
      * (m_k << 30) | (m_(k-1) >> 2), the limbs below N - 1 zero */
@@ -762,20 +772,21 @@ template <class P> struct fp2 {
     FF_INLINE fp2 sqr() const
     {
         const base s = c0 + c1, d = c0 - c1;
-        if (N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2) {
+        if constexpr (base::LOCKSTEP_PAIRS) {
             const typename base::pair p = base::mul2(s, d, c0, c1);
             return {p.first, p.second.dbl()};
-        }
-        base t0, t1; /* one inlined product, twice */
+        } else {
+            base t0, t1; /* one inlined product, twice */
 #pragma unroll 1
-        for (int k = 0; k < 2; k++) {
-            const base p = (k == 0 ? s : c0) * (k == 0 ? d : c1);
-            if (k == 0)
-                t0 = p;
-            else
-                t1 = p;
+            for (int k = 0; k < 2; k++) {
+                const base p = (k == 0 ? s : c0) * (k == 0 ? d : c1);
+                if (k == 0)
+                    t0 = p;
+                else
+                    t1 = p;
+            }
+            return {t0, t1.dbl()};
         }
-        return {t0, t1.dbl()};
     }
     /* (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2); 0 -> 0 */
     FF_INLINE fp2 inv() const

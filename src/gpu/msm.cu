@@ -117,9 +117,9 @@ static __device__ __forceinline__ unsigned long long block_claim(unsigned long l
  * are zero), as one sequence whose key is the bucket id + 1: gid = w
  * 2^(c-1) + |d| - 1, or |d| - 1 over a table (one bucket set). With keys
  * == NULL it only counts them into *cursor. */
-static __global__ void __launch_bounds__(SMALL_THREADS) msm_nonzero_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, size_t rows,
-                                                 uint32_t nbuckets, unsigned long long *cursor, uint32_t *keys,
-                                                 uint32_t *vals)
+static __global__ void __launch_bounds__(SMALL_THREADS)
+    msm_nonzero_digits_kernel(const uint4 *scalars, size_t n, unsigned c, unsigned nwin, size_t rows, uint32_t nbuckets,
+                              unsigned long long *cursor, uint32_t *keys, uint32_t *vals)
 {
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t k[8] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -172,18 +172,6 @@ static unsigned key_bits(uint32_t max_key)
     return b;
 }
 
-/* Non-zero digits of n scalars of these lengths at most (the carry out of
- * a scalar's top window counted, unlike msm_digit_count) */
-static double msm_digit_bound(const uint64_t *lengths, unsigned c, unsigned nwin)
-{
-    double digits = 0;
-    for (unsigned len = 1; len < MSM_LENGTHS; len++) {
-        const unsigned wins = (len - 1) / c + 2;
-        digits += (double)lengths[len] * (wins < nwin ? wins : nwin);
-    }
-    return digits;
-}
-
 /* Whether msm_prepare may compact, from the scalars' lengths (NULL:
  * unknown): not when most digits are non-zero anyway (random scalars) */
 static bool may_compact(size_t n, const uint64_t *lengths, const msm_plan &plan)
@@ -195,9 +183,8 @@ static bool may_compact(size_t n, const uint64_t *lengths, const msm_plan &plan)
 size_t msm_prepare_bytes(const msm_plan &plan, size_t n, const uint64_t *lengths)
 {
     const bool compact = may_compact(n, lengths, plan);
-    const double all = (double)plan.nwin * (double)n;
-    const double bound = compact ? msm_digit_bound(lengths, plan.c, plan.nwin) : all;
-    const size_t E = (size_t)(bound < all ? bound : all);
+    /* at most nwin digits a scalar, the carry window counted */
+    const size_t E = compact ? (size_t)msm_digit_count(n, lengths, plan.c, plan.nwin, 1) : (size_t)plan.nwin * n;
     const size_t seg = compact || plan.table_rows ? E : n;
     return 16 * E + 8 * seg + MSM_SORT_SPARE;
 }

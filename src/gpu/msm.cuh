@@ -333,15 +333,16 @@ __global__ void __launch_bounds__(MSM_THREADS, MSM_MIN_BLOCKS)
 
 /* Non-zero digits of the scalars at window c: a scalar of len bits has
  * them in windows 0 .. (len - 1) / c (a carry out of the top one is rare
- * enough to leave out); `lengths` as msm_scalar_lengths, NULL: n scalars
- * of every window. */
-static inline double msm_digit_count(size_t n, const uint64_t *lengths, unsigned c, unsigned nwin)
+ * enough to leave out for an estimate; carry = 1 counts it, for a bound);
+ * `lengths` as msm_scalar_lengths, NULL: n scalars of every window. */
+static inline double msm_digit_count(size_t n, const uint64_t *lengths, unsigned c, unsigned nwin,
+                                     unsigned carry = 0)
 {
     if (!lengths)
         return (double)nwin * (double)n;
     double digits = 0;
     for (unsigned len = 1; len < MSM_LENGTHS; len++) {
-        const unsigned wins = (len - 1) / c + 1;
+        const unsigned wins = (len - 1) / c + 1 + carry;
         digits += (double)lengths[len] * (wins < nwin ? wins : nwin);
     }
     return digits;
