@@ -35,7 +35,12 @@ GPU_LDLIBS  := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib \
 GPU_C_SRC_EXCLUDE := src/gpu/gpu_none.c
 GPU_BENCH   := build/gpu-bench build/gpu-probe-affine
 
-build/obj/src/gpu/%.o: src/gpu/%.cu
+# The flags the GPU objects were compiled with: rewritten only when they
+# change (NVCC_EXTRA's knobs, CUDA_ARCH), which rebuilds every GPU object.
+build/obj/src/gpu/nvcc-flags.stamp: FORCE
+	@mkdir -p $(dir $@) && echo '$(NVCC_FLAGS)' | cmp -s - $@ || echo '$(NVCC_FLAGS)' >$@
+
+build/obj/src/gpu/%.o: src/gpu/%.cu build/obj/src/gpu/nvcc-flags.stamp
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
