@@ -64,14 +64,24 @@
 #define FF_MUL_OUTLINE_LIMBS 12
 #endif
 
-/* 1: the out-of-line fields' mul2 and sqr2 (two independent products)
- * run in one call, row by row in lock step, so that the two products'
- * carry chains overlap (four chains instead of two), and so do an Fp2
- * product's two reductions and its square's two products; 0: two calls. The
- * bucket kernel's warps wait on the chains' latency (ncu: 46 % of the
- * cycles between instructions, 12 warps an SM). */
+/* Products in lock step: two independent products (or reductions) of an
+ * out-of-line field run in one call, row by row, so that their carry
+ * chains overlap (four chains instead of two); the bucket kernels' warps
+ * wait on the chains' latency (ncu: 46 % of the cycles between
+ * instructions, 12 warps an SM). Measured on the H100 (2026-12-06,
+ * bench/results/2026-12-06-h100-lockstep.md), MSMs of 2^24 / 2^27 random
+ * scalars:
+ * FF_MUL2          1: the point formulas' pairs (mul2, sqr2) of BLS12-381
+ *                  G1's Fp as well. Off: G1 2^27 takes 769 ms, 789 on (the
+ *                  pair comes back through the stack at 168 registers)
+ * FF_FP2_LOCKSTEP  1: an Fp2 product's two reductions and its square's
+ *                  two base products, inside the Fp2 call. On: G2 2^24
+ *                  305 -> 289 ms */
 #ifndef FF_MUL2
-#define FF_MUL2 1
+#define FF_MUL2 0
+#endif
+#ifndef FF_FP2_LOCKSTEP
+#define FF_FP2_LOCKSTEP 1
 #endif
 
 namespace gpu {
@@ -243,7 +253,10 @@ template <class P> struct alignas(16) fp {
 
     /* two products (a b, c d) or squares (a^2, b^2) of independent
      * operands, in one out-of-line call where FF_MUL2 says so */
-    static constexpr bool LOCKSTEP_PAIRS = N >= FF_MUL_OUTLINE_LIMBS && FF_MUL2;
+    static constexpr bool OUTLINED = N >= FF_MUL_OUTLINE_LIMBS;
+    static constexpr bool LOCKSTEP_PAIRS = OUTLINED && FF_MUL2;
+    /* fp2's product and square in lock step (FF_FP2_LOCKSTEP) */
+    static constexpr bool LOCKSTEP_FP2 = OUTLINED && FF_FP2_LOCKSTEP;
     struct pair {
         fp first, second;
     };
@@ -277,16 +290,12 @@ template <class P> struct alignas(16) fp {
         redc_lockstep<2>(r, t);
         return {r[0], r[1]};
     }
-    /* redc of two values, in lock step where LOCKSTEP_PAIRS */
+    /* redc of two values, in lock step */
     static FF_INLINE pair redc2(const uint32_t (&T)[2][2 * N])
     {
-        if constexpr (LOCKSTEP_PAIRS) {
-            fp r[2];
-            redc_lockstep<2>(r, T);
-            return {r[0], r[1]};
-        } else {
-            return {redc(T[0]), redc(T[1])};
-        }
+        fp r[2];
+        redc_lockstep<2>(r, T);
+        return {r[0], r[1]};
     }
 
     /* (a b - c d) R^-1 mod m with one reduction for both products (lazy
@@ -743,8 +752,12 @@ template <class P> struct fp2 {
         base::template wide_chain<true>(t[1], t1);
         const uint32_t negative = base::template wide_chain<true>(t[0], t1);
         add_k_masked(t[0], negative);
-        const typename base::pair r = base::redc2(t);
-        return {r.first, r.second};
+        if constexpr (base::LOCKSTEP_FP2) {
+            const typename base::pair r = base::redc2(t);
+            return {r.first, r.second};
+        } else {
+            return {base::redc(t[0]), base::redc(t[1])};
+        }
     }
     /* t += K & mask, K = m 2^(32N - 2): limb N - 1 + k of K is
      * (m_k << 30) | (m_(k-1) >> 2), the limbs below N - 1 zero */
@@ -772,8 +785,8 @@ template <class P> struct fp2 {
     FF_INLINE fp2 sqr() const
     {
         const base s = c0 + c1, d = c0 - c1;
-        if constexpr (base::LOCKSTEP_PAIRS) {
-            const typename base::pair p = base::mul2(s, d, c0, c1);
+        if constexpr (base::LOCKSTEP_FP2) {
+            const typename base::pair p = base::mul2_outline(s, d, c0, c1);
             return {p.first, p.second.dbl()};
         } else {
             base t0, t1; /* one inlined product, twice */
