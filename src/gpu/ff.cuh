@@ -255,8 +255,6 @@ template <class P> struct alignas(16) fp {
      * operands, in one out-of-line call where FF_MUL2 says so */
     static constexpr bool OUTLINED = N >= FF_MUL_OUTLINE_LIMBS;
     static constexpr bool LOCKSTEP_PAIRS = OUTLINED && FF_MUL2;
-    /* fp2's product and square in lock step (FF_FP2_LOCKSTEP) */
-    static constexpr bool LOCKSTEP_FP2 = OUTLINED && FF_FP2_LOCKSTEP;
     struct pair {
         fp first, second;
     };
@@ -288,13 +286,6 @@ template <class P> struct alignas(16) fp {
         sqr_wide(t[1], b);
         fp r[2];
         redc_lockstep<2>(r, t);
-        return {r[0], r[1]};
-    }
-    /* redc of two values, in lock step */
-    static FF_INLINE pair redc2(const uint32_t (&T)[2][2 * N])
-    {
-        fp r[2];
-        redc_lockstep<2>(r, T);
         return {r[0], r[1]};
     }
 
@@ -720,6 +711,9 @@ template <class P> struct alignas(16) fp {
 template <class P> struct fp2 {
     using base = fp<P>;
     static constexpr int N = base::N;
+    /* the product's two reductions and the square's two products in lock
+     * step (FF_FP2_LOCKSTEP), for out-of-line base fields */
+    static constexpr bool LOCKSTEP = base::OUTLINED && FF_FP2_LOCKSTEP;
     base c0, c1;
 
     static FF_INLINE fp2 zero() { return {base::zero(), base::zero()}; }
@@ -752,9 +746,10 @@ template <class P> struct fp2 {
         base::template wide_chain<true>(t[1], t1);
         const uint32_t negative = base::template wide_chain<true>(t[0], t1);
         add_k_masked(t[0], negative);
-        if constexpr (base::LOCKSTEP_FP2) {
-            const typename base::pair r = base::redc2(t);
-            return {r.first, r.second};
+        if constexpr (LOCKSTEP) {
+            base r[2];
+            base::template redc_lockstep<2>(r, t);
+            return {r[0], r[1]};
         } else {
             return {base::redc(t[0]), base::redc(t[1])};
         }
@@ -785,7 +780,7 @@ template <class P> struct fp2 {
     FF_INLINE fp2 sqr() const
     {
         const base s = c0 + c1, d = c0 - c1;
-        if constexpr (base::LOCKSTEP_FP2) {
+        if constexpr (LOCKSTEP) {
             const typename base::pair p = base::mul2_outline(s, d, c0, c1);
             return {p.first, p.second.dbl()};
         } else {
