@@ -186,6 +186,8 @@ extern "C" int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err)
     cuzk_gpu *g = static_cast<cuzk_gpu *>(calloc(1, sizeof *g));
     if (!g)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for a GPU context");
+    const char *no_aside = getenv("CUZK_GPU_NO_H_ASIDE"); /* for measuring it against the slices' sort */
+    g->no_h_aside = no_aside && *no_aside && *no_aside != '0';
     int rc = gpu::open_on(g, device, err);
     if (rc) {
         cuzk_gpu_close(g);
@@ -301,5 +303,15 @@ extern "C" int cuzk_gpu_set_key_tables(cuzk_gpu *g, int on, cuzk_error *err)
     if (!g)
         return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_set_key_tables: no context");
     g->no_key_tables = !on;
+    return 0;
+}
+
+extern "C" int cuzk_gpu_set_c_plus_h(cuzk_gpu *g, unsigned slices, int h_aside, cuzk_error *err)
+{
+    if (!g || slices > CUZK_GPU_C_PLUS_H_SLICES_MAX || (h_aside != 0 && h_aside != 1))
+        return cuzk_fail(err, CUZK_ERR_ARG, "C' + H' in %u slices, H aside %d: 0 (automatic) to %d slices, 0 or 1, "
+                         "and a context", slices, h_aside, CUZK_GPU_C_PLUS_H_SLICES_MAX);
+    g->ch_slices = slices;
+    g->no_h_aside = !h_aside;
     return 0;
 }

@@ -149,6 +149,18 @@ void cuzk_gpu_msm_table_free(cuzk_gpu_msm_table *t);
  * when those fit in free device memory: on (1, the default) or off (0). */
 int cuzk_gpu_set_key_tables(cuzk_gpu *g, int on, cuzk_error *err);
 
+/* Tuning: proofs on g over keys without window tables make C' + H' (one
+ * MSM over C's points and H's) in `slices` slices of points one after
+ * another (1 <= slices <= CUZK_GPU_C_PLUS_H_SLICES_MAX), or in as many as
+ * the free device memory needs (0, the default: 1 where its digits fit,
+ * as with any key smaller than 2^27 on an H200). When sliced, H's digits
+ * are sorted aside, while A, B and C are summed, where they fit (h_aside
+ * 1, the default; the environment variable CUZK_GPU_NO_H_ASIDE=1 makes it
+ * 0 for new contexts), or with the slices' (0). The result does not
+ * depend on either. */
+#define CUZK_GPU_C_PLUS_H_SLICES_MAX 64
+int cuzk_gpu_set_c_plus_h(cuzk_gpu *g, unsigned slices, int h_aside, cuzk_error *err);
+
 /* ---- device-resident data (g must not be NULL) ---- */
 
 /* *dev <- bytes of device memory of g's device; free with cuzk_gpu_free. */

@@ -48,6 +48,8 @@ struct cuzk_gpu {
     unsigned msm_c; /* MSM window bits, 0: chosen by the cost model */
     int msm_lanes;  /* cuzk_gpu_set_msm_lanes: CUZK_GPU_MSM_LANES_AUTO (0), _XYZZ or forced */
     bool no_key_tables; /* cuzk_gpu_set_key_tables(g, 0) */
+    unsigned ch_slices; /* cuzk_gpu_set_c_plus_h: C' + H''s slices, 0: as memory says */
+    bool no_h_aside;    /* cuzk_gpu_set_c_plus_h(g, _, 0) */
     /* phase boundaries of the last cuzk_gpu_prove (prove.cu) */
     cudaEvent_t phase_ev[9];
     /* Optional step timing of the last MSM (the benchmark turns it on):

@@ -169,6 +169,12 @@ int cuzk_gpu_set_key_tables(cuzk_gpu *g, int on, cuzk_error *err)
     return no_cuda(err);
 }
 
+int cuzk_gpu_set_c_plus_h(cuzk_gpu *g, unsigned slices, int h_aside, cuzk_error *err)
+{
+    (void)g, (void)slices, (void)h_aside;
+    return no_cuda(err);
+}
+
 int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err)
 {
     (void)g, (void)z;

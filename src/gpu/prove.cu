@@ -595,12 +595,15 @@ static constexpr size_t MSM_ROOM = (size_t)6 << 30;
 
 /* Slices of points the C' + H' MSM is made in: 1 when its digits and their
  * sort (16 bytes an entry at the most) fit in what is left next to the key,
- * else as many as make them fit (a 2^27 key on an H200, no tables). */
+ * else as many as make them fit (a 2^27 key on an H200, no tables), or as
+ * many as cuzk_gpu_set_c_plus_h forced. */
 static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
 {
     const size_t n = device_points(k, KEY_C), left = memory_left(g);
     if (k->tables || n == 0)
         return 1;
+    if (g->ch_slices)
+        return g->ch_slices;
     const size_t digits = 16 * (size_t)array_plan(g, k, KEY_C).nwin * n, fixed = 32 * n + MSM_ROOM;
     size_t slices = 1;
     while (slices < 64 && digits / slices + fixed > left)
@@ -614,9 +617,9 @@ static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
  * sort take ~48 ms): all of H's points as one MSM, where its digits, C's
  * largest slice's and the MSMs' room fit in what is left (the slices
  * count every digit; the lengths know a witness's are mostly zero, as at
- * 2^27 bits, where H is one point over a slice). *aside says
- * whether they went there (into d.ch). d.ch_scalars <- [C's ; H's], on
- * the stream, either way. */
+ * 2^27 bits, where H is one point over a slice), and unless the context
+ * says not (cuzk_gpu_set_c_plus_h). *aside says whether they went there
+ * (into d.ch). d.ch_scalars <- [C's ; H's], on the stream, either way. */
 static int h_digits_aside(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_c, const fr_words *h, size_t slices,
                           proof_digits &d, bool *aside, cuzk_error *err)
 {
@@ -625,7 +628,7 @@ static int h_digits_aside(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_
     GPU_TRY(c_plus_h_scalars(g, g->stream, k, w_c, h, scalars, err));
     const size_t n = device_points(k, KEY_C), slice = (n + slices - 1) / slices, n_c = k->kept[KEY_C];
     const size_t n_h = n - n_c;
-    if (n_h == 0)
+    if (n_h == 0 || g->no_h_aside)
         return 0;
     const msm_group *grp = msm_group_of(k->curve, false);
     const uint32_t *sc = reinterpret_cast<const uint32_t *>(scalars.get());

@@ -106,6 +106,30 @@ static void expect_same_results(cuzk_curve_id curve, const cuzk_msm_results *cpu
         fail_msg("MSM %s: the GPU's point differs from the CPU's", which);
 }
 
+/* The device part of proofs of c on k (resident, no window tables) with
+ * C' + H' forced into slices, H's digits sorted aside or with the slices'
+ * (cuzk_gpu_set_c_plus_h; unforced, only a 2^27 key on an H200 is
+ * sliced): the CPU's results. 3 slices end neither at C's last point nor
+ * at H's. */
+static void check_c_plus_h_sliced(cuzk_gpu *g, const cuzk_gpu_key *k, const circuit *c, const cuzk_msm_results *cpu)
+{
+    static const struct {
+        unsigned slices;
+        int h_aside;
+    } ways[] = {{2, 1}, {3, 0}, {3, 1}, {CUZK_GPU_C_PLUS_H_SLICES_MAX, 1}};
+    cuzk_error err = {0};
+    for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
+        assert_int_equal(cuzk_gpu_set_c_plus_h(g, ways[i].slices, ways[i].h_aside, &err), CUZK_OK);
+        cuzk_msm_results m;
+        if (cuzk_gpu_prove(g, k, NULL, c->w.values, &m, NULL, &err))
+            fail_msg("C' + H' in %u slices, H aside %d: %s", ways[i].slices, ways[i].h_aside, err.msg);
+        expect_same_results(c->z.curve, cpu, &m);
+    }
+    assert_int_equal(cuzk_gpu_set_c_plus_h(g, CUZK_GPU_C_PLUS_H_SLICES_MAX + 1, 1, &err), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_gpu_set_c_plus_h(g, 2, 2, &err), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_gpu_set_c_plus_h(g, 0, 1, &err), CUZK_OK);
+}
+
 /* The device part of a proof of c on a key of its own, a, b, c built on
  * the device: the CPU's results. The key is made by cuzk_gpu_key_stream
  * (points streamed in slices of `slice` points) or, for slice 0, resident
@@ -137,6 +161,8 @@ static void check_own_key(const circuit *c, const cuzk_msm_results *cpu, size_t 
     if (cuzk_gpu_prove(g, k, NULL, c->w.values, &m, &t, &err))
         fail_msg("proof on a key of its own (slice %zu): %s", slice, err.msg);
     expect_same_results(c->z.curve, cpu, &m);
+    if (slice == 0)
+        check_c_plus_h_sliced(g, k, c, cpu);
     if (packed) {
         if (cuzk_gpu_prove_packed(g, k, packed, &m, &t, &err))
             fail_msg("packed witness on a key of its own (slice %zu): %s", slice, err.msg);
