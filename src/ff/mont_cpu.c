@@ -13,7 +13,7 @@
 
 #if MONT_HAVE_ASM
 #include <cpuid.h>
-#include <stdlib.h>
+#include "util/env.h"
 
 int mont_asm_enabled;
 #if MONT52_HAVE
@@ -22,12 +22,6 @@ int mont52_enabled;
 #if MONT29_HAVE
 int mont29_enabled;
 #endif
-
-static int env_set(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v && *v != '0';
-}
 
 /* XCR0 says which register states the OS saves (xgetbv needs OSXSAVE,
  * leaf 1 ECX bit 27): all of `bits`. */
@@ -43,14 +37,14 @@ static int os_saves(unsigned bits)
 __attribute__((constructor)) static void mont_detect_cpu(void)
 {
     unsigned eax, ebx, ecx, edx;
-    if (env_set("CUZK_NO_ASM") || !__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
+    if (cuzk_env_flag("CUZK_NO_ASM") || !__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
         return;
     mont_asm_enabled = (ebx >> 8 & 1) && (ebx >> 19 & 1);
 #if MONT52_HAVE
-    mont52_enabled = (ebx >> 16 & 1) && (ebx >> 21 & 1) && os_saves(0xe6) && !env_set("CUZK_NO_IFMA");
+    mont52_enabled = (ebx >> 16 & 1) && (ebx >> 21 & 1) && os_saves(0xe6) && !cuzk_env_flag("CUZK_NO_IFMA");
 #endif
 #if MONT29_HAVE
-    mont29_enabled = (ebx >> 5 & 1) && os_saves(0x6) && !env_set("CUZK_NO_AVX2");
+    mont29_enabled = (ebx >> 5 & 1) && os_saves(0x6) && !cuzk_env_flag("CUZK_NO_AVX2");
 #endif
 }
 #endif

@@ -11,6 +11,7 @@
 #pragma nv_diag_suppress 1675
 extern "C" {
 #include "ec/ec.h"
+#include "util/env.h"
 }
 #pragma nv_diag_default 1675
 
@@ -186,8 +187,7 @@ extern "C" int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err)
     cuzk_gpu *g = static_cast<cuzk_gpu *>(calloc(1, sizeof *g));
     if (!g)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for a GPU context");
-    const char *no_aside = getenv("CUZK_GPU_NO_H_ASIDE"); /* for measuring it against the slices' sort */
-    g->no_h_aside = no_aside && *no_aside && *no_aside != '0';
+    g->no_h_aside = cuzk_env_flag("CUZK_GPU_NO_H_ASIDE"); /* for measuring it against the slices' sort */
     int rc = gpu::open_on(g, device, err);
     if (rc) {
         cuzk_gpu_close(g);

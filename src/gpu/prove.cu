@@ -599,14 +599,15 @@ static constexpr size_t MSM_ROOM = (size_t)6 << 30;
  * many as cuzk_gpu_set_c_plus_h forced. */
 static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
 {
-    const size_t n = device_points(k, KEY_C), left = memory_left(g);
+    const size_t n = device_points(k, KEY_C);
     if (k->tables || n == 0)
         return 1;
     if (g->ch_slices)
         return g->ch_slices;
     const size_t digits = 16 * (size_t)array_plan(g, k, KEY_C).nwin * n, fixed = 32 * n + MSM_ROOM;
+    const size_t left = memory_left(g);
     size_t slices = 1;
-    while (slices < 64 && digits / slices + fixed > left)
+    while (slices < CUZK_GPU_C_PLUS_H_SLICES_MAX && digits / slices + fixed > left)
         slices *= 2;
     return slices;
 }
