@@ -7,7 +7,11 @@
  * a wire and a code, 0 = +1, 1 = -1, k >= 2 = values[k - 2] (coef R). One
  * thread sums one row of A and one of B. The witness stays in normal form:
  * a +-1 term adds +-w, any other (coef R) w R^-1 = coef w, so a row's sum s
- * is in normal form and one product with R^2 lifts it (s R). */
+ * is in normal form and one product with R^2 lifts it (s R). A coef term
+ * whose witness value is 0 adds nothing and one whose value is 1 adds coef
+ * (kept in normal form too): bit-heavy witnesses (SHA-256's packing rows,
+ * 32 terms 2^i b_i; XOR's 2a) then take products only for their few
+ * full-size values, and a warp no longer waits on one lane's 32 products. */
 #ifndef CUZK_GPU_ABC_CUH
 #define CUZK_GPU_ABC_CUH
 
@@ -20,12 +24,13 @@ struct abc_rows {
     uint32_t *row_start = nullptr; /* A's n + 1 offsets, then B's n + 1, into wire and coef */
     uint32_t *wire = nullptr;      /* per term: A's terms, then B's */
     uint32_t *coef = nullptr;      /* per term: the code */
-    void *values = nullptr;        /* 32 bytes each */
+    void *values = nullptr;        /* 32 bytes each, coef R */
+    void *values_normal = nullptr; /* the same coefs, normal form */
 };
 
-/* *r <- rows copied to the current device (cudaMalloc'd); free with
- * abc_rows_free, also after a failure. */
-int abc_rows_upload(const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err);
+/* *r <- rows (of a key on `curve`) copied to the current device
+ * (cudaMalloc'd); free with abc_rows_free, also after a failure. */
+int abc_rows_upload(cuzk_curve_id curve, const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err);
 void abc_rows_free(abc_rows *r);
 
 /* a, b, c (n scalars each on the device, Montgomery) <- the rows against

@@ -1010,7 +1010,7 @@ extern "C" int cuzk_gpu_key_set_rows(cuzk_gpu *g, cuzk_gpu_key *k, const cuzk_gp
                          rows->n_rows, k->domain_size);
     GPU_CHECK(cudaSetDevice(g->device));
     gpu::abc_rows r;
-    int rc = gpu::abc_rows_upload(rows, &r, err);
+    int rc = gpu::abc_rows_upload(k->curve, rows, &r, err);
     if (rc) {
         gpu::abc_rows_free(&r);
         return rc;
