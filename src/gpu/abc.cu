@@ -131,17 +131,28 @@ FF_INLINE Fr row_sum(const abc_rows &r, const Fr *w, uint32_t lo, uint32_t hi)
     return acc;
 }
 
+/* A row's sum s (normal form) in Montgomery form, s R, with the products
+ * left out where s is 0 or 1 (most rows of a bit-heavy circuit). */
+template <class Fr> struct row_value {
+    Fr mont;
+    bool zero, one;
+    FF_INLINE explicit row_value(const Fr &s) : zero(s.is_zero()), one(is_normal_one(s))
+    {
+        mont = zero ? s : one ? Fr::one() : s.to_mont();
+    }
+};
+
 /* thread i: a_i, b_i, c_i = a_i b_i (Montgomery) */
 template <class Fr> __global__ void abc_kernel(const abc_rows r, const Fr *w, Fr *a_out, Fr *b_out, Fr *c_out)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x, n = r.n;
     if (i >= n)
         return;
-    const Fr a = row_sum(r, w, __ldg(r.row_start + i), __ldg(r.row_start + i + 1)).to_mont();
-    const Fr b = row_sum(r, w, __ldg(r.row_start + n + 1 + i), __ldg(r.row_start + n + 2 + i)).to_mont();
-    store(a_out + i, a);
-    store(b_out + i, b);
-    store(c_out + i, a * b);
+    const row_value<Fr> a(row_sum(r, w, __ldg(r.row_start + i), __ldg(r.row_start + i + 1)));
+    const row_value<Fr> b(row_sum(r, w, __ldg(r.row_start + n + 1 + i), __ldg(r.row_start + n + 2 + i)));
+    store(a_out + i, a.mont);
+    store(b_out + i, b.mont);
+    store(c_out + i, a.zero || b.one ? a.mont : b.zero || a.one ? b.mont : a.mont * b.mont);
 }
 
 template <class Fr>

@@ -11,7 +11,8 @@
  * whose witness value is 0 adds nothing and one whose value is 1 adds coef
  * (kept in normal form too): bit-heavy witnesses (SHA-256's packing rows,
  * 32 terms 2^i b_i; XOR's 2a) then take products only for their few
- * full-size values, and a warp no longer waits on one lane's 32 products. */
+ * full-size values, and a warp no longer waits on one lane's 32 products;
+ * a sum of 0 or 1 is lifted (and c made) without products too. */
 #ifndef CUZK_GPU_ABC_CUH
 #define CUZK_GPU_ABC_CUH
 
