@@ -28,25 +28,7 @@ static int upload_row_starts(const cuzk_gpu_rows *rows, uint32_t *dst, cuzk_erro
     return rc;
 }
 
-/* call(Fr{}) with the scalar field of curve */
-template <class Call> static int with_fr(cuzk_curve_id curve, Call call, cuzk_error *err)
-{
-    switch (curve) {
-    case CUZK_CURVE_BN254: return call(bn254_fr_t{});
-    case CUZK_CURVE_BLS12_381: return call(bls12_381_fr_t{});
-    }
-    return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", (int)curve);
-}
-
-/* out[i] = in[i] R^-1: the coefs coef R back to normal form */
-template <class Fr> __global__ void from_mont_kernel(const Fr *in, Fr *out, uint32_t n)
-{
-    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        store(out + i, load_ro(in + i).from_mont());
-}
-
-int abc_rows_upload(cuzk_curve_id curve, const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err)
+int abc_rows_upload(cuzk_gpu *g, cuzk_curve_id curve, const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err)
 {
     *r = abc_rows();
     const size_t n1 = (size_t)rows->n_rows + 1, ta = terms(rows, 0), tb = terms(rows, 1);
@@ -63,19 +45,9 @@ int abc_rows_upload(cuzk_curve_id curve, const cuzk_gpu_rows *rows, abc_rows *r,
     GPU_TRY(copy_to_device(r->coef, rows->coef[0], ta * sizeof(uint32_t), err));
     GPU_TRY(copy_to_device(r->coef + ta, rows->coef[1], tb * sizeof(uint32_t), err));
     GPU_TRY(copy_to_device(r->values, rows->values, (size_t)rows->n_values * 32, err));
-    if (rows->n_values) {
-        GPU_TRY(with_fr(
-            curve,
-            [&](auto fr) {
-                using Fr = decltype(fr);
-                from_mont_kernel<Fr><<<grid_for(rows->n_values, ABC_THREADS), ABC_THREADS>>>(
-                    static_cast<const Fr *>(r->values), static_cast<Fr *>(r->values_normal), rows->n_values);
-                return 0;
-            },
-            err));
-        GPU_LAUNCHED();
-        GPU_CHECK(cudaStreamSynchronize(0));
-    }
+    GPU_TRY(copy_to_device(r->values_normal, rows->values, (size_t)rows->n_values * 32, err));
+    GPU_TRY(scalars_to_normal(g, curve, r->values_normal, rows->n_values, err));
+    GPU_CHECK(cudaStreamSynchronize(g->stream)); /* before any context proves with them */
     r->n = rows->n_rows;
     return 0;
 }
@@ -92,16 +64,6 @@ void abc_rows_free(abc_rows *r)
 /* Terms a thread gathers before it sums them: ABC_BATCH witness values
  * in flight at once instead of one after another. */
 static constexpr unsigned ABC_BATCH = 4;
-
-/* x = 1 in normal form */
-template <class Fr> FF_INLINE bool is_normal_one(const Fr &x)
-{
-    uint32_t high = x.v[0] ^ 1u;
-#pragma unroll
-    for (int i = 1; i < Fr::N; i++)
-        high |= x.v[i];
-    return high == 0;
-}
 
 /* sum over terms [lo, hi) of coef w[wire], normal form (abc.cuh) */
 template <class Fr>
@@ -122,7 +84,7 @@ FF_INLINE Fr row_sum(const abc_rows &r, const Fr *w, uint32_t lo, uint32_t hi)
                 acc = acc + x[u]; /* + 0 past the row's end */
             else if (code == CUZK_GPU_COEF_MINUS_ONE)
                 acc = acc - x[u];
-            else if (is_normal_one(x[u])) /* coef itself (a few distinct values, in cache) */
+            else if (x[u] == Fr::raw_one()) /* coef itself (a few distinct values, in cache) */
                 acc = acc + load_ro(values_normal + code - CUZK_GPU_COEF_VALUES);
             else if (!x[u].is_zero()) /* (coef R) x R^-1 */
                 acc = acc + load_ro(values + code - CUZK_GPU_COEF_VALUES) * x[u];
@@ -136,7 +98,7 @@ FF_INLINE Fr row_sum(const abc_rows &r, const Fr *w, uint32_t lo, uint32_t hi)
 template <class Fr> struct row_value {
     Fr mont;
     bool zero, one;
-    FF_INLINE explicit row_value(const Fr &s) : zero(s.is_zero()), one(is_normal_one(s))
+    FF_INLINE explicit row_value(const Fr &s) : zero(s.is_zero()), one(s == Fr::raw_one())
     {
         mont = zero ? s : one ? Fr::one() : s.to_mont();
     }
@@ -167,7 +129,11 @@ static int launch(cuzk_gpu *g, const abc_rows &r, const void *witness, void *a, 
 int abc_build(cuzk_gpu *g, cuzk_curve_id curve, const abc_rows &r, const void *witness, void *a, void *b, void *c,
               cuzk_error *err)
 {
-    return with_fr(curve, [&](auto fr) { return launch<decltype(fr)>(g, r, witness, a, b, c, err); }, err);
+    switch (curve) {
+    case CUZK_CURVE_BN254: return launch<bn254_fr_t>(g, r, witness, a, b, c, err);
+    case CUZK_CURVE_BLS12_381: return launch<bls12_381_fr_t>(g, r, witness, a, b, c, err);
+    }
+    return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", (int)curve);
 }
 
 } /* namespace gpu */

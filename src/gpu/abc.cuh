@@ -29,9 +29,9 @@ struct abc_rows {
     void *values_normal = nullptr; /* the same coefs, normal form */
 };
 
-/* *r <- rows (of a key on `curve`) copied to the current device
- * (cudaMalloc'd); free with abc_rows_free, also after a failure. */
-int abc_rows_upload(cuzk_curve_id curve, const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err);
+/* *r <- rows (of a key on `curve`) copied to g's device (cudaMalloc'd);
+ * free with abc_rows_free, also after a failure. */
+int abc_rows_upload(cuzk_gpu *g, cuzk_curve_id curve, const cuzk_gpu_rows *rows, abc_rows *r, cuzk_error *err);
 void abc_rows_free(abc_rows *r);
 
 /* a, b, c (n scalars each on the device, Montgomery) <- the rows against

@@ -666,13 +666,11 @@ template <class P> struct alignas(16) fp {
         return *this * from_limbs([](int i) { return P::r2(i); });
     }
 
+    /* 1 in normal form (the plain integer 1) */
+    static FF_INLINE fp raw_one() { return from_limbs([](int i) { return i == 0 ? 1u : 0u; }); }
+
     /* Montgomery -> normal form: a 1 R^-1 */
-    FF_INLINE fp from_mont() const
-    {
-        fp one_raw = zero();
-        one_raw.v[0] = 1;
-        return *this * one_raw;
-    }
+    FF_INLINE fp from_mont() const { return *this * raw_one(); }
 
     /* this^e, e a plain integer (square and multiply, variable time) */
     FF_INLINE fp pow(uint64_t e) const

@@ -42,6 +42,31 @@ int copy_to_device(void *dst, const void *src, size_t bytes, cuzk_error *err)
     return 0;
 }
 
+template <class Fr> __global__ void from_mont_kernel(Fr *x, size_t n)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        store(x + i, load(x + i).from_mont());
+}
+
+int scalars_to_normal(cuzk_gpu *g, cuzk_curve_id curve, void *x, size_t n, cuzk_error *err)
+{
+    if (n == 0) /* no launch of 0 blocks */
+        return 0;
+    switch (curve) {
+    case CUZK_CURVE_BN254:
+        from_mont_kernel<<<grid_for(n, 256), 256, 0, g->stream>>>(static_cast<bn254_fr_t *>(x), n);
+        break;
+    case CUZK_CURVE_BLS12_381:
+        from_mont_kernel<<<grid_for(n, 256), 256, 0, g->stream>>>(static_cast<bls12_381_fr_t *>(x), n);
+        break;
+    default:
+        return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", (int)curve);
+    }
+    GPU_LAUNCHED();
+    return 0;
+}
+
 /* constants.cuh against src/ff/constants.h, word for word */
 template <class P>
 static int params_match(const uint64_t *mod, const uint64_t *one, const uint64_t *r2, uint64_t inv64, const char *name,

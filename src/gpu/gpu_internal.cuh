@@ -74,6 +74,11 @@ int cuda_fail(cuzk_error *err, cudaError_t e, const char *expr, const char *file
  * legacy stream's copies. */
 int copy_to_device(void *dst, const void *src, size_t bytes, cuzk_error *err);
 
+/* x[i] <- x[i] R^-1 (n scalars of curve's Fr on the device), on g's
+ * stream: Montgomery scalars (a setup's, a key's coefficients) to normal
+ * form. gpu.cu. */
+int scalars_to_normal(cuzk_gpu *g, cuzk_curve_id curve, void *x, size_t n, cuzk_error *err);
+
 /* Device memory a call may still take: free memory, and what g's pool
  * holds unused (0 when unknown). gpu.cu. */
 size_t memory_left(cuzk_gpu *g);

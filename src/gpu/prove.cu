@@ -615,8 +615,9 @@ static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
 /* The sliced C' + H' (c_plus_h_slices > 1) with H's digits sorted on the
  * copy stream while the stream sums A, B1, B2 and C (a sort is memory
  * bound, bucket sums compute bound; 2^27 bit-heavy on an H200: C' + H'
- * 0.819 -> 0.769 s, A and B1 slowed 36 ms beside the sort): all of H's points as one MSM, where its digits, C's
- * largest slice's and the MSMs' room fit in what is left (the slices
+ * 0.819 -> 0.769 s, A and B1 slowed 36 ms beside the sort): all of H's
+ * points as one MSM, where its digits, C's largest slice's and the MSMs'
+ * room fit in what is left (the slices
  * count every digit; the lengths know a witness's are mostly zero, as at
  * 2^27 bits, where H is one point over a slice), and unless the context
  * says not (cuzk_gpu_set_c_plus_h). *aside says whether they went there
@@ -1010,7 +1011,7 @@ extern "C" int cuzk_gpu_key_set_rows(cuzk_gpu *g, cuzk_gpu_key *k, const cuzk_gp
                          rows->n_rows, k->domain_size);
     GPU_CHECK(cudaSetDevice(g->device));
     gpu::abc_rows r;
-    int rc = gpu::abc_rows_upload(k->curve, rows, &r, err);
+    int rc = gpu::abc_rows_upload(g, k->curve, rows, &r, err);
     if (rc) {
         gpu::abc_rows_free(&r);
         return rc;

@@ -22,31 +22,6 @@ struct setup_run {
     void *dev[CUZK_SETUP_ARRAYS];     /* kept arrays (cudaMalloc); C's holds H's points after its own */
 };
 
-/* x[i] <- x[i] R^-1: the setup's Montgomery scalars to the normal form the
- * digits are read from */
-template <class Fr> __global__ void from_mont_kernel(Fr *x, size_t n)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        store(x + i, load(x + i).from_mont());
-}
-
-static int scalars_to_normal(cuzk_gpu *g, cuzk_curve_id curve, void *x, size_t n, cuzk_error *err)
-{
-    switch (curve) {
-    case CUZK_CURVE_BN254:
-        from_mont_kernel<<<grid_for(n, 256), 256, 0, g->stream>>>(static_cast<bn254_fr_t *>(x), n);
-        break;
-    case CUZK_CURVE_BLS12_381:
-        from_mont_kernel<<<grid_for(n, 256), 256, 0, g->stream>>>(static_cast<bls12_381_fr_t *>(x), n);
-        break;
-    default:
-        return cuzk_fail(err, CUZK_ERR_ARG, "setup: unknown curve id %d", (int)curve);
-    }
-    GPU_LAUNCHED();
-    return 0;
-}
-
 /* Where array `which` of n points goes on the device: the kept array (made
  * on first use; C's with room for H), or `scratch` when nothing is kept. */
 static int array_target(setup_run *s, cuzk_setup_array which, size_t n, size_t pb, dev_buf<uint8_t> &scratch,

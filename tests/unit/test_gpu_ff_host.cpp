@@ -123,6 +123,12 @@ template <class D, class C> struct field_pair {
     static void run(void (*mul)(C *, const C *, const C *), void (*add)(C *, const C *, const C *),
                     void (*sub)(C *, const C *, const C *), void (*neg)(C *, const C *), int (*canonical)(const C *))
     {
+        const D raw_one = D::raw_one(); /* the integer 1, which from_mont multiplies by */
+        for (int i = 0; i < N; i++)
+            if (raw_one.v[i] != (i == 0 ? 1u : 0u))
+                fail_msg("%d-limb field: raw_one's limb %d is %u", N, i, raw_one.v[i]);
+        C c_raw_one;
+        memcpy(&c_raw_one, &raw_one, sizeof c_raw_one);
         for (int k = 0; k < ROUNDS; k++) {
             D a, b;
             C ca, cb, want;
@@ -131,6 +137,9 @@ template <class D, class C> struct field_pair {
             C ab;
             mul(&ab, &ca, &cb);
             same(a * b, ab, "a b", k);
+            C a_normal;
+            mul(&a_normal, &ca, &c_raw_one);
+            same(a.from_mont(), a_normal, "a R^-1", k);
             same(a * b.to_shoup(), ab, "a b (Shoup)", k);
             uint32_t wide[2 * N];
             D::mul_wide(wide, a, b);
