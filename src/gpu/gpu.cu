@@ -102,8 +102,16 @@ static int open_on(cuzk_gpu *g, int device, cuzk_error *err)
     GPU_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
     if (!pools)
         return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "CUDA device %d has no stream-ordered memory pools", device);
-    GPU_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
-    GPU_CHECK(cudaStreamCreateWithFlags(&g->copy_stream, cudaStreamNonBlocking));
+    /* The stream at the device's highest priority, the copy stream at the
+     * default (lowest): a digit sort on the copy stream (prove.cu) takes
+     * the SMs the stream's MSMs leave, and slows them less (2^27 bit-heavy
+     * on the H200, the sort beside A and B1 at one priority: A 47 -> 70 ms,
+     * B1 30 -> 43; 2^26 on an H100, A + B1 + B2 0.113 -> 0.106 s with the
+     * priorities: bench/results/2026-12-06-h100-stream-priority.md). */
+    int lowest = 0, highest = 0;
+    GPU_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+    GPU_CHECK(cudaStreamCreateWithPriority(&g->stream, cudaStreamNonBlocking, highest));
+    GPU_CHECK(cudaStreamCreateWithPriority(&g->copy_stream, cudaStreamNonBlocking, lowest));
     /* the device's own pool, shared by its contexts: memory one proof gives
      * back serves the next on any context, and free + held is what proofs
      * have (cuzk_gpu_scratch_capacity) */

@@ -50,8 +50,11 @@ struct cuzk_gpu {
     bool no_key_tables; /* cuzk_gpu_set_key_tables(g, 0) */
     unsigned ch_slices; /* cuzk_gpu_set_c_plus_h: C' + H''s slices, 0: as memory says */
     bool no_h_aside;    /* cuzk_gpu_set_c_plus_h(g, _, 0) */
-    /* phase boundaries of the last cuzk_gpu_prove (prove.cu) */
+    /* phase boundaries of the last cuzk_gpu_prove (prove.cu): phase_ev[i]
+     * ends phase i; phase_order[0 .. phases_run) are the phases as they ran */
     cudaEvent_t phase_ev[9];
+    int phase_order[9];
+    int phases_run;
     /* Optional step timing of the last MSM (the benchmark turns it on):
      * events recorded on the stream at named points. */
     struct {

@@ -394,15 +394,36 @@ static double elapsed_s(cudaEvent_t from, cudaEvent_t to)
 
 /* The phases, each ending at an event on the context's stream:
  *   0 start  1 h2d  2 abc  3 ntt  4 msm_a  5 msm_b1  6 msm_b2  7 msm_c  8 msm_h
- * Each MSM brings its window sums back itself and finishes on the host,
- * so the results need no copy of their own: d2h is folded into the MSMs. */
+ * each marked once per proof, 0 first and 8 last, the MSMs in the order
+ * they run (a phase lasts from the mark before it). Each MSM brings its
+ * window sums back itself and finishes on the host, so the results need no
+ * copy of their own: d2h is folded into the MSMs. */
 static int mark(cuzk_gpu *g, int i, cuzk_error *err)
 {
     static_assert(sizeof g->phase_ev / sizeof g->phase_ev[0] >= 9, "nine phase events");
     if (!g->phase_ev[i])
         GPU_CHECK(cudaEventCreate(&g->phase_ev[i]));
     GPU_CHECK(cudaEventRecord(g->phase_ev[i], g->stream));
+    if (i == 0)
+        g->phases_run = 0;
+    g->phase_order[g->phases_run++] = i;
     return 0;
+}
+
+/* t's fields from the last proof's marks; a, b, c's only when the device
+ * built them (host_abc false) */
+static void phase_times(const cuzk_gpu *g, bool host_abc, cuzk_prove_timings *t)
+{
+    double *phase_time[9] = {nullptr,   &t->h2d,    &t->abc,   &t->ntt,  &t->msm_a,
+                             &t->msm_b1, &t->msm_b2, &t->msm_c, &t->msm_h};
+    const cudaEvent_t *ev = g->phase_ev;
+    for (int j = 1; j < g->phases_run; j++) {
+        const int p = g->phase_order[j];
+        if (p != 2 || !host_abc)
+            *phase_time[p] = elapsed_s(ev[g->phase_order[j - 1]], ev[p]);
+    }
+    t->d2h = 0;
+    t->device = t->total = elapsed_s(ev[0], ev[8]);
 }
 
 /* r += p on the host, for the curve and group of the key array; fails on
@@ -508,7 +529,7 @@ static int array_prepare(cuzk_gpu *g, const cuzk_gpu_key *k, int i, const fr_wor
  * always, A too when nothing is compacted; w[same_set[i]] serves array
  * i), and for C' + H', one MSM over C's array with the scalars
  * [C's ; H's]. Those are sorted on the context's copy stream while the
- * stream sums A, B1 and B2 (sorting is memory bound, bucket sums compute
+ * stream sums B2, A and B1 (sorting is memory bound, bucket sums compute
  * bound: C' + H' 188 -> 177 ms at 2^24). Sorting A's and B's digits there
  * during the NTTs was tried: the NTTs slowed as much (34 -> 40 ms). When
  * C' + H' is made in slices, ch holds H's digits where they are sorted
@@ -613,7 +634,7 @@ static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
 }
 
 /* The sliced C' + H' (c_plus_h_slices > 1) with H's digits sorted on the
- * copy stream while the stream sums A, B1, B2 and C (a sort is memory
+ * copy stream while the stream sums B2, A, B1 and C (a sort is memory
  * bound, bucket sums compute bound; 2^27 bit-heavy on an H200: C' + H'
  * 0.819 -> 0.769 s, A and B1 slowed 36 ms beside the sort): all of H's
  * points as one MSM, where its digits, C's largest slice's and the MSMs'
@@ -704,7 +725,12 @@ static int resident_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, 
     } else {
         GPU_TRY(h_digits_aside(g, k, w_c, h, slices, d, &h_aside, err));
     }
-    for (int i = KEY_A; i <= KEY_B2; i++) {
+    /* B2 first: C' + H''s digits are sorted on the copy stream meanwhile,
+     * and a G2 sum (compute bound) loses less beside a sort (memory bound)
+     * than G1's (2^26 bit-heavy on an H100, priorities on: A + B1 + B2
+     * 0.106 s either way, B2 0.057 -> 0.071 and A 0.031 -> 0.018) */
+    static const int order[3] = {KEY_B2, KEY_A, KEY_B1};
+    for (const int i : order) {
         GPU_TRY(msm_group_of(k->curve, i == KEY_B2)->sorted(g, result[i], k->pts[i], d.w[k->same_set[i]], err));
         GPU_TRY(mark(g, 4 + i, err));
     }
@@ -776,20 +802,8 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
     else
         GPU_TRY(resident_msms(g, k, d_w, a, digits, m, err));
     GPU_CHECK(cudaEventSynchronize(g->phase_ev[8]));
-    if (t) {
-        cudaEvent_t *ev = g->phase_ev;
-        t->h2d = elapsed_s(ev[0], ev[1]);
-        if (!abc)
-            t->abc = elapsed_s(ev[1], ev[2]);
-        t->ntt = elapsed_s(ev[2], ev[3]);
-        t->msm_a = elapsed_s(ev[3], ev[4]);
-        t->msm_b1 = elapsed_s(ev[4], ev[5]);
-        t->msm_b2 = elapsed_s(ev[5], ev[6]);
-        t->msm_c = elapsed_s(ev[6], ev[7]);
-        t->msm_h = elapsed_s(ev[7], ev[8]);
-        t->d2h = 0;
-        t->device = t->total = elapsed_s(ev[0], ev[8]);
-    }
+    if (t)
+        phase_times(g, abc != nullptr, t);
     return 0;
 }
 

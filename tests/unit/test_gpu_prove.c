@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,22 @@ static void check_c_plus_h_sliced(cuzk_gpu *g, const cuzk_gpu_key *k, const circ
     assert_int_equal(cuzk_gpu_set_c_plus_h(g, 0, 1, &err), CUZK_OK);
 }
 
+/* t's phases of a proof whose a, b, c the device built: none negative, and
+ * together the device part (each runs from the mark before it, in whatever
+ * order the MSMs ran; the events' clock resolves about a microsecond) */
+static void expect_phases_add_up(const cuzk_prove_timings *t)
+{
+    const double phase[] = {t->h2d, t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h};
+    double sum = 0;
+    for (size_t i = 0; i < sizeof phase / sizeof phase[0]; i++) {
+        if (phase[i] < 0)
+            fail_msg("phase %zu took %g s", i, phase[i]);
+        sum += phase[i];
+    }
+    if (t->device <= 0 || fabs(sum - t->device) > 1e-4)
+        fail_msg("phases add up to %g s, the device part took %g", sum, t->device);
+}
+
 /* The device part of a proof of c on a key of its own, a, b, c built on
  * the device: the CPU's results. The key is made by cuzk_gpu_key_stream
  * (points streamed in slices of `slice` points) or, for slice 0, resident
@@ -161,6 +178,7 @@ static void check_own_key(const circuit *c, const cuzk_msm_results *cpu, size_t 
     if (cuzk_gpu_prove(g, k, NULL, c->w.values, &m, &t, &err))
         fail_msg("proof on a key of its own (slice %zu): %s", slice, err.msg);
     expect_same_results(c->z.curve, cpu, &m);
+    expect_phases_add_up(&t);
     if (slice == 0)
         check_c_plus_h_sliced(g, k, c, cpu);
     if (packed) {
