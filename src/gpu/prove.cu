@@ -636,13 +636,14 @@ static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
 /* The sliced C' + H' (c_plus_h_slices > 1) with H's digits sorted on the
  * copy stream while the stream sums B2, A, B1 and C (a sort is memory
  * bound, bucket sums compute bound; 2^27 bit-heavy on an H200: C' + H'
- * 0.819 -> 0.769 s, A and B1 slowed 36 ms beside the sort): all of H's
- * points as one MSM, where its digits, C's largest slice's and the MSMs'
- * room fit in what is left (the slices
- * count every digit; the lengths know a witness's are mostly zero, as at
- * 2^27 bits, where H is one point over a slice), and unless the context
- * says not (cuzk_gpu_set_c_plus_h). *aside says whether they went there
- * (into d.ch). d.ch_scalars <- [C's ; H's], on the stream, either way. */
+ * 0.819 -> 0.769 s, A and B1 slowed 36 ms beside the sort when they ran
+ * first, both streams at one priority): all of H's points as one MSM,
+ * where its digits, C's largest slice's and the MSMs' room fit in what is
+ * left (the slices count every digit; the lengths know a witness's are
+ * mostly zero, as at 2^27 bits, where H is one point over a slice), and
+ * unless the context says not (cuzk_gpu_set_c_plus_h). *aside says whether
+ * they went there (into d.ch). d.ch_scalars <- [C's ; H's], on the
+ * stream, either way. */
 static int h_digits_aside(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w_c, const fr_words *h, size_t slices,
                           proof_digits &d, bool *aside, cuzk_error *err)
 {
