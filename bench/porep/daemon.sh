@@ -41,10 +41,10 @@ listen = unix:$work/d.sock
 [memory]
 budget_gib = 100
 [scheduler]
-max_gpu_queue_depth = ${DEPTH:-2}
-[gpus]
+max_device_queue_depth = ${DEPTH:-2}
+[devices]
 backend = gpu
-gpu_workers_per_device = 2
+workers_per_device = 2
 [synthesis]
 workers = 8
 [pipeline]

@@ -17,7 +17,7 @@ policies=${1:-semaphore pacer poll}
 jobs=${2:-2}
 partitions=${3:-10}
 constraints=${4:-134217720}
-args=${PIPELINE_ARGS:---synthesis-workers 8 --synthesis-threads 4 --gpu-workers 1 --depth 2 --budget-gib 100}
+args=${PIPELINE_ARGS:---synthesis-workers 8 --synthesis-threads 4 --device-workers 1 --depth 2 --budget-gib 100}
 limit=${PIPELINE_TIMEOUT:-420}
 bundle=${GPU_BUNDLE:-build/gpu-bundle}
 [[ -d $bundle || ! -f $bundle.tar.xz ]] || tar -C "$(dirname "$bundle")" -xJf "$bundle.tar.xz"

@@ -99,7 +99,7 @@ typedef struct {
 
 /* Synthesizes the circuit p and writes it, its witness and (with a zkey
  * path) a development key made with `threads` threads on the backend named
- * setup_backend (NULL: the CPU; a GPU's setup is minutes faster at 2^24):
+ * setup_backend (NULL: the CPU; a GPU's is much faster at large sizes):
  * NOT FOR PRODUCTION.
  * With keep != NULL the witness is also kept there (free with
  * cuzk_wtns_free; untouched on failure). With who != NULL progress lines

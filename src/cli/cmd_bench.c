@@ -10,9 +10,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "engine/backend.h"
-#include "gpu/gpu.h"
-#include "groth16/curve_id.h"
+#include "backend/backend.h"
+#include "codec/curve_id.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 #include "util/err.h"
@@ -238,18 +237,18 @@ static int run_in_memory(const bench_opts *o, int threads)
     }
     fprintf(stderr, "bench: proving in memory on the %s backend (best of %u, every proof verified)...\n", b->name,
             o->repeat);
-    size_t used = 0, total = 0;
-    const int gpu = b->setup && !cuzk_gpu_memory(0, &used, &total, NULL);
-    if (gpu)
+    backend_device_memory mem;
+    const int device = b->device_memory && !b->device_memory(b, 0, &mem);
+    if (device)
         fprintf(stderr, "bench: device memory (GiB of %.1f): key points %.1f, in use after the setup %.1f\n",
-                total / 1073741824.0, cuzk_zkey_point_bytes(&z) / 1073741824.0, used / 1073741824.0);
+                mem.total / 1073741824.0, cuzk_zkey_point_bytes(&z) / 1073741824.0, mem.used / 1073741824.0);
     cuzk_prove_timings best = {0};
     rc = time_proofs(b, o, threads, &z, &w, &best);
-    if (!rc && gpu && !cuzk_gpu_memory(0, &used, &total, NULL))
+    if (!rc && device && !b->device_memory(b, 0, &mem))
         fprintf(stderr,
                 "bench: device memory: in use after the proofs %.1f GiB (key, its rows, twiddles, the pools' high "
                 "water)\n",
-                used / 1073741824.0);
+                mem.used / 1073741824.0);
     if (!rc) {
         print_stages(o, b->name, threads, &best, "synthesis (circuit + witness)", synth_s);
         printf("\n| setup (%s key) | %.3f |\n", o->device_key ? "device-resident" : "host", setup_s);

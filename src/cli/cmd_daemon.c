@@ -42,7 +42,7 @@ static int daemon_opt(int opt, const char *arg, void *ctx)
     case 'k':
         return add_override(o, "daemon", "token_file", arg);
     case 'b':
-        return add_override(o, "gpus", "backend", arg);
+        return add_override(o, "devices", "backend", arg);
     case 'L':
         return add_override(o, "logging", "file", arg);
     case 'i':

@@ -64,11 +64,11 @@ static const char *verdict(const timeline_summary *s, int d)
     if (idle <= 0.05 * s->span_s)
         return "the device is kept busy";
     if (s->idle_synthesizing_s[d] >= s->idle_no_work_s[d] && s->idle_synthesizing_s[d] >= s->idle_queued_s[d])
-        return "the device mostly waits for synthesis: add synthesis workers, or raise max_gpu_queue_depth so "
+        return "the device mostly waits for synthesis: add synthesis workers, or raise max_device_queue_depth so "
                "synthesis runs further ahead";
     if (s->idle_queued_s[d] >= s->idle_no_work_s[d])
         return "partitions wait while the device is idle: the device workers are held up elsewhere (finalizers, "
-               "gpu_workers_per_device)";
+               "workers_per_device)";
     return "the device mostly has no work: not enough jobs are submitted, or they come in bursts";
 }
 

@@ -1,7 +1,8 @@
 /* libpq, loaded when the cluster first opens a connection (dlopen) rather
  * than linked: no other command then pays for it and the libraries it
- * brings (Kerberos, LDAP, SASL, TLS), ~4 ms of every process's start on
- * the development machine, a tenth of a small proof. cuzk_pq holds the
+ * brings (Kerberos, LDAP, SASL, TLS), which would slow every process's
+ * start by a tenth of a small proof (bench/results/2026-12-07-measurements-from-comments.md).
+ * cuzk_pq holds the
  * functions the cluster calls under their libpq names and types
  * (libpq-fe.h declares both; nothing links the library). */
 #ifndef CUZK_CLUSTER_LIBPQ_H

@@ -36,7 +36,7 @@ static const struct {
 } config_sections[] = {
     {"daemon", "The API: where it listens, who may call it, request limits, shutdown."},
     {"memory", "One memory budget covers keys, compiled circuits, pinned buffers and partitions."},
-    {"gpus", "The proving backend and its devices."},
+    {"devices", "The proving backend and its devices (formerly [gpus], still read)."},
     {"scheduler", "How partitions are released from the queue to synthesis (see docs/ARCHITECTURE.md)."},
     {"synthesis", "CPU workers that read witnesses and compute a, b, c into pinned buffers."},
     {"pipeline", "What happens to finished partitions and jobs."},
@@ -82,31 +82,31 @@ static const config_key config_keys[] = {
      "Pinned buffers idle for longer than this are freed."},
     {"memory", "prewarm_buffers", CFG_INT, ENGINE(prewarm_buffers), NULL, -1, 1024, NULL,
      "Pinned buffers allocated for each circuit when it is registered\n"
-     "(-1: max_gpu_queue_depth)."},
+     "(-1: max_device_queue_depth)."},
 
-    {"gpus", "backend", CFG_CHOICE, AT(backend), "auto", 0, 0, CUZK_BACKEND_CHOICES,
+    {"devices", "backend", CFG_CHOICE, AT(backend), "auto", 0, 0, CUZK_BACKEND_CHOICES,
      "auto: the best this build and machine have; cpu: the CPU prover; sim: a\n"
      "simulated device (placeholder proofs, for tests); gpu: the CUDA backend."},
-    {"gpus", "devices", CFG_INT, AT(gpu_devices), "0", 0, CUZK_MAX_DEVICES, NULL,
+    {"devices", "devices", CFG_INT, AT(gpu_devices), "0", 0, CUZK_MAX_DEVICES, NULL,
      "GPUs the gpu backend uses: the first N visible ones (0: all; narrow\n"
      "further with CUDA_VISIBLE_DEVICES)."},
-    {"gpus", "gpu_workers_per_device", CFG_INT, ENGINE(gpu_workers_per_device), NULL, 1, 16, NULL,
+    {"devices", "workers_per_device", CFG_INT, ENGINE(workers_per_device), NULL, 1, 16, NULL,
      "Partitions proved at once on each device, as far as its memory lets:\n"
      "a key's first proof runs alone, and proofs whose measured peaks do not\n"
      "fit side by side wait for room instead of running out of memory."},
-    {"gpus", "cpu_threads", CFG_INT, AT(cpu_threads), "0", 0, 1024, NULL,
+    {"devices", "cpu_threads", CFG_INT, AT(cpu_threads), "0", 0, 1024, NULL,
      "Threads of the cpu backend's prover (0: one per CPU)."},
-    {"gpus", "sim_devices", CFG_INT, AT(sim_devices), "1", 1, CUZK_MAX_DEVICES, NULL,
+    {"devices", "sim_devices", CFG_INT, AT(sim_devices), "1", 1, CUZK_MAX_DEVICES, NULL,
      "Devices of the sim backend."},
-    {"gpus", "sim_gpu_ms", CFG_REAL, AT(sim_gpu_ms), "50", 0, 1e7, NULL,
+    {"devices", "sim_device_ms", CFG_REAL, AT(sim_device_ms), "50", 0, 1e7, NULL,
      "Device time per partition of the sim backend, in milliseconds."},
-    {"gpus", "sim_gate", CFG_TEXT, AT(sim_gate), "", 0, 0, NULL,
+    {"devices", "sim_gate", CFG_TEXT, AT(sim_gate), "", 0, 0, NULL,
      "A file the sim backend's partitions wait for before their device time\n"
      "(none when empty): jobs stay running until it exists or they are cancelled,\n"
      "so tests release them when they choose. Its folder must exist."},
 
     {"scheduler", "policy", CFG_ENUM, ENGINE(policy), NULL, 0, 0, CUZK_DISPATCH_CHOICES, CUZK_DISPATCH_HELP},
-    {"scheduler", "max_gpu_queue_depth", CFG_INT, ENGINE(max_gpu_queue_depth), NULL, 1, 1024, NULL,
+    {"scheduler", "max_device_queue_depth", CFG_INT, ENGINE(max_device_queue_depth), NULL, 1, 1024, NULL,
      "Partitions synthesized or waiting for a device at once (the permits)."},
     {"scheduler", "poll_ms", CFG_REAL, ENGINE(poll_ms), NULL, 1, 1e6, NULL, "The poll policy's period."},
     {"scheduler", "pacer_kp", CFG_REAL, ENGINE(pacer_kp), NULL, 0, 100, NULL, "The pacer's proportional gain."},
@@ -178,7 +178,7 @@ static const config_key config_keys[] = {
 
     {"logging", "file", CFG_TEXT, AT(log_file), "", 0, 0, NULL,
      "The log file, appended to and reopened on SIGHUP (empty: standard error)."},
-    {"logging", "level", CFG_CHOICE, AT(log_level), "info", 0, 0, "error|warn|info|debug",
+    {"logging", "level", CFG_CHOICE, AT(log_level), "info", 0, 0, CUZK_LOG_LEVEL_CHOICES,
      "The least important events written."},
 };
 
@@ -187,8 +187,28 @@ enum { N_CONFIG_KEYS = sizeof config_keys / sizeof config_keys[0] };
 static void *field(daemon_config *c, const config_key *k) { return (char *)c + k->offset; }
 static const void *cfield(const daemon_config *c, const config_key *k) { return (const char *)c + k->offset; }
 
+/* Names the configuration had before the engine said "device" for any
+ * prover device: still read, as the new names (a NULL name: every key of
+ * the section). */
+static const struct {
+    const char *section, *name, *new_section, *new_name;
+} config_aliases[] = {
+    {"gpus", NULL, "devices", NULL},
+    {"devices", "gpu_workers_per_device", "devices", "workers_per_device"},
+    {"devices", "sim_gpu_ms", "devices", "sim_device_ms"},
+    {"scheduler", "max_gpu_queue_depth", "scheduler", "max_device_queue_depth"},
+};
+
 static const config_key *find_key(const char *section, const char *name)
 {
+    for (size_t a = 0; a < sizeof config_aliases / sizeof config_aliases[0]; a++) {
+        if (strcmp(section, config_aliases[a].section))
+            continue;
+        if (!config_aliases[a].name)
+            section = config_aliases[a].new_section;
+        else if (!strcmp(name, config_aliases[a].name))
+            section = config_aliases[a].new_section, name = config_aliases[a].new_name;
+    }
     for (int i = 0; i < N_CONFIG_KEYS; i++)
         if (!strcmp(config_keys[i].section, section) && !strcmp(config_keys[i].name, name))
             return &config_keys[i];

@@ -25,17 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/host_alloc.h"
 #include "engine/budget.h"
 #include "util/log.h"
-
-typedef struct {
-    void *(*alloc)(void *ctx, size_t bytes); /* NULL on failure */
-    void (*free)(void *ctx, void *p, size_t bytes);
-    void *ctx;
-} host_allocator;
-
-/* malloc-backed pages (64-byte aligned, touched so the cost is paid at allocation). */
-host_allocator host_allocator_pageable(void);
 
 typedef struct {
     uint64_t allocations, reuses, checkins, frees, alloc_failures;

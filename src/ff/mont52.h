@@ -261,8 +261,9 @@ MONT52_INLINE void mont52_load(__m512i *r, const uint64_t *const src[MONT52_LANE
 
 /* dst[k] = lane k of a, canonical (a < 2m on input), in n64 words: word i
  * (bits [64 i, 64 i + 64)) of all lanes from limbs 64 i / 52 on, then each
- * lane's words copied out (for 4 words by mont52_words_out4). (Gathers for
- * mont52_load were slower than its scalar form on Zen 5.) */
+ * lane's words copied out (for 4 words by mont52_words_out4). (mont52_load
+ * keeps its scalar form: gathers were slower,
+ * bench/results/2026-12-07-measurements-from-comments.md.) */
 MONT52_INLINE void mont52_store(uint64_t *const dst[MONT52_LANES], const __m512i *a, const mont52_field *f, int n)
 {
     __m512i c[8], words[6];

@@ -193,9 +193,8 @@ static msm_plan msm_plan_fitted(size_t n, unsigned bits, int nthreads, const uin
  * 3 nl scalar Jacobian additions. Time ~ nl J + (2 nb / nl) I is least
  * near nl = sqrt(2 nb I / J), I / J (an inversion's batch overhead against
  * a Jacobian addition) about 2 for both groups on every engine: the power
- * of two at most 2 sqrt(nb), at most MSM_LANES. (Callgrind, BN254, 2^15
- * points, c = 12: 64 lanes against 256 take 3.7 % fewer instructions on
- * G1, 5.4 % on G2; 32 lanes fewer than 256 but more than 64.) */
+ * of two at most 2 sqrt(nb), at most MSM_LANES (the lane counts compared:
+ * bench/results/2026-12-07-measurements-from-comments.md). */
 static inline size_t msm_reduce_lanes(size_t nb)
 {
     size_t nl = 1;

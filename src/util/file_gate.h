@@ -3,7 +3,7 @@
  * set and the gate woken. It lets a test hold work still until it has seen
  * what it wanted to see, and then release it: the test is decided by
  * events, not by how long something takes (the sim backend's
- * [gpus] sim_gate). Linux: inotify watches the file's folder, from a
+ * [devices] sim_gate). Linux: inotify watches the file's folder, from a
  * thread the gate owns. */
 #ifndef CUZK_UTIL_FILE_GATE_H
 #define CUZK_UTIL_FILE_GATE_H

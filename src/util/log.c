@@ -13,7 +13,21 @@ struct cuzk_logger {
     cuzk_log_level level;
 };
 
-static const char *const log_level_names[] = {"error", "warn", "info", "debug"};
+#define LOG_LEVEL_NAME_(NAME, name) [CUZK_LOG_##NAME] = #name,
+static const char *const log_level_names[CUZK_N_LOG_LEVELS] = {CUZK_LOG_LEVELS(LOG_LEVEL_NAME_)};
+
+const char *cuzk_log_level_name(cuzk_log_level level)
+{
+    return (unsigned)level < CUZK_N_LOG_LEVELS ? log_level_names[level] : "?";
+}
+
+int cuzk_log_level_from_name(const char *name)
+{
+    for (int i = 0; i < CUZK_N_LOG_LEVELS; i++)
+        if (!strcmp(name, log_level_names[i]))
+            return i;
+    return -1;
+}
 
 cuzk_logger *cuzk_logger_open(const char *path, cuzk_log_level level)
 {
@@ -121,9 +135,7 @@ void cuzk_log_write(cuzk_logger *lg, cuzk_log_level level, const char *msg, cons
         return;
     char ts[40];
     log_format_time(ts, sizeof ts);
-    const char *lname = (unsigned)level < sizeof log_level_names / sizeof *log_level_names
-                            ? log_level_names[level]
-                            : "unknown";
+    const char *lname = cuzk_log_level_name(level);
 
     pthread_mutex_lock(&lg->mu);
     fprintf(lg->f, "ts=%s level=%s msg=", ts, lname);

@@ -11,7 +11,19 @@
 
 #include <stdio.h>
 
-typedef enum { CUZK_LOG_ERROR = 0, CUZK_LOG_WARN = 1, CUZK_LOG_INFO = 2, CUZK_LOG_DEBUG = 3 } cuzk_log_level;
+/* The levels, most important first: X(NAME, name), the name as the log
+ * lines and the configuration spell it. */
+#define CUZK_LOG_LEVELS(X) X(ERROR, error) X(WARN, warn) X(INFO, info) X(DEBUG, debug)
+#define CUZK_LOG_LEVEL_ENUM_(NAME, name) CUZK_LOG_##NAME,
+typedef enum { CUZK_LOG_LEVELS(CUZK_LOG_LEVEL_ENUM_) CUZK_N_LOG_LEVELS } cuzk_log_level;
+#define CUZK_LOG_LEVEL_CHOICE_(NAME, name) "|" #name
+/* "error|warn|info|debug": the configuration's choices (the leading bar skipped) */
+#define CUZK_LOG_LEVEL_CHOICES (CUZK_LOG_LEVELS(CUZK_LOG_LEVEL_CHOICE_) + 1)
+
+/* "error" .. "debug"; "?" for a value out of range. */
+const char *cuzk_log_level_name(cuzk_log_level level);
+/* The level named name, or -1 when there is none. */
+int cuzk_log_level_from_name(const char *name);
 
 typedef struct cuzk_logger cuzk_logger;
 

@@ -36,8 +36,8 @@ enum { N_CC_FLAGS = sizeof cc_flags / sizeof cc_flags[0] };
 
 /* The translation and the glue compiled as one unit, so that each rerouted
  * helper's wrapper inlines the glue's entry (a call, and the result through
- * the stack, fewer on every helper call: 9 % of a SHA-256 witness's
- * instructions). */
+ * the stack, fewer on every helper call;
+ * bench/results/2026-12-05-wtns-sha256-glue3.md). */
 static const char unit_source[] = "#include \"circuit.c\"\n#include \"glue.c\"\n";
 
 /* Sizes that keep every path made from the cache folder's name whole: the

@@ -1,6 +1,6 @@
 # Cluster mode end to end: a private PostgreSQL server (tests/cli/pg_server.bash)
 # and daemons sharing its queue: a and c prove on the cpu backend (real
-# proofs), b on the simulated device behind a gate ([gpus] sim_gate), where
+# proofs), b on the simulated device behind a gate ([devices] sim_gate), where
 # its claims wait for as long as the test needs. 300 jobs of 3 partitions
 # submitted to all three (request ids honoured across nodes); b SIGKILLed
 # while it holds claims and c restarted: every job completes, no partition
@@ -43,13 +43,13 @@ max_wait_s = 5
 drain_timeout_s = 60
 [memory]
 budget_gib = 1
-[gpus]
+[devices]
 backend = $2
-sim_gpu_ms = 1
+sim_device_ms = 1
 sim_gate = ${NODE_GATE:-}
 cpu_threads = 1
 [scheduler]
-max_gpu_queue_depth = ${NODE_DEPTH:-2}
+max_device_queue_depth = ${NODE_DEPTH:-2}
 [synthesis]
 workers = 1
 [keys]

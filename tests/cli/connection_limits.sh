@@ -24,7 +24,7 @@ PER_ADDRESS=3
     echo "token_file = $WORK/token"
     echo "unauthenticated_per_address = $PER_ADDRESS"
     echo "unauthenticated_timeout_s = 3600"
-    echo "[gpus]"
+    echo "[devices]"
     echo "backend = sim"
     echo "[logging]"
     echo "file = $WORK/d.log"

@@ -42,7 +42,7 @@ max_body_mib = 1
 max_wait_s = 5
 [memory]
 budget_gib = 1
-[gpus]
+[devices]
 backend = cpu
 cpu_threads = 1
 [synthesis]
@@ -225,10 +225,10 @@ grep -q '^GPU 0: busy' "$WORK/tl.txt"
 head -c 5 "$WORK/timeline.svg" | grep -q '<svg'
 
 step "a second daemon, on the simulated device behind a gate: cancel a job while it runs"
-# [gpus] sim_gate: every partition waits at the device until the file
+# [devices] sim_gate: every partition waits at the device until the file
 # $WORK/gate exists, so a job stays running for as long as the test needs
 # (whatever the machine's load) and ends when the test creates the file
-sed -e "s|backend = cpu|backend = sim\nsim_gpu_ms = 1\nsim_gate = $WORK/gate|" -e "s|/d\.|/s.|g" -e "/^listen = tcp/d" \
+sed -e "s|backend = cpu|backend = sim\nsim_device_ms = 1\nsim_gate = $WORK/gate|" -e "s|/d\.|/s.|g" -e "/^listen = tcp/d" \
     -e "/^token_file/d" -e "/^timeline/d" "$WORK/d.ini" >"$WORK/s.ini"
 start_daemon s "unix:$WORK/s.sock" --config "$WORK/s.ini"
 export CUZK_CONNECT=unix:$WORK/s.sock

@@ -20,7 +20,7 @@ step "a development key for witness_checks; the daemon with mul from its config"
 cat >"$WORK/d.ini" <<EOF
 [daemon]
 listen = $CUZK_CONNECT
-[gpus]
+[devices]
 backend = cpu
 [synthesis]
 workers = 2

@@ -33,7 +33,7 @@ SOCK=unix:$WORK/d.sock
 # at once from 127.0.0.1, and one whose thread has not yet sent its request
 # (they share one interpreter) is silent, so pushable within a share of 4
 DAEMON_ARGS=(--listen "$SOCK" --listen "tcp:127.0.0.1:$PORT" --token-file "$WORK/token" --backend cpu
-    --log-file "$WORK/d.log" --set daemon.max_wait_s=30 --set memory.budget_gib=1 --set gpus.cpu_threads=1
+    --log-file "$WORK/d.log" --set daemon.max_wait_s=30 --set memory.budget_gib=1 --set devices.cpu_threads=1
     --set synthesis.workers=2 --set pipeline.results_max=10000 --set daemon.unauthenticated_per_address=8 --set "keys.circuit=c, $WORK/c.zkey, $WORK/c.r1cs")
 
 step "start the daemon"

@@ -125,6 +125,23 @@ static void test_level_filtering(void **state)
     unlink(path);
 }
 
+/* One table of level names serves the lines, the configuration's choices
+ * and parsing. */
+static void test_level_names(void **state)
+{
+    (void)state;
+    const char *names[] = {"error", "warn", "info", "debug"};
+    for (int i = 0; i < 4; i++) {
+        assert_string_equal(cuzk_log_level_name((cuzk_log_level)i), names[i]);
+        assert_int_equal(cuzk_log_level_from_name(names[i]), i);
+    }
+    assert_int_equal(CUZK_N_LOG_LEVELS, 4);
+    assert_string_equal(CUZK_LOG_LEVEL_CHOICES, "error|warn|info|debug");
+    assert_string_equal(cuzk_log_level_name(CUZK_N_LOG_LEVELS), "?");
+    assert_int_equal(cuzk_log_level_from_name("loud"), -1);
+    assert_int_equal(cuzk_log_level_from_name(""), -1);
+}
+
 static void test_line_format(void **state)
 {
     (void)state;
@@ -249,6 +266,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_level_filtering),
+        cmocka_unit_test(test_level_names),
         cmocka_unit_test(test_line_format),
         cmocka_unit_test(test_open_and_reopen),
         cmocka_unit_test(test_concurrent_lines_are_whole),
