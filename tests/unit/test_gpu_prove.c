@@ -18,7 +18,8 @@
  *     it, two threads prove the fixture keys at once, the proofs verify
  *     against snarkjs's verification keys with snarkjs's public signals.
  * Skips (exit 77) without a usable GPU and under AddressSanitizer, like
- * test_gpu. */
+ * test_gpu; without CUDA, a stand-in skips (it forces C' + H''s slices
+ * through gpu_bench.h, see mk/cuda.mk). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -37,7 +38,7 @@
 #include "ec/ec.h"
 #include "engine/backend.h"
 #include "engine/engine.h"
-#include "gpu/gpu.h"
+#include "gpu/gpu_bench.h"
 #include "groth16/synth.h"
 #include "support.h"
 

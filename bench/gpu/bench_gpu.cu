@@ -1,6 +1,7 @@
 /* build/gpu-bench: times the CUDA backend on device-resident data (the _dev
- * calls of gpu.h), with CUDA events on the context's stream: one warm-up
- * call (it also builds the NTT twiddles), then the median of --runs calls.
+ * calls of src/gpu/gpu_bench.h), with CUDA events on the context's stream:
+ * one warm-up call (it also builds the NTT twiddles), then the median of
+ * --runs calls.
  *
  *   build/gpu-bench [--runs N] [--msm-logs 20,22,24] [--msm-g1-extra 26]
  *                   [--ntt-logs 20,22,24,26,27] [--coset-logs 20,24]
@@ -25,7 +26,7 @@
  * overlap_hm, wall times): whether the chain's latency-bound kernels leave
  * room an MSM beside them could fill.
  *
- * Inputs (src/gpu/bench_common.cuh, shared with bench/peers/sppark_bench.cu):
+ * Inputs (bench/gpu/bench_common.cuh, shared with bench/peers/sppark_bench.cu):
  * MSM scalars of --shape (random: uniform below 2^(bits-1), the default;
  * bits: a SHA-256 witness's mix of zeros, ones, small and full-size
  * values), drawn on the device; bases 2^16 distinct points made on the
@@ -40,7 +41,7 @@
 #include <vector>
 
 #include "gpu/gpu_internal.cuh"
-#include "gpu/bench_common.cuh"
+#include "bench_common.cuh"
 
 static void bench_ok(int rc, const cuzk_error &err, const char *what)
 {
