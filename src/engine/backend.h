@@ -57,7 +57,7 @@ struct cuzk_backend {
                            * prover reads each again for its MSM */
     host_allocator host;  /* how the pinned pool gets memory on this host */
     /* Device part of one proof; fills *m and the device phases of *times
-     * (h2d, ntt, msm_*, d2h, total). Thread-safe: the engine runs up to
+     * (h2d, ntt, msm_*, total). Thread-safe: the engine runs up to
      * gpu_workers_per_device calls on one device at once. */
     int (*prove_start)(cuzk_backend *b, int device, const backend_work *w, cuzk_msm_results *m,
                        cuzk_prove_timings *times, cuzk_error *err);
