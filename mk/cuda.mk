@@ -20,8 +20,14 @@
 #
 # Knobs: CUDA_ARCH (default 90, the H200), NVCC_EXTRA (e.g.
 # -DMSM_C_MAX=20, see the knob lists in src/gpu/*.cu and msm.cuh).
+#
+# src/gpu/gpu_bench.h (the raw NTTs, MSMs, window tables, tuning knobs) has
+# no stubs in gpu_none.c: the benchmark and probe (bench/gpu) are built
+# only with CUDA, and the unit tests that include gpu_bench.h are, without
+# CUDA, compiled (to keep them compiling) but stand-ins that skip (exit 77).
 
-GPU_CU_SRC := $(sort $(filter-out src/gpu/bench_gpu.cu src/gpu/probe_affine.cu,$(wildcard src/gpu/*.cu)))
+GPU_CU_SRC := $(sort $(wildcard src/gpu/*.cu))
+GPU_BENCH_TESTS := $(patsubst tests/unit/%.c,%,$(shell grep -l '"gpu/gpu_bench.h"' tests/unit/test_*.c))
 
 ifeq ($(CUDA_ON),1)
 
@@ -44,12 +50,16 @@ build/obj/src/gpu/%.o: src/gpu/%.cu build/obj/src/gpu/nvcc-flags.stamp
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
-# The benchmark (src/gpu/bench_gpu.cu): not in the library, linked with it.
-build/gpu-bench: build/obj/src/gpu/bench_gpu.o build/libcuzk-internal.a
+build/obj/bench/gpu/%.o: bench/gpu/%.cu build/obj/src/gpu/nvcc-flags.stamp
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+
+# The benchmark (bench/gpu/bench_gpu.cu): not in the library, linked with it.
+build/gpu-bench: build/obj/bench/gpu/bench_gpu.o build/libcuzk-internal.a
 	$(NVCC) -gencode=arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $^ -o $@ -cudart static -lm -lpthread
 
-# The batch-affine probe (src/gpu/probe_affine.cu): the same.
-build/gpu-probe-affine: build/obj/src/gpu/probe_affine.o build/libcuzk-internal.a
+# The batch-affine probe (bench/gpu/probe_affine.cu): the same.
+build/gpu-probe-affine: build/obj/bench/gpu/probe_affine.o build/libcuzk-internal.a
 	$(NVCC) -gencode=arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $^ -o $@ -cudart static -lm -lpthread
 
 # What scripts/gpu-check runs on a GPU machine that cannot build: the
@@ -78,5 +88,16 @@ GPU_OBJ     :=
 GPU_LDLIBS  :=
 GPU_C_SRC_EXCLUDE :=
 GPU_BENCH   :=
+
+# The tests of gpu_bench.h's entries: compiled, not linked (gpu_none.c has
+# no stubs for them); in their place a script that skips. Rebuilt when
+# CUDA is switched (the config stamp), as the real ones are.
+define gpu_bench_test_standin
+$(1)/tests/$(2): $(1)/obj/tests/unit/$(2).o build/config-nocuda.stamp
+	@mkdir -p $$(dir $$@)
+	printf '#!/bin/sh\necho "SKIP: $(2) needs a build with CUDA (make CUDA=1)"\nexit 77\n' >$$@ && chmod +x $$@
+endef
+$(foreach t,$(GPU_BENCH_TESTS),$(eval $(call gpu_bench_test_standin,build,$(t))) \
+    $(eval $(call gpu_bench_test_standin,build/debug,$(t))))
 
 endif

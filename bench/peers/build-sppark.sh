@@ -7,7 +7,7 @@
 #
 #   bench/peers/build-sppark.sh        (from anywhere in the repository)
 #
-# Needs nvcc (NVCC, default: on PATH or /usr/local/cuda/bin/nvcc), cc, and
+# Needs nvcc (NVCC, default: on PATH or /usr/local/cuda/bin/nvcc), cc, make, and
 # the snapshots the fetch tool brings (github:supranational/sppark and, for
 # sppark's host-side field arithmetic, github:supranational/blst):
 #   SPPARK_GIT  default /work/.mirror/supranational+sppark/repo
@@ -64,17 +64,18 @@ rm -rf "$OUT/obj/blst" && mkdir -p "$OUT/obj/blst"
 (cd "$OUT/obj/blst" && CC="$CC" sh ../../blst/build.sh -D__BLST_PORTABLE__ >build.log 2>&1) ||
     { cat "$OUT/obj/blst/build.log" >&2; exit 1; }
 
-# cuzk's CPU code the harness needs (bases, the checks' oracle), with the
-# Makefile's release flags.
-CFLAGS="-std=gnu11 -O3 -DNDEBUG -pthread -Iinclude -Isrc"
-OURS="src/ff/mont_cpu.c src/ff/inv_var.c src/msm/msm_bls12_381_g1.c src/util/threads.c src/util/err.c"
-[ "$(uname -m)" = x86_64 ] && OURS="$OURS src/ff/mont_x86_64.S"
-OUR_OBJ=
-for f in $OURS; do
-    o="$OUT/obj/cuzk_$(basename "$f" | tr . _).o"
-    "$CC" $CFLAGS -c "$f" -o "$o"
-    OUR_OBJ="$OUR_OBJ $o"
-done
+# cuzk's CPU code the harness needs (bases, the checks' oracle): the
+# Makefile's release library, from which the linker takes the members the
+# harness reaches (a list of our files here went stale as they moved).
+# CUDA=0: the library's CPU objects only (no nvcc build of src/gpu). A
+# copy stays in $OUT/obj for REUSE=1 on a machine that cannot build it.
+OUR_LIB=$OUT/obj/libcuzk-internal.a
+if [ "${REUSE:-0}" = 1 ] && [ -f "$OUR_LIB" ]; then
+    echo "build-sppark: reusing $OUR_LIB"
+else
+    ${MAKE:-make} --no-print-directory CUDA=0 -j"$(nproc)" build/libcuzk-internal.a
+    cp build/libcuzk-internal.a "$OUR_LIB"
+fi
 
 # sppark as its Rust build compiles it (rust/src/build.rs, poc/msm-cuda and
 # poc/ntt-cuda build.rs): the curve as a define, its root and blst's src/ as
@@ -84,7 +85,7 @@ NVFLAGS="-O3 -std=c++17 $GENCODE -DFEATURE_BLS12_381 -D__BLST_PORTABLE__ -DTAKE_
  -I$OUT/sppark -I$OUT/blst/src -Iinclude -Isrc -Xcompiler -Wno-unused-function"
 "$NVCC" $NVFLAGS -x cu -c "$OUT/sppark/util/all_gpus.cpp" -o "$OUT/obj/all_gpus.o"
 "$NVCC" $NVFLAGS -DSPPARK_COMMIT="\"$SPPARK_COMMIT\"" -c bench/peers/sppark_bench.cu -o "$OUT/obj/sppark_bench.o"
-"$NVCC" $GENCODE "$OUT/obj/sppark_bench.o" "$OUT/obj/all_gpus.o" $OUR_OBJ "$OUT/obj/blst/libblst.a" \
+"$NVCC" $GENCODE "$OUT/obj/sppark_bench.o" "$OUT/obj/all_gpus.o" "$OUR_LIB" "$OUT/obj/blst/libblst.a" \
     -o "$OUT/sppark-bench" -cudart static -lpthread -lm
 
 ls -l "$OUT/sppark-bench"

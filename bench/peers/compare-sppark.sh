@@ -6,7 +6,7 @@
 #
 # OURS    build/gpu-bundle/gpu-bench (make CUDA=1 gpu-bundle, carried)
 # SPPARK  build/peers/sppark-bench (bench/peers/build-sppark.sh, carried)
-# Both time the same inputs (src/gpu/bench_common.cuh) with device-resident
+# Both time the same inputs (bench/gpu/bench_common.cuh) with device-resident
 # data, median of RUNS calls after a warm-up: BLS12-381 G1 MSMs at each of
 # MSM_LOGS for scalar shapes random and bits, and forward NTTs at NTT_LOGS.
 # Environment: MSM_LOGS (default 24,26,27), NTT_LOGS (24,27), RUNS (5),

@@ -1,5 +1,5 @@
 /* build/peers/sppark-bench: times sppark (supranational/sppark) on one GPU,
- * on the inputs build/gpu-bench times cuzk on (src/gpu/bench_common.cuh:
+ * on the inputs build/gpu-bench times cuzk on (bench/gpu/bench_common.cuh:
  * same bases, same scalars, same NTT data, from the same seeds), for the
  * same-run comparison of issue 14 (bench/peers/compare-sppark.sh).
  * This file is ours; sppark's sources are not in this tree: build with
@@ -62,7 +62,7 @@ typedef fr_t scalar_t;
 #include <msm/pippenger.cuh>
 #include <ntt/ntt.cuh>
 
-#include "gpu/bench_common.cuh"
+#include "../gpu/bench_common.cuh"
 extern "C" {
 #include "msm/msm.h"
 }

@@ -1,5 +1,5 @@
 /* The backend interface: what the engine asks of a prover device. Three
- * implementations: cpu (backend_cpu.c: the CPU prover), sim (backend_sim.c:
+ * implementations: cpu (cpu.c: the CPU prover), sim (sim.c:
  * configurable service times, deterministic tests of dispatch) and cuda
  * (the GPU prover). Designed for a GPU:
  *   - a, b, c arrive in a pinned host buffer from the engine's pool, the
@@ -57,7 +57,7 @@ struct cuzk_backend {
                            * prover reads each again for its MSM */
     host_allocator host;  /* how the pinned pool gets memory on this host */
     /* Device part of one proof; fills *m and the device phases of *times
-     * (h2d, ntt, msm_*, d2h, total). Thread-safe: the engine runs up to
+     * (h2d, ntt, msm_*, total). Thread-safe: the engine runs up to
      * workers_per_device calls on one device at once. */
     int (*prove_start)(cuzk_backend *b, int device, const backend_work *w, cuzk_msm_results *m,
                        cuzk_prove_timings *times, cuzk_error *err);
@@ -120,7 +120,7 @@ cuzk_backend *backend_sim_create_on(int n_devices, double gpu_ms, struct cuzk_vc
  * cannot be watched. */
 cuzk_backend *backend_sim_create_gated(int n_devices, double gpu_ms, const char *gate, cuzk_error *err);
 
-/* The CUDA prover (backend_gpu.c) on the first o->gpu_devices visible GPUs
+/* The CUDA prover (backend/gpu.c) on the first o->gpu_devices visible GPUs
  * (0: all). Each device keeps the proving keys it has seen resident
  * (evicting idle ones, least recently used first, when memory runs out;
  * a key that still does not fit streams its points from host memory); the

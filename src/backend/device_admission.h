@@ -12,7 +12,7 @@
  * does not change while proofs take from and give back to that pool).
  * A proof whose need is not known runs alone, so that its peak can be
  * measured; so does a retry of a proof that ran out of memory next to
- * others (backend_gpu.c).
+ * others (backend/gpu.c).
  *
  * The rule (admission_fits) is pure; admission_enter and admission_leave
  * wrap it in a lock and a condition variable for the device's workers. */

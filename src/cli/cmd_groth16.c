@@ -66,10 +66,10 @@ static void print_timings(const char *backend, double witness, double load, cons
             "stage      seconds (backend %s)\n"
             "witness    %8.3f\nload       %8.3f\nkey        %8.3f\n"
             "abc        %8.3f\nh2d        %8.3f\nntt        %8.3f\nmsm_a      %8.3f\nmsm_b1     %8.3f\n"
-            "msm_b2     %8.3f\nmsm_c      %8.3f\nmsm_h      %8.3f\nd2h        %8.3f\nfinish     %8.3f\n"
+            "msm_b2     %8.3f\nmsm_c      %8.3f\nmsm_h      %8.3f\nfinish     %8.3f\n"
             "total      %8.3f\nverify     %8.3f\n",
             backend, witness, load, t->key, t->abc, t->h2d, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c,
-            t->msm_h, t->d2h, t->finish, t->total, verify);
+            t->msm_h, t->finish, t->total, verify);
 }
 
 /* proof.json and public.json: both, or (a write failed) neither, and what

@@ -289,7 +289,7 @@ typedef struct {
     uint64_t device_memory_used[CUZK_MAX_DEVICES], device_memory_high_water[CUZK_MAX_DEVICES];
     uint64_t device_memory_total[CUZK_MAX_DEVICES];
     /* proofs that waited for room in the device's memory before they could
-     * start (the backend's admission: backend_gpu.c), a count since start */
+     * start (the backend's admission: backend/gpu.c), a count since start */
     uint64_t device_memory_waits[CUZK_MAX_DEVICES];
     pool_stats pool;
     budget_stats budget;

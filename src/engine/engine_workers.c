@@ -201,9 +201,9 @@ void *engine_device_worker_main(void *varg)
         timeline_emit(e->tl, TL_GPU_END, j->id, p->index, device, p->t_device_end);
         CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "partition proved",
                  "backend=%s job_id=%llu partition=%u device=%d h2d=%.4f ntt=%.4f msm_a=%.4f msm_b1=%.4f "
-                 "msm_b2=%.4f msm_c=%.4f msm_h=%.4f d2h=%.4f total=%.4f witness_packed=%d",
+                 "msm_b2=%.4f msm_c=%.4f msm_h=%.4f total=%.4f witness_packed=%d",
                  e->backend->name, (unsigned long long)j->id, p->index, device, times.h2d, times.ntt, times.msm_a, times.msm_b1,
-                 times.msm_b2, times.msm_c, times.msm_h, times.d2h, times.total, p->packed.base != NULL);
+                 times.msm_b2, times.msm_c, times.msm_h, times.total, p->packed.base != NULL);
         pool_checkin(e->pool, p->abc, j->id, p->index);
         p->abc = NULL;
 

@@ -1,5 +1,5 @@
 /* a, b, c of one proof built on the device from the proving key's A and B
- * matrices: the CPU's synthesis (src/engine/pce.c, cuzk_pce_synthesize),
+ * matrices: the CPU's synthesis (src/synthesis/pce.c, cuzk_pce_synthesize),
  *   a = A.w, b = B.w (row by row), c = a o b,
  * so a whole proof needs only the witness from the host.
  *

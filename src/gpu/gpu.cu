@@ -76,7 +76,7 @@ static int params_match(const uint64_t *mod, const uint64_t *one, const uint64_t
     for (int i = 0; i < P::N; i++)
         if (P::mod(i) != half(mod, i) || P::one(i) != half(one, i) || P::r2(i) != half(r2, i))
             return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "src/gpu/constants.cuh disagrees with src/ff/constants.h for "
-                             "%s: run src/gpu/gen_constants.py", name);
+                             "%s: run tools/gen_gpu_constants.py", name);
     if (P::INV != (uint32_t)inv64)
         return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "src/gpu/constants.cuh: wrong INV for %s", name);
     return 0;
@@ -291,16 +291,6 @@ extern "C" int cuzk_gpu_upload(cuzk_gpu *g, void *dev, const void *host, size_t 
     return 0;
 }
 
-extern "C" int cuzk_gpu_download(cuzk_gpu *g, void *host, const void *dev, size_t bytes, cuzk_error *err)
-{
-    if (!g || (bytes && (!dev || !host)))
-        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_download: missing context or buffer");
-    GPU_CHECK(cudaSetDevice(g->device));
-    GPU_CHECK(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, g->stream));
-    GPU_CHECK(cudaStreamSynchronize(g->stream));
-    return 0;
-}
-
 size_t gpu::memory_left(cuzk_gpu *g)
 {
     size_t free_bytes = 0, total = 0, reserved = 0, used = 0;
@@ -347,4 +337,21 @@ extern "C" int cuzk_gpu_set_c_plus_h(cuzk_gpu *g, unsigned slices, int h_aside, 
     g->ch_slices = slices;
     g->no_h_aside = !h_aside;
     return 0;
+}
+
+extern "C" void *cuzk_gpu_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+extern "C" void cuzk_gpu_host_free(void *p)
+{
+    if (p)
+        cudaFreeHost(p);
+    cudaGetLastError();
 }

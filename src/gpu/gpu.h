@@ -1,34 +1,27 @@
-/* The CUDA backend's one door: plain C, no CUDA types.
+/* The CUDA backend's door for the engine (src/backend/gpu.c): plain
+ * C, no CUDA types. Devices, contexts, keys kept on a device, the device
+ * part of a proof, a setup's fixed-base multiplications, pinned host
+ * memory. The backend's raw operations (NTTs, MSMs, window tables) and
+ * tuning knobs, which only the tests and benchmarks call, are in
+ * gpu_bench.h.
  *
  * Built from the .cu files of src/gpu when nvcc is found (mk/cuda.mk), else from
  * src/gpu/gpu_none.c, where cuzk_gpu_device_count() is 0 and every other
- * call fails with "built without CUDA". The data layouts are the CPU
- * backend's, byte for byte:
- *   Fr elements     F = bn254_fr / bls12_381_fr (src/ff/field.h), Montgomery
- *   MSM scalars     the same 4 little-endian words in NORMAL form, each < r
- *   MSM bases       G_affine (src/ec/ec.inc), Montgomery, all-zero = infinity
- *   MSM result      G_jac (X, Y, Z), Montgomery; any Jacobian representative
- *                   of the sum (compare points, not bytes)
- * with G = bn254_g1 / bls12_381_g1 for _g1 and the _g2 twins over Fp2.
+ * call fails with "built without CUDA" (gpu_bench.h's have no such stubs:
+ * CUDA builds only). The data layouts are the CPU backend's, byte for
+ * byte (the zkey's points, src/groth16/groth16.h; the MSM results,
+ * cuzk_msm_results).
  *
  * Contexts. A cuzk_gpu owns one device, one CUDA stream and the caches that
  * make repeated calls cheap (NTT twiddle tables, kept at the largest size
- * asked for). It is used by one thread at a time. Every call below that
- * takes a context also accepts g == NULL for host-pointer calls: then a
- * temporary context on device 0 serves that call alone (simplest, slower:
- * twiddles are rebuilt each time).
+ * asked for). It is used by one thread at a time.
  *
  * Errors: 0 (CUZK_OK), or a CUZK_ERR_* code with a message in *err (when err
  * is not NULL): CUZK_ERR_ARG for bad arguments (nothing is touched),
  * CUZK_ERR_NOMEM when device or pinned memory runs out, CUZK_GPU_ERR_DEVICE
  * when a CUDA call or kernel fails (the message names the CUDA error, the
  * call, file and line) or when there is no CUDA at all. After a failed call,
- * output buffers hold unspecified values. Nothing here aborts or prints.
- *
- * Host-pointer calls copy their inputs to the device and results back and
- * return when the results are in host memory. _dev calls take device
- * pointers from cuzk_gpu_alloc (of the same context) and leave data there;
- * they too return when the device work is done. */
+ * output buffers hold unspecified values. Nothing here aborts or prints. */
 #ifndef CUZK_GPU_GPU_H
 #define CUZK_GPU_GPU_H
 
@@ -83,101 +76,13 @@ int cuzk_gpu_open(cuzk_gpu **out, int device, cuzk_error *err);
  * pool holds unused back to the device; NULL is a no-op. */
 void cuzk_gpu_close(cuzk_gpu *g);
 
-/* data[0..n) <- its NTT (inverse: iNTT, scaled by 1/n), natural order in and
- * out, root F_ntt_root(log2 n): the output of F_ntt / F_intt (src/poly/ntt.h)
- * exactly. n must be a power of two 2^k, k <= the field's two-adicity. */
-int cuzk_gpu_ntt(cuzk_gpu *g, cuzk_curve_id curve, void *data, size_t n, int inverse, cuzk_error *err);
-
-/* The prover's quotient step (src/groth16/prove.inc, compute_h): for each of
- * a, b, c (evaluations on the size-n domain, Montgomery): iNTT, times
- * w_2n^i, NTT; then a[i] <- a[i] b[i] - c[i] in NORMAL form, the H MSM's
- * scalars. b and c are not modified. n = 2^k with k + 1 <= two-adicity. */
-int cuzk_gpu_coset_h(cuzk_gpu *g, cuzk_curve_id curve, void *a, const void *b, const void *c, size_t n,
-                     cuzk_error *err);
-
-/* *result_jac <- sum_{i<n} scalars[i] bases[i] (infinity for n = 0) on G1
- * (_g1) or G2 (_g2) of the curve; layouts above. Zero scalars and infinity
- * bases are ordinary inputs. n < 2^31. */
-int cuzk_gpu_msm_g1(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
-                    size_t n, cuzk_error *err);
-int cuzk_gpu_msm_g2(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
-                    size_t n, cuzk_error *err);
-
-/* Tuning: MSMs on g use c-bit windows (2 <= c <= CUZK_GPU_MSM_WINDOW_MAX;
- * more bits: fewer windows, 2^(c-1) buckets each), or the cost model's
- * choice for c = 0 (the default). The result does not depend on c. */
-#define CUZK_GPU_MSM_WINDOW_MAX 24
-int cuzk_gpu_set_msm_window(cuzk_gpu *g, unsigned c, cuzk_error *err);
-
-/* Tuning: the first bucket pass of MSMs on g adds points in affine
- * coordinates, `lanes` independent sums a thread sharing one inversion
- * (lanes >= 1, at any size), or always in XYZZ coordinates
- * (CUZK_GPU_MSM_LANES_XYZZ), or as the MSM's size and the free device
- * memory say (CUZK_GPU_MSM_LANES_AUTO, the default). The result does not
- * depend on it. At most CUZK_GPU_MSM_LANES_MAX. */
-#define CUZK_GPU_MSM_LANES_AUTO 0
-#define CUZK_GPU_MSM_LANES_XYZZ (-1)
-#define CUZK_GPU_MSM_LANES_MAX 4096
-int cuzk_gpu_set_msm_lanes(cuzk_gpu *g, int lanes, cuzk_error *err);
-
-/* ---- window tables: MSMs over bases fixed across many MSMs ----
- * A table holds, for n bases P_i, the multiples 2^(cw) P_i of every c-bit
- * digit window w (nwin rows; row 0 the bases): an MSM over it sums all its
- * windows in one set of buckets, with wider windows, no doublings after.
- * Faster (fewer additions), nwin times the memory (nwin ~ 11 at n = 2^24).
- * c comes from the cost model, or from the context's forced window at the
- * time the table is made. */
-typedef struct cuzk_gpu_msm_table cuzk_gpu_msm_table;
-
-/* Device bytes of the table of n bases of G1 (g2 = 0) or G2 on g. */
-size_t cuzk_gpu_msm_table_bytes(const cuzk_gpu *g, cuzk_curve_id curve, int g2, size_t n);
-
-/* *out <- the table of n bases (layout above; host memory, or device
- * memory of g's device) on g's device.
- * CUZK_ERR_NOMEM when it does not fit. */
-int cuzk_gpu_msm_table_make(cuzk_gpu *g, cuzk_curve_id curve, int g2, const void *bases, size_t n,
-                            cuzk_gpu_msm_table **out, cuzk_error *err);
-
-/* *result_jac <- sum_{i<n} scalars[i] P_i over the table's first n <= its
- * bases; scalars in device memory (cuzk_gpu_alloc) of g's device. */
-int cuzk_gpu_msm_table_run(cuzk_gpu *g, const cuzk_gpu_msm_table *t, void *result_jac, const void *scalars,
-                           size_t n, cuzk_error *err);
-void cuzk_gpu_msm_table_free(cuzk_gpu_msm_table *t);
-
 /* Whether keys uploaded through g (cuzk_gpu_key_upload) or kept on its
  * device by a setup (cuzk_gpu_setup) get window tables for their points
- * when those fit in free device memory: on (1, the default) or off (0). */
+ * (gpu_bench.h, "window tables": faster MSMs, ~11 times the memory) when
+ * those fit in free device memory: on (1, the default) or off (0). */
 int cuzk_gpu_set_key_tables(cuzk_gpu *g, int on, cuzk_error *err);
 
-/* Tuning: proofs on g over keys without window tables make C' + H' (one
- * MSM over C's points and H's) in `slices` slices of points one after
- * another (1 <= slices <= CUZK_GPU_C_PLUS_H_SLICES_MAX), or in as many as
- * the free device memory needs (0, the default: 1 where its digits fit,
- * as with any key smaller than 2^27 on an H200). When sliced, H's digits
- * are sorted aside, while A, B and C are summed, where they fit (h_aside
- * 1, the default; the environment variable CUZK_GPU_NO_H_ASIDE=1 makes it
- * 0 for new contexts), or with the slices' (0). The result does not
- * depend on either. */
-#define CUZK_GPU_C_PLUS_H_SLICES_MAX 64
-int cuzk_gpu_set_c_plus_h(cuzk_gpu *g, unsigned slices, int h_aside, cuzk_error *err);
-
-/* ---- device-resident data (g must not be NULL) ---- */
-
-/* *dev <- bytes of device memory of g's device; free with cuzk_gpu_free. */
-int cuzk_gpu_alloc(cuzk_gpu *g, void **dev, size_t bytes, cuzk_error *err);
-void cuzk_gpu_free(cuzk_gpu *g, void *dev);
-int cuzk_gpu_upload(cuzk_gpu *g, void *dev, const void *host, size_t bytes, cuzk_error *err);
-int cuzk_gpu_download(cuzk_gpu *g, void *host, const void *dev, size_t bytes, cuzk_error *err);
-
-/* As above, on device memory. coset_h_dev also overwrites b and c. */
-int cuzk_gpu_ntt_dev(cuzk_gpu *g, cuzk_curve_id curve, void *data, size_t n, int inverse, cuzk_error *err);
-int cuzk_gpu_coset_h_dev(cuzk_gpu *g, cuzk_curve_id curve, void *a, void *b, void *c, size_t n, cuzk_error *err);
-int cuzk_gpu_msm_g1_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
-                        size_t n, cuzk_error *err);
-int cuzk_gpu_msm_g2_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, const void *bases, const void *scalars,
-                        size_t n, cuzk_error *err);
-
-/* ---- whole proofs (prove.cu) ---- */
+/* ---- keys on a device (key.cu) and whole proofs (prove.cu) ---- */
 
 /* A proving key on one device: its point arrays (A, B1, B2, C, H), either
  * resident in device memory or streamed from host memory during each
@@ -201,7 +106,7 @@ typedef struct {
 
 /* *out <- z's points uploaded to g's device; they stay there, usable from
  * any context of that device, until cuzk_gpu_key_free. With window tables
- * (see above) when g allows them and they fit next to a proof's scratch,
+ * (cuzk_gpu_set_key_tables) when g allows them and they fit next to a proof's scratch,
  * else as they are. CUZK_ERR_NOMEM when the points do not fit at all. */
 int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuzk_error *err);
 
@@ -233,7 +138,7 @@ void cuzk_gpu_key_free(cuzk_gpu_key *k);
  * from k's rows (CUZK_ERR_ARG when k has none). The coset chain makes h,
  * then the MSMs: A, B1, B2, and on a resident key C' + H' as one (m->c the
  * sum, m->h infinity; on a streamed key each). Fills *m and, when t is not
- * NULL, t's h2d, ntt, msm_*, d2h and total from CUDA events, and t->abc
+ * NULL, t's h2d, ntt, msm_* and total from CUDA events, and t->abc
  * when the device built a, b, c (the other fields are left alone). Scratch comes
  * from g's memory pool: after the first proof of a size, no allocation
  * reaches the driver. */

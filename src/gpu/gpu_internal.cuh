@@ -18,9 +18,27 @@
 extern "C" {
 #include "util/err.h"
 }
-#include "gpu/gpu.h"
+#include "gpu/gpu_bench.h" /* and gpu.h */
 
 #define GPU_PROF_MARKS 16
+
+/* The phases of one proof's device part (prove.cu), each ending at an
+ * event on the context's stream, each marked once a proof: PHASE_START
+ * first, PHASE_MSM_H last, the MSMs in the order they run. A phase lasts
+ * from the mark before it. PHASE_MSM_A + KEY_X is the MSM of key array X
+ * (key.cuh). */
+enum gpu_phase {
+    PHASE_START,
+    PHASE_H2D,
+    PHASE_ABC,
+    PHASE_NTT,
+    PHASE_MSM_A,
+    PHASE_MSM_B1,
+    PHASE_MSM_B2,
+    PHASE_MSM_C,
+    PHASE_MSM_H,
+    PHASES
+};
 
 /* Transient buffers come from the device's memory pool, shared by its
  * contexts (stream ordered, kept between calls: no cudaMalloc on the hot
@@ -52,8 +70,8 @@ struct cuzk_gpu {
     bool no_h_aside;    /* cuzk_gpu_set_c_plus_h(g, _, 0) */
     /* phase boundaries of the last cuzk_gpu_prove (prove.cu): phase_ev[i]
      * ends phase i; phase_order[0 .. phases_run) are the phases as they ran */
-    cudaEvent_t phase_ev[9];
-    int phase_order[9];
+    cudaEvent_t phase_ev[PHASES];
+    int phase_order[PHASES];
     int phases_run;
     /* Optional step timing of the last MSM (the benchmark turns it on):
      * events recorded on the stream at named points. */
@@ -85,27 +103,6 @@ int scalars_to_normal(cuzk_gpu *g, cuzk_curve_id curve, void *x, size_t n, cuzk_
 /* Device memory a call may still take: free memory, and what g's pool
  * holds unused (0 when unknown). gpu.cu. */
 size_t memory_left(cuzk_gpu *g);
-
-/* Where a long key operation tells its stages (a setup's progress hook);
- * fn NULL: nowhere. */
-struct key_progress {
-    void (*fn)(void *ctx, const char *stage) = nullptr;
-    void *ctx = nullptr;
-    void operator()(const char *stage) const
-    {
-        if (fn)
-            fn(ctx, stage);
-    }
-};
-
-/* *out <- a resident key of z whose points a setup left in device memory
- * (setup.cu): pts[CUZK_SETUP_A], [B1], [B2] as they are, [C] holding C's
- * points and then H's, [H] NULL; cudaMalloc'd, owned by the key from here
- * on (freed also on failure). Then made what an uploaded key is (points at
- * infinity dropped, window tables) where its tables fit, each table's
- * building told to progress (the longest part at 2^24). prove.cu. */
-int key_adopt(cuzk_gpu *g, const cuzk_zkey *z, void *pts[CUZK_SETUP_ARRAYS], const key_progress &progress,
-              cuzk_gpu_key **out, cuzk_error *err);
 
 } /* namespace gpu */
 

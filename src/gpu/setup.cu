@@ -9,7 +9,7 @@ extern "C" { /* first, so the setup's C functions keep C linkage */
 #include "groth16/groth16.h"
 }
 
-#include "gpu/msm.cuh"
+#include "gpu/key.cuh"
 
 namespace gpu {
 

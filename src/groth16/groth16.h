@@ -12,14 +12,14 @@
 #include "groth16/zkey.h"
 
 /* Seconds spent in each stage of one proof (on a GPU: its phases, from
- * CUDA events; h2d and d2h stay 0 on the CPU). */
+ * CUDA events; h2d stays 0 on the CPU; each MSM brings its own result back,
+ * inside its time). */
 typedef struct {
     double key;     /* a device's copy of the key made for this proof (points, rows for a, b, c): its first there */
     double abc;     /* a = A.w, b = B.w, c = a o b from the key's coefficients */
     double h2d;     /* a, b, c and the witness to the device */
     double ntt;     /* the three iNTT -> coset shift -> NTT chains and h */
     double msm_a, msm_b1, msm_b2, msm_c, msm_h;
-    double d2h;     /* the MSM results back */
     double finish;  /* blinding with r, s and the affine conversion */
     double device;  /* a device's part, first copy to last result, by its own clock (0 on the CPU) */
     double total;

@@ -1,4 +1,4 @@
-/* The PCE cache file reader (cuzk_pce_load, src/engine/pce.c). A file
+/* The PCE cache file reader (cuzk_pce_load, src/synthesis/pce.c). A file
  * carries a checksum, which random bytes almost never match, so each input
  * is read twice: as it is, and resealed, i.e. its header and arrays, where
  * they fit in the input, given to cuzk_pce_save (which writes the checksum)

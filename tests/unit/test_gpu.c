@@ -1,13 +1,14 @@
-/* The CUDA backend (src/gpu/gpu.h) against the CPU backend, bit for bit, on
- * fresh random inputs: NTTs of 2^0..2^20 points both ways, the prover's
- * coset chain, and MSMs on the four groups with zero scalars, infinity
- * bases, repeated and opposite bases mixed in, plain and over window
- * tables.
+/* The CUDA backend's raw operations (src/gpu/gpu_bench.h) against the CPU
+ * backend, bit for bit, on fresh random inputs: NTTs of 2^0..2^20 points
+ * both ways, the prover's coset chain, and MSMs on the four groups with
+ * zero scalars, infinity bases, repeated and opposite bases mixed in,
+ * plain and over window tables.
  *
- * Without a usable GPU (or in a build without CUDA) the program prints
- * "SKIP: no GPU" and exits 77, which tests/run-all counts as skipped; under
- * AddressSanitizer too, since the CUDA runtime and ASan's shadow memory do
- * not mix. The random seed is printed; CUZK_TEST_SEED=<n> repeats a run. */
+ * Without a usable GPU the program prints "SKIP: no GPU" and exits 77,
+ * which tests/run-all counts as skipped; under AddressSanitizer too, since
+ * the CUDA runtime and ASan's shadow memory do not mix. A build without
+ * CUDA has no gpu_bench.h to link: mk/cuda.mk makes this test a stand-in
+ * that skips. The random seed is printed; CUZK_TEST_SEED=<n> repeats a run. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -20,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpu/gpu.h"
+#include "gpu/gpu_bench.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/random.h"

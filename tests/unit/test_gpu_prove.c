@@ -1,4 +1,4 @@
-/* Whole proofs on the GPU backend (src/engine/backend_gpu.c) against the CPU
+/* Whole proofs on the GPU backend (src/backend/gpu.c) against the CPU
  * backend, on both curves:
  *   - the MSM results of one proof equal the CPU's, point for point (C and
  *     H as their sum, all a proof uses),
@@ -18,7 +18,8 @@
  *     it, two threads prove the fixture keys at once, the proofs verify
  *     against snarkjs's verification keys with snarkjs's public signals.
  * Skips (exit 77) without a usable GPU and under AddressSanitizer, like
- * test_gpu. */
+ * test_gpu; without CUDA, a stand-in skips (it forces C' + H''s slices
+ * through gpu_bench.h, see mk/cuda.mk). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -38,7 +39,7 @@
 #include "backend/backend.h"
 #include "engine/engine.h"
 #include "backend/gpu_rows.h"
-#include "gpu/gpu.h"
+#include "gpu/gpu_bench.h"
 #include "groth16/synth.h"
 #include "support.h"
 

@@ -1,6 +1,7 @@
 /* build/gpu-bench: times the CUDA backend on device-resident data (the _dev
- * calls of gpu.h), with CUDA events on the context's stream: one warm-up
- * call (it also builds the NTT twiddles), then the median of --runs calls.
+ * calls of src/gpu/gpu_bench.h), with CUDA events on the context's stream:
+ * one warm-up call (it also builds the NTT twiddles), then the median of
+ * --runs calls.
  *
  *   build/gpu-bench [--runs N] [--msm-logs 20,22,24] [--msm-g1-extra 26]
  *                   [--ntt-logs 20,22,24,26,27] [--coset-logs 20,24]
@@ -14,7 +15,9 @@
  * size (rows msm_g1_cNN); the plain rows use the cost model's choice.
  * --table-logs: at those of the MSM sizes, MSMs over window tables of the
  * bases too (rows msm_g1_t, msm_g2_t; the table's size and build time are
- * printed, not timed in the rows). --lanes: every MSM's first bucket
+ * printed, not timed in the rows; a size whose table, or any MSM row whose
+ * memory, the card does not have is skipped with a line saying so, as
+ * 2^26 G1 tables on an 80 GB H100). --lanes: every MSM's first bucket
  * pass in L affine lanes a thread (cuzk_gpu_set_msm_lanes; -1 XYZZ, 0 the
  * automatic choice, the default); --sweep-lanes times G1 and G2 MSMs of
  * 2^sweep-log points again with each (rows msm_g1_lNN, msm_g2_lNN; lx the
@@ -25,7 +28,7 @@
  * overlap_hm, wall times): whether the chain's latency-bound kernels leave
  * room an MSM beside them could fill.
  *
- * Inputs (src/gpu/bench_common.cuh, shared with bench/peers/sppark_bench.cu):
+ * Inputs (bench/gpu/bench_common.cuh, shared with bench/peers/sppark_bench.cu):
  * MSM scalars of --shape (random: uniform below 2^(bits-1), the default;
  * bits: a SHA-256 witness's mix of zeros, ones, small and full-size
  * values), drawn on the device; bases 2^16 distinct points made on the
@@ -40,7 +43,7 @@
 #include <vector>
 
 #include "gpu/gpu_internal.cuh"
-#include "gpu/bench_common.cuh"
+#include "bench_common.cuh"
 
 static void bench_ok(int rc, const cuzk_error &err, const char *what)
 {
@@ -152,48 +155,95 @@ static void bench_coset(cuzk_gpu *g, cuzk_curve_id curve, const char *name, unsi
     cuzk_gpu_free(g, d);
 }
 
+/* A row that does not fit the card: rc CUZK_ERR_NOMEM from an allocation
+ * (or from the check before it) prints the line saying the row is skipped
+ * and gives false; 0 gives true; anything else ends the run. */
+static bool fits(int rc, const cuzk_error &err, const char *op, const char *curve, unsigned lg)
+{
+    if (rc != CUZK_ERR_NOMEM) {
+        bench_ok(rc, err, op);
+        return true;
+    }
+    printf("  %-10s %-10s 2^%-3u skipped, does not fit the card: %s\n", op, curve, lg, err.msg);
+    fflush(stdout);
+    return false;
+}
+
+/* CUZK_ERR_NOMEM unless `bytes` of device memory are free, after the
+ * device's pool gives back what it holds unused (earlier rows' scratch) */
+static int device_has(cuzk_gpu *g, size_t bytes, const char *what, cuzk_error *err)
+{
+    size_t free_bytes = 0, total = 0;
+    BENCH_CHECK(cudaMemPoolTrimTo(g->pool, 0));
+    BENCH_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    if (bytes <= free_bytes)
+        return 0;
+    return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: %.1f GiB, %.1f GiB free of %.1f", what, bytes / 1073741824.0,
+                     free_bytes / 1073741824.0, total / 1073741824.0);
+}
+
+/* An MSM row's device memory (bases, scalars, the table), freed and the
+ * window given back to the cost model at the end of the row, whichever
+ * way it ends */
+struct msm_row_memory {
+    cuzk_gpu *g;
+    void *bases = nullptr, *scalars = nullptr;
+    cuzk_gpu_msm_table *table = nullptr;
+    ~msm_row_memory()
+    {
+        cuzk_gpu_msm_table_free(table);
+        cuzk_gpu_free(g, bases);
+        cuzk_gpu_free(g, scalars);
+        cuzk_error err = {};
+        bench_ok(cuzk_gpu_set_msm_window(g, 0, &err), err, "window");
+    }
+};
+
 /* c = 0: the cost model's window; the op name tells. With `table`, over a
- * window table of the bases, made (and timed) once first. lanes: as
- * cuzk_gpu_set_msm_lanes (default: --lanes). */
+ * window table of the bases, made (and timed) once first, when the table
+ * with its bases and scalars fits in free device memory. lanes: as
+ * cuzk_gpu_set_msm_lanes (default: --lanes). A row whose memory (inputs,
+ * table, scratch) the card does not have is skipped with a line saying so. */
 template <class A, class J>
 static void bench_msm(cuzk_gpu *g, cuzk_curve_id curve, bool g2, const char *op, const char *name, unsigned bits,
                       const std::vector<A> &pts, unsigned lg, int runs, unsigned c = 0, bool table = false,
                       int lanes = msm_lanes)
 {
     size_t n = (size_t)1 << lg;
-    void *bases = nullptr, *scalars = nullptr;
     cuzk_error err = {};
-    bench_ok(cuzk_gpu_alloc(g, &bases, n * sizeof(A), &err), err, "alloc bases");
-    bench_ok(cuzk_gpu_alloc(g, &scalars, n * 32, &err), err, "alloc scalars");
-    tile_points(bases, n, pts);
-    fill_scalars(g, scalars, n, bits, 3 + lg, msm_shape);
-    J result;
-    bench_ok(cuzk_gpu_set_msm_window(g, c, &err), err, "window");
+    msm_row_memory mem = {g};
+    bench_ok(cuzk_gpu_set_msm_window(g, c, &err), err, "window"); /* first: a table's windows are the context's */
     bench_ok(cuzk_gpu_set_msm_lanes(g, lanes, &err), err, "lanes");
-    cuzk_gpu_msm_table *t = nullptr;
+    const size_t table_bytes = table ? cuzk_gpu_msm_table_bytes(g, curve, g2, n) : 0;
+    if (table && !fits(device_has(g, table_bytes + n * (sizeof(A) + 32), "a window table with its bases and scalars",
+                                  &err), err, op, name, lg))
+        return;
+    if (!fits(cuzk_gpu_alloc(g, &mem.bases, n * sizeof(A), &err), err, op, name, lg) ||
+        !fits(cuzk_gpu_alloc(g, &mem.scalars, n * 32, &err), err, op, name, lg))
+        return;
+    tile_points(mem.bases, n, pts);
+    fill_scalars(g, mem.scalars, n, bits, 3 + lg, msm_shape);
+    J result;
     if (table) {
         const auto t0 = std::chrono::steady_clock::now();
-        bench_ok(cuzk_gpu_msm_table_make(g, curve, g2, bases, n, &t, &err), err, "table");
+        if (!fits(cuzk_gpu_msm_table_make(g, curve, g2, mem.bases, n, &mem.table, &err), err, op, name, lg))
+            return;
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        printf("  %-10s %-10s 2^%-3u table of %.1f GiB made in %.2f s\n", op, name, lg,
-               cuzk_gpu_msm_table_bytes(g, curve, g2, n) / 1073741824.0, s);
-        cuzk_gpu_free(g, bases); /* the table's row 0 holds them */
-        bases = nullptr;
+        printf("  %-10s %-10s 2^%-3u table of %.1f GiB made in %.2f s\n", op, name, lg, table_bytes / 1073741824.0, s);
+        cuzk_gpu_free(g, mem.bases); /* the table's row 0 holds them */
+        mem.bases = nullptr;
     }
+    auto msm = [&] {
+        return mem.table ? cuzk_gpu_msm_table_run(g, mem.table, &result, mem.scalars, n, &err)
+                         : (g2 ? cuzk_gpu_msm_g2_dev : cuzk_gpu_msm_g1_dev)(g, curve, &result, mem.bases, mem.scalars,
+                                                                           n, &err);
+    };
+    if (!fits(msm(), err, op, name, lg)) /* its scratch, from the pool */
+        return;
     g->prof.on = 1;
-    time_it(g, op, name, lg, runs, [&] {
-        if (t)
-            bench_ok(cuzk_gpu_msm_table_run(g, t, &result, scalars, n, &err), err, op);
-        else
-            bench_ok((g2 ? cuzk_gpu_msm_g2_dev : cuzk_gpu_msm_g1_dev)(g, curve, &result, bases, scalars, n, &err),
-                     err, op);
-    });
+    time_it(g, op, name, lg, runs, [&] { bench_ok(msm(), err, op); });
     record_steps(g, op, name, lg);
     g->prof.on = 0;
-    cuzk_gpu_msm_table_free(t);
-    bench_ok(cuzk_gpu_set_msm_window(g, 0, &err), err, "window");
-    cuzk_gpu_free(g, bases);
-    cuzk_gpu_free(g, scalars);
 }
 
 /* Rows op (plain) at each of logs, then op_t (over a window table) at

@@ -1,4 +1,4 @@
-/* What the GPU benchmarks share: build/gpu-bench (src/gpu/bench_gpu.cu) and
+/* What the GPU benchmarks share: build/gpu-bench (bench/gpu/bench_gpu.cu) and
  * the sppark harness of the same-run comparison (bench/peers/sppark_bench.cu)
  * include this, so that both time the same bytes the same way.
  *

@@ -30,7 +30,7 @@
 
 #include "gpu/ec.cuh"
 #pragma GCC diagnostic ignored "-Wunused-function" /* bench_common.cuh: what gpu-bench alone uses */
-#include "gpu/bench_common.cuh"
+#include "bench_common.cuh"
 
 using F = gpu::bls12_381_fp_t;
 using A = gpu::affine<F>;
