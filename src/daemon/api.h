@@ -27,12 +27,18 @@ typedef struct {
     double cluster_lease_s; /* for status: which nodes are alive */
     const char *backend;   /* its name, for status */
     double max_wait_s;     /* cap on ?wait_ms */
+    int max_waiting;       /* requests that may wait at once (the rest answer at once) */
+    cuzk_logger *log;      /* NULL: none */
+    atomic_int waiting;
     double t_start;
     http_counters counters;
     atomic_int accepting; /* for status: the engine itself refuses the submits */
 } api_context;
 
-void api_init(api_context *a, cuzk_engine *engine, const char *backend, double max_wait_s);
+/* max_connections: the server's; a quarter of them (at least one) are
+ * kept from requests that wait (?wait_ms), so status, metrics and submits
+ * always find a connection. */
+void api_init(api_context *a, cuzk_engine *engine, const char *backend, double max_wait_s, int max_connections);
 /* Cluster mode: the jobs are the cluster's (status and metrics gain its
  * numbers). */
 void api_use_cluster(api_context *a, cluster_node *n, double lease_s);

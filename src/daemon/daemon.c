@@ -108,7 +108,8 @@ static int start_engine(daemon_state *d, cuzk_error *err)
         if (rc)
             return rc;
     }
-    api_init(&d->api, d->engine, backend_name, c->max_wait_s);
+    api_init(&d->api, d->engine, backend_name, c->max_wait_s, c->max_connections);
+    d->api.log = d->log;
     if (!d->cluster)
         return CUZK_OK;
     api_use_cluster(&d->api, d->cluster, c->cluster.lease_s);
