@@ -29,9 +29,10 @@ start_daemon d "$CUZK_CONNECT" --config "$WORK/d.ini"
 job=$("$CUZK" client submit --quiet --circuit c "$WORK/w.wtns")
 
 # wait_client N: GET the job with a 600 s wait on a connection of its own,
-# printing the status line it gets (if any) to $WORK/wait.N
+# printing the status line it gets (if any) to $WORK/wait.N; run with &,
+# $! is the client itself (exec), so that killing it closes the connection
 wait_client() {
-    python3 -c '
+    exec python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
