@@ -55,7 +55,11 @@ int node_heartbeat(pg_conn *c, const char *node, cuzk_error *err)
 {
     const char *v[] = {node};
     PGresult *r;
-    int rc = pg_exec(c, "UPDATE cuzk_nodes SET last_seen = now() WHERE name = $1", 1, v, NULL, NULL, &r, err);
+    /* the name again: a session made anew after the database came back
+     * holds nothing (a lock taken twice by one session is still one) */
+    int rc = hold_name(c, node, err);
+    if (!rc)
+        rc = pg_exec(c, "UPDATE cuzk_nodes SET last_seen = now() WHERE name = $1", 1, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
     int found = atoi(cuzk_pq.PQcmdTuples(r)) > 0;

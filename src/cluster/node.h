@@ -19,7 +19,9 @@
  * CUZK_ERR_CONFLICT (and changes nothing), while a daemon restarted after
  * its predecessor died (its session ended with it) joins. */
 int node_join(pg_conn *c, const char *node, int capacity, int *requeued, cuzk_error *err);
-/* last_seen = now. */
+/* last_seen = now, the name held again first (after a reconnection the
+ * session holds nothing): CUZK_ERR_CONFLICT, and no heartbeat, when another
+ * live daemon took the name meanwhile. */
 int node_heartbeat(pg_conn *c, const char *node, cuzk_error *err);
 
 /* A partition taken back from a silent node or past its claim's deadline:

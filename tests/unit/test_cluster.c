@@ -501,6 +501,19 @@ static void test_node_name_held_while_live(void **state)
     err = (cuzk_error){0};
     assert_int_equal(node_join(f->b, "twin", 2, &requeued, &err), CUZK_OK);
     assert_int_equal(requeued, 2);
+
+    /* b's session ends under it (the database restarted): its heartbeat,
+     * on the session made anew, holds the name again, and a newcomer is
+     * refused still */
+    pid = sql_int(f->b, "SELECT pg_backend_pid()");
+    snprintf(kill, sizeof kill, "SELECT pg_terminate_backend(%lld, 60000)::int", pid);
+    assert_int_equal(sql_int(f->a, kill), 1);
+    if (node_heartbeat(f->b, "twin", &err)) /* the first call finds the session gone */
+        assert_int_equal(node_heartbeat(f->b, "twin", &err), CUZK_OK);
+    pg_conn *late = connect_to(f->db);
+    assert_int_equal(node_join(late, "twin", 2, &requeued, &err), CUZK_ERR_CONFLICT);
+    assert_int_equal(node_heartbeat(late, "twin", &err), CUZK_ERR_CONFLICT);
+    pg_close(late);
 }
 
 /* A reclaim on the claim's last attempt fails it, and its job, saying why. */
