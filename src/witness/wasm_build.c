@@ -187,6 +187,7 @@ static int run_tool(char *const argv[], const char *log_path, const char *what, 
     int ready[2]; /* the child's exec (closed on it) or its errno */
     if (pipe2(ready, O_CLOEXEC)) return cuzk_fail(err, CUZK_ERR_IO, "cannot start %s: %s", what, strerror(errno));
     pid_t parent = getpid(), pid = fork();
+    int fork_errno = errno;
     if (pid == 0) {
         /* async-signal-safe calls only, the parent having threads */
         int e = 0;
@@ -196,6 +197,8 @@ static int run_tool(char *const argv[], const char *log_path, const char *what, 
             _exit(127);
         int in = open("/dev/null", O_RDONLY), out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) e = errno;
+        if (in > 2) close(in);
+        if (out > 2) close(out);
         if (!e) execvp(argv[0], argv);
         e = e ? e : errno;
         if (write(ready[1], &e, sizeof e) < 0) _exit(127);
@@ -203,7 +206,7 @@ static int run_tool(char *const argv[], const char *log_path, const char *what, 
     }
     close(ready[1]);
     int rc = 0;
-    if (pid < 0) rc = errno;
+    if (pid < 0) rc = fork_errno;
     else if (read(ready[0], &rc, sizeof rc) != sizeof rc) rc = 0;
     close(ready[0]);
     if (pid > 0 && rc) waitpid(pid, NULL, 0);
