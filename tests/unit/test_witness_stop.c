@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "support.h"
 #include "util/timer.h"
 #include "witness/circom.h"
