@@ -27,9 +27,15 @@ int lib_key_adopt(cuzk_key **out, cuzk_zkey *z, cuzk_error *err);
  * builds no window tables, whose cost only many proofs repay). */
 int lib_prover_make(cuzk_prover **out, const char *backend, int threads, int one_shot, cuzk_error *err);
 
+/* lib_prove's flag beside the public ones: the witness was checked
+ * against the circuit's r1cs (the command line's --r1cs), so a proof that
+ * fails is the key's fault (cuzk_groth16_verify_own). */
+#define LIB_PROVE_WITNESS_CHECKED (1u << 30)
+
 /* One proof of w (read, of any length) with key on p: flags as
- * cuzk_prove_wtns_memory's. On CUZK_OK fills proof, pub (n_public signals,
- * the caller's) and, when t is not NULL, the stage timings. */
+ * cuzk_prove_wtns_memory's, and LIB_PROVE_WITNESS_CHECKED. On CUZK_OK
+ * fills proof, pub (n_public signals, the caller's) and, when t is not
+ * NULL, the stage timings. */
 int lib_prove(cuzk_prover *p, const cuzk_key *key, const cuzk_wtns *w, unsigned flags, cuzk_proof *proof,
               uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err);
 

@@ -51,29 +51,19 @@ CUZK_API void cuzk_prover_destroy(cuzk_prover *p)
     free(p);
 }
 
-/* A key with a corrupt point makes proofs that fail (a flipped byte in its
- * C points, say), and such a proof must not be handed out as if it were
- * good: the engine checks each of its proofs the same way. */
-static int verify_own_proof(const cuzk_key *key, const cuzk_proof *proof, const uint64_t (*pub)[4],
-                            cuzk_error *err)
-{
-    cuzk_error why = {0};
-    int rc = cuzk_groth16_verify(&key->vk, pub, key->z.n_public, proof, &why);
-    if (rc)
-        return cuzk_fail(err, rc,
-                         "the proof does not verify against the key's own verification key (%.300s): the "
-                         "proving key is corrupt; nothing was written",
-                         why.msg);
-    return CUZK_OK;
-}
-
 int lib_prove(cuzk_prover *p, const cuzk_key *key, const cuzk_wtns *w, unsigned flags, cuzk_proof *proof,
               uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err)
 {
-    if (flags & ~(unsigned)CUZK_PROVE_NO_VERIFY)
-        return cuzk_fail(err, CUZK_ERR_ARG, "unknown prove flags 0x%x", flags & ~(unsigned)CUZK_PROVE_NO_VERIFY);
+    const unsigned known = (unsigned)CUZK_PROVE_NO_VERIFY | LIB_PROVE_WITNESS_CHECKED;
+    if (flags & ~known)
+        return cuzk_fail(err, CUZK_ERR_ARG, "unknown prove flags 0x%x", flags & ~known);
     int rc = backend_prove(p->b, &key->z, w, p->threads, proof, pub, t, err);
-    if (!rc && !(flags & CUZK_PROVE_NO_VERIFY)) rc = verify_own_proof(key, proof, (const uint64_t(*)[4])pub, err);
+    /* a proof that fails (a witness that does not satisfy the circuit, a
+     * corrupt key) is never handed out as if it were good: the engine
+     * checks each of its proofs the same way */
+    if (!rc && !(flags & CUZK_PROVE_NO_VERIFY))
+        rc = cuzk_groth16_verify_own(&key->vk, (const uint64_t(*)[4])pub, key->z.n_public, proof,
+                                     !!(flags & LIB_PROVE_WITNESS_CHECKED), err);
     return rc;
 }
 

@@ -121,7 +121,9 @@ static int prove_witness(const prove_opts *o, int threads, cli_key_beside *loade
               : lib_prover_make(&prover, o->backend, threads, 1, &err);
     const double t_prove = cuzk_now_s();
     if (!rc)
-        rc = lib_prove(prover, key, w, o->no_verify ? CUZK_PROVE_NO_VERIFY : 0, &proof, pub, &t, &err);
+        rc = lib_prove(prover, key, w,
+                       (o->no_verify ? CUZK_PROVE_NO_VERIFY : 0) | (o->r1cs_path ? LIB_PROVE_WITNESS_CHECKED : 0),
+                       &proof, pub, &t, &err);
     if (!rc && o->timings)
         print_timings(cuzk_prover_backend(prover), witness_s, load_s, &t, cuzk_now_s() - t_prove - t.total);
     if (rc) {

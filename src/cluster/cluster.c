@@ -50,6 +50,7 @@ struct cluster_node {
     uint64_t *ended;
     int n_ended;
 
+    long long other_key_partitions; /* queued under keys this node lacks, as last said (the heartbeat's) */
     int wake_fd; /* the claimer's: room was made, or stop */
     atomic_int claiming, stopping, healthy;
     int threads_started;
@@ -57,6 +58,9 @@ struct cluster_node {
 };
 
 static const char listen_sql[] = "LISTEN cuzk_work; LISTEN cuzk_cancel; LISTEN cuzk_job_end";
+
+/* "ID/KEY_HASH" of a circuit id (API_MAX_CIRCUIT_ID) and its key hash */
+enum { KEYED_ID_CAP = 128 + 1 + CUZK_KEY_HASH_HEX + 1 };
 
 static void wake_claimer(cluster_node *n)
 {
@@ -126,21 +130,40 @@ static void on_notify(void *ctx, const char *channel, const char *payload)
 
 /* ---------- claiming ---------- */
 
+/* The circuits this node proves, as claims match them (QUEUE_CIRCUIT_KEY):
+ * "ID/KEY_HASH" for each registered circuit's own key, and "ID" for
+ * partitions of daemons that did not record a key. */
 static char *registered_circuits(cluster_node *n)
 {
     size_t count = cuzk_engine_list_circuits(n->engine, NULL, 0);
     cuzk_circuit_info *info = calloc(count ? count : 1, sizeof *info);
-    const char **ids = calloc(count ? count : 1, sizeof *ids);
+    char (*keyed)[KEYED_ID_CAP] = calloc(count ? count : 1, sizeof *keyed);
+    const char **ids = calloc(2 * (count ? count : 1), sizeof *ids);
     char *array = NULL;
-    if (info && ids) {
-        size_t got = cuzk_engine_list_circuits(n->engine, info, count);
-        for (size_t i = 0; i < count && i < got; i++)
-            ids[i] = info[i].id;
-        array = queue_circuit_array(ids, got < count ? got : count);
+    if (info && ids && keyed) {
+        size_t got = cuzk_engine_list_circuits(n->engine, info, count), k = 0;
+        for (size_t i = 0; i < count && i < got; i++) {
+            ids[k++] = info[i].id;
+            if (!info[i].key_hash[0])
+                continue;
+            snprintf(keyed[i], sizeof keyed[i], "%s/%s", info[i].id, info[i].key_hash);
+            ids[k++] = keyed[i];
+        }
+        array = queue_circuit_array(ids, k);
     }
     free(info);
+    free(keyed);
     free(ids);
     return array;
+}
+
+/* The key hash of this node's circuit id ("" when unknown or simulated). */
+static void circuit_key_hash(cluster_node *n, const char *id, char out[CUZK_KEY_HASH_HEX + 1])
+{
+    cuzk_circuit_info info;
+    out[0] = 0;
+    if (!cuzk_engine_circuit_info(n->engine, id, &info))
+        memcpy(out, info.key_hash, CUZK_KEY_HASH_HEX + 1);
 }
 
 /* An engine job for s's partition; on failure the claim is released (the
@@ -412,6 +435,44 @@ static int sweep_ended(cluster_node *n, cuzk_error *err)
     return rc;
 }
 
+typedef struct {
+    cluster_node *n;
+    long long total;
+    int say;
+} other_keys;
+
+static void say_other_key(void *ctx, const char *circuit, const char *key_hash, long long count)
+{
+    other_keys *o = ctx;
+    o->total += count;
+    if (!o->say)
+        return;
+    char mine[CUZK_KEY_HASH_HEX + 1];
+    circuit_key_hash(o->n, circuit, mine);
+    CUZK_LOG(o->n->log, CUZK_LOG_WARN, "cluster: partitions queued under another key of a circuit: not claimed here",
+             "circuit=%s key_hash=%s this_node_key_hash=%s partitions=%lld", circuit, key_hash, mine, count);
+}
+
+/* Says (once per change of their number) which partitions of this node's
+ * circuits wait for another key: a key rotated on one host, or a
+ * development setup made on each. */
+static int check_other_keys(cluster_node *n, cuzk_error *err)
+{
+    char *circuits = registered_circuits(n);
+    if (!circuits)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    other_keys o = {n, 0, 0};
+    int rc = node_other_keys(n->beat, circuits, say_other_key, &o, err);
+    if (!rc && o.total != n->other_key_partitions && o.total) {
+        o = (other_keys){n, 0, 1};
+        rc = node_other_keys(n->beat, circuits, say_other_key, &o, err);
+    }
+    if (!rc)
+        n->other_key_partitions = o.total;
+    free(circuits);
+    return rc;
+}
+
 static void beat_once(cluster_node *n)
 {
     cuzk_error err = {0};
@@ -429,6 +490,8 @@ static void beat_once(cluster_node *n)
         rc = node_reclaim(n->beat, n->name, n->cfg.lease_s, n->cfg.max_attempts, on_reclaimed, n, &reclaimed, &err);
     if (!rc)
         rc = check_ended(n, &err);
+    if (!rc)
+        rc = check_other_keys(n, &err);
     if (!rc && n->cfg.retain_s > 0)
         rc = sweep_ended(n, &err);
     pthread_mutex_lock(&n->lock);
@@ -480,8 +543,12 @@ static int cl_submit(jobs_api *j, const cuzk_job_request *req, uint64_t *job_id,
     int rc = cuzk_engine_check_request(n->engine, req, err);
     if (rc)
         return rc;
+    /* the job is proved under this node's key of the circuit, by whichever
+     * node has the same key */
+    char key_hash[CUZK_KEY_HASH_HEX + 1];
+    circuit_key_hash(n, req->circuit, key_hash);
     pg_conn *c = pg_pool_get(&n->pool);
-    rc = queue_submit(c, req, n->name, job_id, err);
+    rc = queue_submit(c, req, n->name, key_hash[0] ? key_hash : NULL, job_id, err);
     pg_pool_put(&n->pool, c);
     if (!rc)
         CUZK_LOG(n->log, CUZK_LOG_INFO, "cluster: job queued", "job_id=%llu circuit=%s partitions=%u priority=%s",

@@ -8,12 +8,32 @@
 #include "cluster/queue.h"
 #include "util/err.h"
 
+/* The name held by c's session (an advisory lock on a 64-bit hash of it:
+ * the server lets go of it when the session ends, however the daemon
+ * ended), or CUZK_ERR_CONFLICT when another live session holds it. */
+static int hold_name(pg_conn *c, const char *node, cuzk_error *err)
+{
+    const char *v[] = {node};
+    long long held = 0;
+    int rc = pg_exec_int(c, "SELECT pg_try_advisory_lock(hashtextextended('cuzk_node:' || $1, 0))::int", 1, v,
+                         &held, err);
+    if (rc || held)
+        return rc;
+    return cuzk_fail(err, CUZK_ERR_CONFLICT,
+                     "another live daemon is node '%s' of this cluster: each daemon needs a name of its own "
+                     "([cluster] node; the default is the host name, so two daemons on one host must set it)",
+                     node);
+}
+
 int node_join(pg_conn *c, const char *node, int capacity, int *requeued, cuzk_error *err)
 {
     char cap[24];
     snprintf(cap, sizeof cap, "%d", capacity);
     const char *v[] = {node, cap};
-    int rc = pg_exec(c,
+    int rc = hold_name(c, node, err);
+    if (rc)
+        return rc;
+    rc = pg_exec(c,
                      "INSERT INTO cuzk_nodes (name, capacity) VALUES ($1, $2::int)"
                      " ON CONFLICT (name) DO UPDATE SET started_at = now(), last_seen = now(), capacity = $2::int",
                      2, v, NULL, NULL, NULL, err);
@@ -35,7 +55,11 @@ int node_heartbeat(pg_conn *c, const char *node, cuzk_error *err)
 {
     const char *v[] = {node};
     PGresult *r;
-    int rc = pg_exec(c, "UPDATE cuzk_nodes SET last_seen = now() WHERE name = $1", 1, v, NULL, NULL, &r, err);
+    /* the name again: a session made anew after the database came back
+     * holds nothing (a lock taken twice by one session is still one) */
+    int rc = hold_name(c, node, err);
+    if (!rc)
+        rc = pg_exec(c, "UPDATE cuzk_nodes SET last_seen = now() WHERE name = $1", 1, v, NULL, NULL, &r, err);
     if (rc)
         return rc;
     int found = atoi(cuzk_pq.PQcmdTuples(r)) > 0;
@@ -114,6 +138,26 @@ int node_ended_jobs(pg_conn *c, const uint64_t *job_ids, int n, void (*fn)(void 
         return rc;
     for (int i = 0; i < cuzk_pq.PQntuples(r); i++)
         fn(ctx, strtoull(cuzk_pq.PQgetvalue(r, i, 0), NULL, 10));
+    cuzk_pq.PQclear(r);
+    return CUZK_OK;
+}
+
+int node_other_keys(pg_conn *c, const char *circuits,
+                    void (*fn)(void *ctx, const char *circuit, const char *key_hash, long long count), void *ctx,
+                    cuzk_error *err)
+{
+    const char *v[] = {circuits};
+    PGresult *r;
+    int rc = pg_exec(c,
+                     "SELECT circuit, key_hash, count(*) FROM cuzk_partitions"
+                     " WHERE state = 'queued' AND key_hash IS NOT NULL AND circuit = ANY($1::text[])"
+                     "  AND circuit || '/' || key_hash <> ALL($1::text[])"
+                     " GROUP BY 1, 2 ORDER BY 1, 2",
+                     1, v, NULL, NULL, &r, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < cuzk_pq.PQntuples(r); i++)
+        fn(ctx, cuzk_pq.PQgetvalue(r, i, 0), cuzk_pq.PQgetvalue(r, i, 1), atoll(cuzk_pq.PQgetvalue(r, i, 2)));
     cuzk_pq.PQclear(r);
     return CUZK_OK;
 }

@@ -1,8 +1,10 @@
 /* A node's life in the cluster's database: its row in cuzk_nodes, its
  * heartbeat, and the reclaim of the partitions of nodes that fell silent
  * (any live node does it; the claim's fence makes a silent node's late
- * result harmless). A node that starts under a name the table already
- * holds is that node restarted: what it had claimed is queued again. */
+ * result harmless). A node's name is held by its heartbeat's database
+ * session for its life, so no two live daemons share one; a node that
+ * starts under a name the table already holds is that node restarted:
+ * what it had claimed is queued again. */
 #ifndef CUZK_CLUSTER_NODE_H
 #define CUZK_CLUSTER_NODE_H
 
@@ -12,9 +14,14 @@
 #include "engine/engine.h"
 
 /* The node's row, made or refreshed; its partitions of an earlier life
- * queued again (*requeued: how many). */
+ * queued again (*requeued: how many). The name is held by c's session
+ * while it lasts: a second live daemon joining under it is refused with
+ * CUZK_ERR_CONFLICT (and changes nothing), while a daemon restarted after
+ * its predecessor died (its session ended with it) joins. */
 int node_join(pg_conn *c, const char *node, int capacity, int *requeued, cuzk_error *err);
-/* last_seen = now. */
+/* last_seen = now, the name held again first (after a reconnection the
+ * session holds nothing): CUZK_ERR_CONFLICT, and no heartbeat, when another
+ * live daemon took the name meanwhile. */
 int node_heartbeat(pg_conn *c, const char *node, cuzk_error *err);
 
 /* A partition taken back from a silent node or past its claim's deadline:
@@ -38,6 +45,14 @@ int node_reclaim(pg_conn *c, const char *node, double lease_s, int max_attempts,
 /* Of the jobs job_ids[0 .. n), those that have ended (cancelled or failed
  * elsewhere; a job done is not one): fn(ctx, id) for each. */
 int node_ended_jobs(pg_conn *c, const uint64_t *job_ids, int n, void (*fn)(void *ctx, uint64_t job_id), void *ctx,
+                    cuzk_error *err);
+
+/* Partitions queued for a circuit of circuits (registered_circuits'
+ * array: ids, and "ID/KEY_HASH" of the node's keys) under a key the node
+ * does not have: fn(ctx, circuit, key_hash, count) for each such circuit
+ * and key. The node does not claim them; it says so. */
+int node_other_keys(pg_conn *c, const char *circuits,
+                    void (*fn)(void *ctx, const char *circuit, const char *key_hash, long long count), void *ctx,
                     cuzk_error *err);
 
 /* The cluster as the database sees it now. */

@@ -78,7 +78,8 @@ static char *int_text(char buf[24], long long v)
 
 /* ---------- submit ---------- */
 
-static int insert_partition(pg_conn *c, const char *job, uint32_t i, const cuzk_job_request *req, cuzk_error *err)
+static int insert_partition(pg_conn *c, const char *job, uint32_t i, const cuzk_job_request *req, const char *key_hash,
+                            cuzk_error *err)
 {
     char idx[24], prio[24], curve[24];
     const cuzk_partition_input *in = &req->partitions[i];
@@ -89,29 +90,32 @@ static int insert_partition(pg_conn *c, const char *job, uint32_t i, const cuzk_
                        in->witness_path,
                        in->witness ? (const char *)in->witness->values : NULL,
                        in->witness ? int_text(curve, in->witness->curve) : NULL,
-                       in->input_json};
-    int len[] = {0, 0, 0, 0, 0, in->witness ? (int)in->witness->n_witness * 32 : 0, 0, 0};
-    int bin[] = {0, 0, 0, 0, 0, 1, 0, 0};
+                       in->input_json,
+                       key_hash};
+    int len[] = {0, 0, 0, 0, 0, in->witness ? (int)in->witness->n_witness * 32 : 0, 0, 0, 0};
+    int bin[] = {0, 0, 0, 0, 0, 1, 0, 0, 0};
     return pg_exec(c,
                    "INSERT INTO cuzk_partitions (job_id, idx, circuit, priority, witness_path, witness, witness_curve,"
-                   " input_json) VALUES ($1::bigint, $2::int, $3, $4::smallint, $5, $6::bytea, $7::smallint, $8)",
-                   8, v, len, bin, NULL, err);
+                   " input_json, key_hash) VALUES ($1::bigint, $2::int, $3, $4::smallint, $5, $6::bytea, $7::smallint,"
+                   " $8, $9)",
+                   9, v, len, bin, NULL, err);
 }
 
 /* Inside the submit's transaction: the new job's id, or 0 when its
  * request_id is taken (*job_id then the holder's, or a conflict). */
-static int insert_job(pg_conn *c, const cuzk_job_request *req, const char *node, uint64_t *job_id, cuzk_error *err)
+static int insert_job(pg_conn *c, const cuzk_job_request *req, const char *node, const char *key_hash,
+                      uint64_t *job_id, cuzk_error *err)
 {
     char hash[24], prio[24], n[24];
     int64_t signed_hash = (int64_t)cuzk_job_request_hash(req); /* bigint holds the bits */
     const char *v[] = {req->request_id, int_text(hash, signed_hash), req->circuit, int_text(prio, req->priority),
-                       int_text(n, req->n_partitions), node};
+                       int_text(n, req->n_partitions), node, key_hash};
     long long id = 0;
     int rc = pg_exec_int(c,
-                         "INSERT INTO cuzk_jobs (request_id, payload_hash, circuit, priority, n_partitions, submitted_by)"
-                         " VALUES ($1, $2::bigint, $3, $4::smallint, $5::int, $6)"
+                         "INSERT INTO cuzk_jobs (request_id, payload_hash, circuit, priority, n_partitions, submitted_by,"
+                         " key_hash) VALUES ($1, $2::bigint, $3, $4::smallint, $5::int, $6, $7)"
                          " ON CONFLICT (request_id) DO NOTHING RETURNING id",
-                         6, v, &id, err);
+                         7, v, &id, err);
     if (rc)
         return rc;
     *job_id = (uint64_t)id;
@@ -133,26 +137,28 @@ static int insert_job(pg_conn *c, const cuzk_job_request *req, const char *node,
     return rc ? rc : -1; /* -1: an earlier job, nothing to add */
 }
 
-static int submit_in_tx(pg_conn *c, const cuzk_job_request *req, const char *node, uint64_t *job_id, cuzk_error *err)
+static int submit_in_tx(pg_conn *c, const cuzk_job_request *req, const char *node, const char *key_hash,
+                        uint64_t *job_id, cuzk_error *err)
 {
-    int rc = insert_job(c, req, node, job_id, err);
+    int rc = insert_job(c, req, node, key_hash, job_id, err);
     if (rc)
         return rc;
     char job[24];
     u64_text(job, *job_id);
     for (uint32_t i = 0; i < req->n_partitions && !rc; i++)
-        rc = insert_partition(c, job, i, req, err);
+        rc = insert_partition(c, job, i, req, key_hash, err);
     if (!rc)
         rc = pg_exec(c, "SELECT pg_notify('cuzk_work', $1)", 1, (const char *[]){job}, NULL, NULL, NULL, err);
     return rc;
 }
 
-int queue_submit(pg_conn *c, const cuzk_job_request *req, const char *node, uint64_t *job_id, cuzk_error *err)
+int queue_submit(pg_conn *c, const cuzk_job_request *req, const char *node, const char *key_hash, uint64_t *job_id,
+                 cuzk_error *err)
 {
     int rc = pg_script(c, "BEGIN", err);
     if (rc)
         return rc;
-    rc = submit_in_tx(c, req, node, job_id, err);
+    rc = submit_in_tx(c, req, node, key_hash, job_id, err);
     cuzk_error ignored = {0};
     if (rc) {
         pg_script(c, "ROLLBACK", &ignored);
@@ -174,7 +180,7 @@ void claimed_partition_free(claimed_partition *p)
 
 char *queue_circuit_array(const char *const *ids, size_t n)
 {
-    static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-";
+    static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-/";
     size_t cap = 3;
     for (size_t i = 0; i < n; i++)
         cap += strlen(ids[i]) + 3;
@@ -234,7 +240,7 @@ int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, dou
     int rc = pg_exec(c,
                      "WITH c AS ("
                      "  SELECT job_id, idx FROM cuzk_partitions"
-                     "  WHERE state = 'queued' AND not_before <= now() AND circuit = ANY($2::text[])"
+                     "  WHERE state = 'queued' AND not_before <= now() AND " QUEUE_CIRCUIT_KEY " = ANY($2::text[])"
                      "  ORDER BY priority, job_id, idx LIMIT $3::int FOR UPDATE SKIP LOCKED),"
                      " u AS ("
                      "  UPDATE cuzk_partitions p SET state = 'claimed', owner = $1, attempts = p.attempts + 1,"
@@ -267,7 +273,7 @@ int queue_next_due(pg_conn *c, const char *circuits, double *in_s, cuzk_error *e
     const char *v[] = {circuits};
     int rc = pg_exec(c,
                      "SELECT extract(epoch FROM min(not_before) - now()) FROM cuzk_partitions"
-                     " WHERE state = 'queued' AND circuit = ANY($1::text[])",
+                     " WHERE state = 'queued' AND " QUEUE_CIRCUIT_KEY " = ANY($1::text[])",
                      1, v, NULL, NULL, &r, err);
     if (rc)
         return rc;

@@ -25,8 +25,15 @@
 
 /* Queues req as a new job (or finds the job of its request_id); inline
  * witnesses (req->partitions[i].witness) are stored as their values,
- * inputs (input_json) as their text. */
-int queue_submit(pg_conn *c, const cuzk_job_request *req, const char *node, uint64_t *job_id, cuzk_error *err);
+ * inputs (input_json) as their text; key_hash (the submitting node's key
+ * of the circuit: cuzk_circuit_info.key_hash; NULL: any key) is the key
+ * its partitions are proved under. */
+int queue_submit(pg_conn *c, const cuzk_job_request *req, const char *node, const char *key_hash, uint64_t *job_id,
+                 cuzk_error *err);
+
+/* What a partition's circuit is to a claim: its id and key, "ID/KEY_HASH"
+ * (a partition of an earlier daemon, without a key hash: "ID"). */
+#define QUEUE_CIRCUIT_KEY "CASE WHEN key_hash IS NULL THEN circuit ELSE circuit || '/' || key_hash END"
 
 /* A claim: which partition, and the attempt that fences it. */
 typedef struct {
@@ -49,12 +56,14 @@ typedef struct {
 void claimed_partition_free(claimed_partition *p);
 
 /* Claims up to max partitions of the circuits in circuits (a text[]
- * literal, queue_circuit_array) for node into out[0 .. *n), each until
- * claim_max_s from now (0: no deadline), when node_reclaim takes it back. */
+ * literal, queue_circuit_array, of QUEUE_CIRCUIT_KEY's "ID/KEY_HASH" for
+ * the keys the node has, and "ID" for partitions of any key) for node
+ * into out[0 .. *n), each until claim_max_s from now (0: no deadline),
+ * when node_reclaim takes it back. */
 int queue_claim(pg_conn *c, const char *node, const char *circuits, int max, double claim_max_s,
                 claimed_partition *out, int *n, cuzk_error *err);
-/* "{"a","b"}" of the ids (ids of letters, digits and . _ : - only; others
- * are left out) into a fresh string, NULL when out of memory. */
+/* "{"a","b"}" of the ids (ids of letters, digits and . _ : - / only;
+ * others are left out) into a fresh string, NULL when out of memory. */
 char *queue_circuit_array(const char *const *ids, size_t n);
 /* Seconds until the next queued partition of circuits is due (its retry
  * backoff ends); a negative *in_s when none waits. */

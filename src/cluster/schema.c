@@ -82,6 +82,12 @@ static const char *const migrations[] = {
     "END $$;"
     "ALTER TABLE cuzk_partitions ADD CONSTRAINT cuzk_partitions_one_input"
     "  CHECK (num_nonnulls(witness_path, witness, input_json) = 1);",
+    /* 4: the key a job is proved under (a hash of the verification key of
+     * the circuit on the daemon that took the job): nodes whose circuit of
+     * that id has another key do not claim its partitions (NULL: a job of
+     * an earlier daemon, any key) */
+    "ALTER TABLE cuzk_partitions ADD COLUMN key_hash text;"
+    "ALTER TABLE cuzk_jobs ADD COLUMN key_hash text;",
 };
 
 enum { N_MIGRATIONS = sizeof migrations / sizeof migrations[0] };

@@ -59,7 +59,10 @@ static const config_key config_keys[] = {
     {"daemon", "max_wait_s", CFG_REAL, AT(max_wait_s), "60", 0, 3600, NULL,
      "Longest that GET /v1/jobs/ID?wait_ms=N holds a request before answering."},
     {"daemon", "max_connections", CFG_INT, AT(max_connections), "64", 1, 10000, NULL,
-     "Connections served at once (one thread each); more wait to be accepted."},
+     "Connections served at once (one thread each); more are closed at once.\n"
+     "Requests that wait for a job (?wait_ms) take at most three quarters of\n"
+     "them (the rest answer at once), so status, metrics and submits always\n"
+     "find one; a waiting request whose client hangs up ends within 0.25 s."},
     {"daemon", "unauthenticated_per_address", CFG_INT, AT(unauthenticated_per_address), "4", 1,
      HTTP_MAX_UNAUTHENTICATED, NULL,
      "TCP connections without the token from one address (IPv6: one /64) at a\n"
@@ -118,6 +121,10 @@ static const config_key config_keys[] = {
      "Synthesis worker threads (0: one per CPU)."},
     {"synthesis", "threads", CFG_INT, ENGINE(synthesis_threads), NULL, 1, 1024, NULL,
      "Threads inside one synthesis."},
+    {"synthesis", "witness_timeout_s", CFG_REAL, ENGINE(witness_timeout_s), NULL, 0, 1e9, NULL,
+     "A witness calculated from input JSON by the circuit's wasm is stopped after\n"
+     "this many seconds and its job fails, saying so (0: no limit). Cancel, a\n"
+     "drain's timeout and a second stop signal stop one at any time."},
 
     {"pipeline", "verify_proofs", CFG_BOOL, ENGINE(verify_proofs), NULL, 0, 0, NULL,
      "Verify every proof before its job is reported done."},

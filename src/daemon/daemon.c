@@ -99,7 +99,8 @@ static int start_engine(daemon_state *d, cuzk_error *err)
         if (rc)
             return rc;
     }
-    routes_init(&d->api, d->engine, backend_name, c->max_wait_s);
+    routes_init(&d->api, d->engine, backend_name, c->max_wait_s, c->max_connections);
+    d->api.log = d->log;
     if (!d->cluster)
         return CUZK_OK;
     routes_use_cluster(&d->api, d->cluster, c->cluster.lease_s);

@@ -6,6 +6,11 @@
 
 #include "cuzk/cuzk.h"
 
+int http_client_gone(const http_request *rq)
+{
+    return rq->client_gone ? rq->client_gone(rq->query_ctx) : 0;
+}
+
 const char *http_query(const http_request *rq, const char *key)
 {
     return rq->query ? rq->query(rq->query_ctx, key) : NULL;

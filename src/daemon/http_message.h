@@ -15,6 +15,9 @@ typedef struct {
     /* The value of query parameter key, or NULL. */
     const char *(*query)(const void *query_ctx, const char *key);
     const void *query_ctx;
+    /* Whether the client has hung up (its connection closed or reset), or
+     * NULL: never (a request built by hand). Called with query_ctx. */
+    int (*client_gone)(const void *query_ctx);
 } http_request;
 
 typedef struct {
@@ -26,6 +29,9 @@ typedef struct {
 
 /* The query parameter key of rq, or NULL. */
 const char *http_query(const http_request *rq, const char *key);
+/* 1 when rq's client has hung up: a request that waits asks, so that its
+ * thread is not held for a client that is gone. */
+int http_client_gone(const http_request *rq);
 
 /* Sets rs to status with body serialised (the reference is stolen). */
 void http_respond_json(http_response *rs, int status, json_t *body);

@@ -1,6 +1,8 @@
+#define _GNU_SOURCE /* POLLRDHUP */
 #include "daemon/http_server.h"
 
 #include <microhttpd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,6 +94,19 @@ typedef struct {
 static const char *lookup_query(const void *conn, const char *key)
 {
     return MHD_lookup_connection_value((struct MHD_Connection *)conn, MHD_GET_ARGUMENT_KIND, key);
+}
+
+/* The connection's socket says its peer closed or reset it (POLLRDHUP: a
+ * FIN read; POLLHUP, POLLERR: gone). A client sends no more after its
+ * request (pipelined requests wait behind this one as data, not a FIN). */
+static int connection_gone(const void *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info((struct MHD_Connection *)conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!ci)
+        return 0;
+    struct pollfd p = {ci->connect_fd, POLLRDHUP, 0};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
 }
 
 static enum MHD_Result send_response(listener *l, struct MHD_Connection *conn, const char *method, const char *url,
@@ -392,7 +407,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         http_respond_error(&rs, 503, "the daemon holds %d request bodies of up to %zu bytes at once; retry later",
                            HTTP_BODIES_AT_ONCE, cfg->max_body_bytes);
     else {
-        http_request rq = {method, url, st->body ? st->body : "", st->len, lookup_query, conn};
+        http_request rq = {method, url, st->body ? st->body : "", st->len, lookup_query, conn, connection_gone};
         cfg->handle(cfg->handle_ctx, &rq, &rs);
     }
     return send_response(l, conn, method, url, &rs, st);

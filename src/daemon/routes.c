@@ -29,7 +29,7 @@ static const route routes[] = {
 /* 10,000 partitions of one path each, and room to spare */
 enum { ROUTES_ARG_MAX = 256, ROUTES_MAX_JSON_VALUES = 65536 };
 
-void routes_init(routes_context *a, cuzk_engine *engine, const char *backend, double max_wait_s)
+void routes_init(routes_context *a, cuzk_engine *engine, const char *backend, double max_wait_s, int max_connections)
 {
     memset(a, 0, sizeof *a);
     a->engine = engine;
@@ -37,6 +37,7 @@ void routes_init(routes_context *a, cuzk_engine *engine, const char *backend, do
     a->jobs = &a->local;
     a->backend = backend;
     a->max_wait_s = max_wait_s;
+    a->max_waiting = max_connections - (max_connections / 4 > 1 ? max_connections / 4 : 1);
     a->t_start = cuzk_now_s();
     a->accepting = 1;
 }

@@ -1,9 +1,9 @@
-/* The HTTP/JSON API over the engine: a table of routes (api.c) and their
+/* The HTTP/JSON API over the engine: a table of routes (routes.c) and their
  * handlers, one file per resource family:
- *   api_jobs.c      POST /v1/jobs, GET and DELETE /v1/jobs/{id}
- *   api_circuits.c  POST /v1/circuits, POST /v1/keys/{circuit}/preload,
+ *   routes_jobs.c   POST /v1/jobs, GET and DELETE /v1/jobs/{id}
+ *   routes_circuits.c POST /v1/circuits, POST /v1/keys/{circuit}/preload,
  *                   DELETE /v1/keys/{circuit}
- *   api_status.c    GET /v1/status, GET /metrics
+ *   routes_status.c GET /v1/status, GET /metrics
  * Handlers never trust the request: every field is checked, every failure
  * is a JSON {"error": ...} with a 4xx or 5xx status, and nothing a client
  * sends can stop the daemon or touch another client's job. */
@@ -27,12 +27,18 @@ typedef struct {
     double cluster_lease_s; /* for status: which nodes are alive */
     const char *backend;   /* its name, for status */
     double max_wait_s;     /* cap on ?wait_ms */
+    int max_waiting;       /* requests that may wait at once (the rest answer at once) */
+    cuzk_logger *log;      /* NULL: none */
+    atomic_int waiting;
     double t_start;
     http_counters counters;
     atomic_int accepting; /* for status: the engine itself refuses the submits */
 } routes_context;
 
-void routes_init(routes_context *a, cuzk_engine *engine, const char *backend, double max_wait_s);
+/* max_connections: the server's; a quarter of them (at least one) are
+ * kept from requests that wait (?wait_ms), so status, metrics and submits
+ * always find a connection. */
+void routes_init(routes_context *a, cuzk_engine *engine, const char *backend, double max_wait_s, int max_connections);
 /* Cluster mode: the jobs are the cluster's (status and metrics gain its
  * numbers). */
 void routes_use_cluster(routes_context *a, cluster_node *n, double lease_s);

@@ -14,6 +14,7 @@
 
 #include "daemon/routes.h"
 #include "codec/json_io.h"
+#include "util/timer.h"
 #include "groth16/wtns.h"
 
 enum { ROUTES_MAX_PARTITIONS = 10000, ROUTES_MAX_REQUEST_ID = 256 };
@@ -252,12 +253,61 @@ static int parse_job_id(const char *arg, uint64_t *id, http_response *rs)
     return 0;
 }
 
+/* A wait for a job's end, in steps between which the request asks whether
+ * its client is still there: a client that hung up frees its thread within
+ * a step, rather than at the end of the wait. */
+#define ROUTES_WAIT_STEP_S 0.25
+
+/* The job's state, after waiting up to wait_s for its end (in steps): the
+ * wait's code, and *gone when the client hung up meanwhile. */
+static int wait_for_job(routes_context *a, const http_request *rq, uint64_t id, double wait_s, cuzk_job_result *r,
+                        int *gone, cuzk_error *err)
+{
+    *gone = 0;
+    /* the connections kept from waits (routes.h): past them, answer now */
+    if (wait_s > 0 && atomic_fetch_add(&a->waiting, 1) >= a->max_waiting) {
+        atomic_fetch_sub(&a->waiting, 1);
+        wait_s = 0;
+    } else if (wait_s <= 0) {
+        return a->jobs->ops->wait(a->jobs, id, 0, r, err);
+    }
+    const double until = cuzk_now_s() + wait_s;
+    CUZK_LOG(a->log, CUZK_LOG_DEBUG, "waiting for a job", "job_id=%llu wait_s=%g", (unsigned long long)id, wait_s);
+    int rc;
+    for (;;) {
+        double left = until - cuzk_now_s();
+        double step = left < ROUTES_WAIT_STEP_S ? (left > 0 ? left : 0) : ROUTES_WAIT_STEP_S;
+        rc = a->jobs->ops->wait(a->jobs, id, step, r, err);
+        if (rc || r->state >= CUZK_JOB_DONE || step < ROUTES_WAIT_STEP_S || wait_s <= 0)
+            break;
+        if ((*gone = http_client_gone(rq)))
+            break;
+        cuzk_job_result_free(r);
+    }
+    if (wait_s > 0)
+        atomic_fetch_sub(&a->waiting, 1);
+    return rc;
+}
+
+/* What one proof of an answer takes while it is built: its copy in the
+ * result, its JSON tree and its text (a bound from above). */
+#define ROUTES_ANSWER_BYTES_PER_PROOF 4096
+
 /* Responds with the job's state after waiting up to wait_s. */
-static void respond_job(routes_context *a, uint64_t id, double wait_s, http_response *rs)
+static void respond_job(routes_context *a, const http_request *rq, uint64_t id, double wait_s, http_response *rs)
 {
     cuzk_job_result r;
     cuzk_error err = {0};
-    int rc = a->jobs->ops->wait(a->jobs, id, wait_s, &r, &err);
+    int gone;
+    int rc = wait_for_job(a, rq, id, wait_s, &r, &gone, &err);
+    if (gone) {
+        CUZK_LOG(a->log, CUZK_LOG_DEBUG, "wait ended: the client hung up", "job_id=%llu",
+                 (unsigned long long)id);
+        if (!rc)
+            cuzk_job_result_free(&r);
+        http_respond_error(rs, 400, "the client hung up");
+        return;
+    }
     if (rc == CUZK_ERR_ARG) {
         http_respond_error(rs, 404, "unknown job %llu (never submitted, or its result has expired)",
                            (unsigned long long)id);
@@ -267,12 +317,26 @@ static void respond_job(routes_context *a, uint64_t id, double wait_s, http_resp
         http_respond_error(rs, http_status_for(rc), "job %llu: %s", (unsigned long long)id, err.msg);
         return;
     }
+    /* a large job's answer is megabytes (a proof is ~1 KiB of JSON, its
+     * tree a few times that while it is built): held in the budget while
+     * it is built, so that many GETs at once cannot take the daemon past it */
+    const uint64_t answer = (uint64_t)r.n_partitions * (ROUTES_ANSWER_BYTES_PER_PROOF + 256 * (uint64_t)r.n_public);
+    char what[96];
+    snprintf(what, sizeof what, "the answer for job %llu", (unsigned long long)id);
+    const int held = r.proofs != NULL;
+    if (held && cuzk_engine_hold_memory(a->engine, answer, what, &err)) {
+        cuzk_job_result_free(&r);
+        http_respond_error(rs, 503, "%s", err.msg);
+        return;
+    }
     json_t *o = job_json(&r);
     cuzk_job_result_free(&r);
     if (o)
         http_respond_json(rs, 200, o);
     else
         http_respond_error(rs, 500, "job %llu: its proofs could not be written as JSON", (unsigned long long)id);
+    if (held)
+        cuzk_engine_release_memory(a->engine, answer);
 }
 
 void route_get_job(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
@@ -291,7 +355,7 @@ void route_get_job(routes_context *a, const http_request *rq, const char *arg, h
         }
     }
     double wait_s = wait_ms / 1000 < a->max_wait_s ? wait_ms / 1000 : a->max_wait_s;
-    respond_job(a, id, wait_s, rs);
+    respond_job(a, rq, id, wait_s, rs);
 }
 
 void route_cancel_job(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
@@ -306,5 +370,5 @@ void route_cancel_job(routes_context *a, const http_request *rq, const char *arg
         http_respond_error(rs, rc == CUZK_ERR_ARG ? 404 : http_status_for(rc), "%s", err.msg);
         return;
     }
-    respond_job(a, id, 0, rs);
+    respond_job(a, rq, id, 0, rs);
 }

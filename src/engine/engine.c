@@ -295,7 +295,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
         next = j->next;
         if (j->key)
             keycache_release(e->keys, j->circ->key);
-        engine_free_job(j);
+        engine_free_job(e, j);
     }
     for (circuit *c = e->circuits, *next; c; c = next) {
         next = c->next;

@@ -80,6 +80,8 @@ typedef struct {
     uint32_t results_max;         /* finished jobs kept (default 1000) */
     double results_ttl_s;         /* and for how long (default 600) */
     double sim_synth_ms;          /* synthesis time of simulated circuits */
+    double witness_timeout_s;     /* a witness calculation from input JSON is stopped after this and its
+                                   * partition fails (0: no limit; a cancel stops one at any time) */
     cuzk_logger *log;             /* NULL: no log */
     /* Called once as each job ends (done, failed or cancelled), with the
      * engine's lock held: it must return quickly and must not call the
@@ -213,6 +215,8 @@ int cuzk_engine_drain(cuzk_engine *e, double timeout_s);
 
 /* ---------- circuits and their keys ---------- */
 
+enum { CUZK_KEY_HASH_HEX = 32 };
+
 typedef struct {
     const char *id;      /* valid while the engine lives (circuits are never removed) */
     cuzk_curve_id curve;
@@ -221,6 +225,10 @@ typedef struct {
     int has_r1cs;        /* witnesses are checked against the r1cs */
     int has_wasm;        /* partitions may give input JSON */
     key_info key;        /* tier, references, bytes (zero for simulated circuits) */
+    /* the start of the SHA-256 of the key's verification key as snarkjs's
+     * JSON, in hex: which key proofs are made with (a cluster's nodes
+     * prove a job under its key only); "" for simulated circuits */
+    char key_hash[CUZK_KEY_HASH_HEX + 1];
 } cuzk_circuit_info;
 
 /* Fills *out for circuit id: 0, or CUZK_ERR_ARG when none is registered. */
@@ -301,6 +309,16 @@ typedef struct {
 } cuzk_engine_stats;
 
 void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s);
+
+/* Memory a caller holds for a while beside the engine's (an API answer
+ * being built, a queued job's witnesses), charged to the budget (its
+ * partitions category) if it fits now: CUZK_OK, or CUZK_ERR_NOMEM with the
+ * numbers (what names it). Never waits, nor evicts a key or an idle
+ * buffer for it: a wait could be for the very work queued behind it, and
+ * keys are worth more loaded than a request refused for now. Give it back
+ * with cuzk_engine_release_memory. */
+int cuzk_engine_hold_memory(cuzk_engine *e, uint64_t bytes, const char *what, cuzk_error *err);
+void cuzk_engine_release_memory(cuzk_engine *e, uint64_t bytes);
 void cuzk_engine_stats_free(cuzk_engine_stats *s);
 
 /* The engine's time in seconds: the monotonic clock's, or its virtual

@@ -2,6 +2,7 @@
  * and their keys preloaded or evicted on request. */
 #include "engine/engine_internal.h"
 
+#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ static int add_circuit(cuzk_engine *e, circuit *c, cuzk_error *err)
     pthread_mutex_lock(&e->lock);
     if (engine_find_circuit(e, c->id)) {
         pthread_mutex_unlock(&e->lock);
-        return cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' is already registered", c->id);
+        return cuzk_fail(err, CUZK_ERR_CONFLICT, "circuit '%s' is already registered", c->id);
     }
     c->next = e->circuits;
     e->circuits = c;
@@ -83,6 +84,20 @@ int engine_check_fits(cuzk_engine *e, const circuit *c, uint64_t extra_pce, cuzk
                      (unsigned long long)staging, (unsigned long long)witness, (unsigned long long)pce);
 }
 
+/* c->key_hash: the start of the SHA-256 of c's verification key as JSON. */
+static int hash_vk(circuit *c, cuzk_error *err)
+{
+    char *json = cuzk_vk_to_json(&c->vk, err);
+    uint8_t md[32];
+    int ok = json && EVP_Digest(json, strlen(json), md, NULL, EVP_sha256(), NULL);
+    free(json);
+    if (!ok)
+        return err->code ? err->code : cuzk_fail(err, CUZK_ERR_NOMEM, "SHA-256 of circuit '%s''s key failed", c->id);
+    for (int i = 0; i < CUZK_KEY_HASH_HEX / 2; i++)
+        snprintf(c->key_hash + 2 * i, 3, "%02x", md[i]);
+    return CUZK_OK;
+}
+
 /* c's description, PCE (compiled or read from the cache, charged to the
  * budget once the circuit is known to fit it) and verification key, from
  * its key entry c->key; waits end when w is cancelled. */
@@ -104,6 +119,8 @@ static int describe_circuit(cuzk_engine *e, circuit *c, engine_waiter *w, cuzk_e
         rc = cuzk_groth16_export_vk(z, &c->vk, err);
         c->has_vk = !rc;
     }
+    if (!rc)
+        rc = hash_vk(c, err);
     keycache_release(e->keys, c->key);
     if (rc)
         return rc;
@@ -121,23 +138,29 @@ static int describe_circuit(cuzk_engine *e, circuit *c, engine_waiter *w, cuzk_e
     return CUZK_OK;
 }
 
-typedef struct {
-    cuzk_engine *e;
-    const char *id;
-} wasm_log;
-
 static void log_wasm_step(void *ctx, const char *line)
 {
-    const wasm_log *l = ctx;
-    CUZK_LOG(l->e->cfg.log, CUZK_LOG_INFO, "wasm compile", "circuit=%s step=\"%s\"", l->id, line);
+    const circuit *c = ctx;
+    CUZK_LOG(c->log, CUZK_LOG_INFO, "wasm compile", "circuit=%s step=\"%s\"", c->id, line);
+}
+
+/* What the circuit's log() prints while its witnesses are calculated, at
+ * debug level (a loop may print a line a turn). */
+static void log_circuit_line(void *ctx, const char *line)
+{
+    const circuit *c = ctx;
+    CUZK_LOG(c->log, CUZK_LOG_DEBUG, "circuit log", "circuit=%s line=\"%s\"", c->id, line);
 }
 
 /* The circuit's witness calculator (compiled now when its cache has none),
  * which must make the key's witnesses. */
-static int load_wasm(cuzk_engine *e, circuit *c, const char *wasm_path, const char *zkey_path, cuzk_error *err)
+static int load_wasm(cuzk_engine *e, circuit *c, const char *wasm_path, const char *zkey_path, engine_waiter *w,
+                     cuzk_error *err)
 {
-    wasm_log l = {e, c->id};
-    cuzk_circom_options o = {.cache_dir = e->cfg.wasm_cache_dir, .progress = log_wasm_step, .ctx = &l};
+    c->log = e->cfg.log;
+    /* a compile under way ends when the registration is cancelled (a drain) */
+    cuzk_circom_options o = {.cache_dir = e->cfg.wasm_cache_dir, .progress = log_wasm_step, .log = log_circuit_line,
+                             .ctx = c, .cancel = &w->cancel};
     int rc = cuzk_circom_load(&c->wasm, wasm_path, &o, err);
     if (rc)
         return rc;
@@ -167,7 +190,7 @@ static int prepare_circuit(cuzk_engine *e, circuit *c, const char *zkey_path, co
             return cuzk_fail(err, CUZK_ERR_MISMATCH, "%s does not belong to %s (wires %u, key nVars %u)", r1cs_path,
                              zkey_path, c->r1cs.n_wires, c->n_vars);
     }
-    return wasm_path ? load_wasm(e, c, wasm_path, zkey_path, err) : CUZK_OK;
+    return wasm_path ? load_wasm(e, c, wasm_path, zkey_path, w, err) : CUZK_OK;
 }
 
 static circuit *new_circuit(const char *id, cuzk_error *err)
@@ -180,41 +203,43 @@ static circuit *new_circuit(const char *id, cuzk_error *err)
     return c;
 }
 
-/* prepare(e, c, ctx, w, err) with w, a waiter that cancel-all, the drain
- * and shutdown end, registered for its duration */
-static int with_waiter(cuzk_engine *e, circuit *c, int (*prepare)(cuzk_engine *, circuit *, void *, engine_waiter *,
-                                                                   cuzk_error *),
-                       void *ctx, cuzk_error *err)
+/* A registration of id begins: w, a waiter that cancel-all, the drain and
+ * shutdown end, holds the id until engine_waiter_remove, so that a second
+ * registration of it is refused at once (CUZK_ERR_CONFLICT) rather than
+ * after loading its key for nothing. */
+static int begin_registration(cuzk_engine *e, engine_waiter *w, const char *id, cuzk_error *err)
 {
-    engine_waiter w;
-    int rc = engine_waiter_add(e, &w, c->id, err);
-    if (!rc)
-        rc = prepare(e, c, ctx, &w, err);
-    engine_waiter_remove(e, &w);
+    atomic_init(&w->cancel, 0);
+    w->registering = id;
+    pthread_mutex_lock(&e->lock);
+    int rc = e->closed ? engine_refuse_closed(id, err) : CUZK_OK;
+    if (!rc && engine_find_circuit(e, id))
+        rc = cuzk_fail(err, CUZK_ERR_CONFLICT, "circuit '%s' is already registered", id);
+    for (engine_waiter *o = e->waiters; !rc && o; o = o->next)
+        if (o->registering && !strcmp(o->registering, id))
+            rc = cuzk_fail(err, CUZK_ERR_CONFLICT, "circuit '%s' is being registered by another request", id);
+    if (!rc) {
+        w->next = e->waiters;
+        e->waiters = w;
+    }
+    pthread_mutex_unlock(&e->lock);
     return rc;
-}
-
-typedef struct {
-    const char *zkey_path, *r1cs_path, *wasm_path;
-} file_circuit;
-
-static int prepare_file_circuit(cuzk_engine *e, circuit *c, void *ctx, engine_waiter *w, cuzk_error *err)
-{
-    const file_circuit *f = ctx;
-    return prepare_circuit(e, c, f->zkey_path, f->r1cs_path, f->wasm_path, w, err);
 }
 
 int cuzk_engine_register_circuit(cuzk_engine *e, const char *id, const char *zkey_path, const char *r1cs_path,
                                  const char *wasm_path, cuzk_error *err)
 {
+    engine_waiter w;
+    int rc = begin_registration(e, &w, id, err);
+    if (rc)
+        return rc;
     circuit *c = new_circuit(id, err);
-    if (!c)
-        return err->code;
-    int rc = with_waiter(e, c, prepare_file_circuit, &(file_circuit){zkey_path, r1cs_path, wasm_path}, err);
+    rc = c ? prepare_circuit(e, c, zkey_path, r1cs_path, wasm_path, &w, err) : err->code;
     if (!rc)
         rc = add_circuit(e, c, err);
-    if (rc)
+    if (rc && c)
         engine_free_circuit(e, c);
+    engine_waiter_remove(e, &w);
     return rc;
 }
 
@@ -237,32 +262,57 @@ typedef struct {
     int taken; /* the key cache has z (or freed it) */
 } made_circuit;
 
-static int prepare_made_circuit(cuzk_engine *e, circuit *c, void *ctx, engine_waiter *w, cuzk_error *err)
+static int prepare_made_circuit(cuzk_engine *e, circuit *c, made_circuit *m, engine_waiter *w, cuzk_error *err)
 {
-    made_circuit *m = ctx;
     m->taken = 1;
     if (!(c->key = keycache_adopt(e->keys, m->label, m->z, &w->cancel, err)))
         return err->code;
     return describe_circuit(e, c, w, err);
 }
 
+/* Whether the development key of r could fit in the memory budget, from
+ * the r1cs's header alone, before the setup makes anything (a header may
+ * claim far more wires than its file holds: the labels are optional). The
+ * key's points on the host, a bound from below of what its registration
+ * charges (none when the key stays on the device): A, B1 and C in G1 and
+ * B2 in G2 per wire, H in G1 per point of the domain, the least power of
+ * two above nConstraints + nPublic + 1. */
+static int setup_fits(cuzk_engine *e, const char *id, const cuzk_r1cs *r, int device_only, cuzk_error *err)
+{
+    const uint64_t g1 = 2 * 8 * (uint64_t)cuzk_curve_q_words(r->curve), g2 = 2 * g1;
+    uint64_t domain = 1;
+    while (domain < (uint64_t)r->n_constraints + r->n_pub_out + r->n_pub_in + 1)
+        domain <<= 1;
+    const uint64_t points = device_only ? 0 : (uint64_t)r->n_wires * (3 * g1 + g2) + domain * g1;
+    if (points <= e->cfg.budget_bytes)
+        return CUZK_OK;
+    return cuzk_fail(err, CUZK_ERR_NOMEM,
+                     "circuit '%s': its development key can never fit in the memory budget of %llu bytes: its "
+                     "points alone take %llu bytes for the %u wires and %u constraints its r1cs's header gives; "
+                     "raise [memory] budget_gib",
+                     id, (unsigned long long)e->cfg.budget_bytes, (unsigned long long)points, r->n_wires,
+                     r->n_constraints);
+}
+
 int cuzk_engine_register_setup(cuzk_engine *e, const char *id, cuzk_r1cs *r, int device_only, cuzk_error *err)
 {
-    circuit *c = device_only && !e->backend->setup
-                     ? (cuzk_fail(err, CUZK_ERR_ARG, "a key kept only on a device needs a backend with one, not %s",
-                                  e->backend->name),
-                        NULL)
-                     : new_circuit(id, err);
-    if (!c) {
+    engine_waiter w;
+    int rc = device_only && !e->backend->setup
+                 ? cuzk_fail(err, CUZK_ERR_ARG, "a key kept only on a device needs a backend with one, not %s",
+                             e->backend->name)
+                 : setup_fits(e, id, r, device_only, err);
+    if (rc || (rc = begin_registration(e, &w, id, err))) {
         cuzk_r1cs_free(r);
-        return err->code;
+        return rc;
     }
+    circuit *c = new_circuit(id, err);
     setup_log l = {e, id, cuzk_now_s()};
+    /* the setup ends early when the registration is cancelled (a drain) */
     const cuzk_setup_options o = {.nthreads = cuzk_cpu_count(), .no_host_points = device_only,
                                   .progress = log_setup_stage, .progress_ctx = &l,
-                                  .r1cs_read = cuzk_r1cs_free_ctx, .r1cs_read_ctx = r};
+                                  .r1cs_read = cuzk_r1cs_free_ctx, .r1cs_read_ctx = r, .cancel = &w.cancel};
     cuzk_zkey z;
-    int rc = backend_setup(e->backend, r, &o, &z, err);
+    rc = c ? backend_setup(e->backend, r, &o, &z, err) : err->code;
     cuzk_r1cs_free(r); /* when the setup failed before reading it all */
     if (!rc) {
         CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "development key made", "circuit=%s backend=%s device_only=%d seconds=%.2f",
@@ -271,16 +321,17 @@ int cuzk_engine_register_setup(cuzk_engine *e, const char *id, cuzk_r1cs *r, int
         snprintf(label, sizeof label, "(made in memory: circuit %s)", id);
         made_circuit m = {&z, label, 0};
         const uint64_t serial = z.serial;
-        rc = with_waiter(e, c, prepare_made_circuit, &m, err);
+        rc = prepare_made_circuit(e, c, &m, &w, err);
         if (!m.taken)
             cuzk_zkey_free(&z); /* the engine refused it before the key cache saw it */
+        if (!rc)
+            rc = add_circuit(e, c, err);
         if (rc && e->backend->key_forget)
             e->backend->key_forget(e->backend, serial); /* its device copy, which nothing else frees */
     }
-    if (!rc)
-        rc = add_circuit(e, c, err);
-    if (rc)
+    if (rc && c)
         engine_free_circuit(e, c);
+    engine_waiter_remove(e, &w);
     return rc;
 }
 
@@ -301,7 +352,8 @@ int cuzk_engine_register_sim_circuit(cuzk_engine *e, const char *id, uint32_t do
 static void fill_circuit_info(cuzk_engine *e, const circuit *c, cuzk_circuit_info *out)
 {
     *out = (cuzk_circuit_info){c->id,        c->curve, c->domain_size, c->n_vars, c->n_public,
-                               !c->key,      c->has_r1cs, c->wasm != NULL, {0}};
+                               !c->key,      c->has_r1cs, c->wasm != NULL, {0}, ""};
+    memcpy(out->key_hash, c->key_hash, sizeof out->key_hash);
     if (c->key)
         keycache_info(e->keys, c->key, &out->key);
 }

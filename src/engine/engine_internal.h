@@ -30,8 +30,10 @@ typedef struct circuit {
     int has_r1cs;
     cuzk_vk vk; /* exported once at registration: proofs are verified against it */
     int has_vk;
+    char key_hash[CUZK_KEY_HASH_HEX + 1]; /* of vk (cuzk_circuit_info.key_hash) */
     int abc_on_device; /* the backend builds a, b, c from the key (builds_abc): no host synthesis */
     cuzk_circom *wasm; /* its witness calculator, when registered with one (NULL: witnesses only) */
+    cuzk_logger *log;  /* the engine's, for the calculator's lines (they outlive no engine) */
     struct circuit *next;
 } circuit;
 
@@ -94,6 +96,7 @@ typedef struct {
  * and wake the budget, so no such wait outlives them. */
 typedef struct engine_waiter {
     atomic_int cancel;
+    const char *registering; /* the circuit id a registration holds for itself, or NULL */
     struct engine_waiter *next;
 } engine_waiter;
 
@@ -197,7 +200,7 @@ void engine_give_back_permit(cuzk_engine *e, partition *p);
 /* Records err as the job's error (unless a cancel was asked for), stops the
  * job's other partitions, retires p: the job ends "failed". */
 void engine_fail_partition(cuzk_engine *e, partition *p, const cuzk_error *err);
-void engine_free_job(job *j);
+void engine_free_job(cuzk_engine *e, job *j);
 /* A submit or registration begins (CUZK_ERR_CANCELLED, naming what, once
  * the engine takes no new work) or ends; each takes e->lock. */
 int engine_waiter_add(cuzk_engine *e, engine_waiter *w, const char *what, cuzk_error *err);

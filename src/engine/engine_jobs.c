@@ -173,6 +173,7 @@ int engine_refuse_closed(const char *what, cuzk_error *err)
 int engine_waiter_add(cuzk_engine *e, engine_waiter *w, const char *what, cuzk_error *err)
 {
     atomic_init(&w->cancel, 0);
+    w->registering = NULL;
     pthread_mutex_lock(&e->lock);
     int closed = e->closed;
     if (!closed) {
@@ -218,12 +219,11 @@ void engine_wake_blocked(cuzk_engine *e)
 
 /* ---------- retention of finished jobs ---------- */
 
-void engine_free_job(job *j)
+void engine_free_job(cuzk_engine *e, job *j)
 {
-    for (uint32_t i = 0; i < j->n_partitions; i++) {
+    for (uint32_t i = 0; j->parts && i < j->n_partitions; i++) {
         free(j->parts[i].witness_path);
-        if (j->parts[i].has_witness)
-            cuzk_wtns_free(&j->parts[i].witness);
+        engine_partition_drop_witness(e, &j->parts[i]); /* and what it held of the budget */
         if (j->parts[i].has_input)
             witness_input_free(&j->parts[i].input);
     }
@@ -250,7 +250,7 @@ void engine_prune_results(cuzk_engine *e, double now)
             int too_many = finished > e->cfg.results_max && seen > e->cfg.results_max;
             if (too_many || now - j->t_end > e->cfg.results_ttl_s) {
                 *at = j->next;
-                engine_free_job(j);
+                engine_free_job(e, j);
                 continue;
             }
         }
@@ -308,9 +308,50 @@ static int copy_wtns(cuzk_wtns *dst, const cuzk_wtns *src)
     return 0;
 }
 
+int cuzk_engine_hold_memory(cuzk_engine *e, uint64_t bytes, const char *what, cuzk_error *err)
+{
+    if (!budget_try_acquire(e->budget, BUDGET_PARTITIONS, BUDGET_CLASS_NEW, bytes))
+        return CUZK_OK;
+    budget_stats st;
+    budget_get_stats(e->budget, &st);
+    return cuzk_fail(err, CUZK_ERR_NOMEM,
+                     "%s (%.1f MiB) does not fit in the memory budget now (%.1f of %.1f MiB in use): try again later",
+                     what, (double)bytes / 1048576.0, (double)st.used / 1048576.0, (double)st.limit / 1048576.0);
+}
+
+void cuzk_engine_release_memory(cuzk_engine *e, uint64_t bytes)
+{
+    budget_release(e->budget, BUDGET_PARTITIONS, bytes);
+}
+
+/* Bytes a queued partition holds for its witness or input, charged to the
+ * budget from submit until the partition lets them go (ws_bytes, released
+ * with the witness). Taken now or refused with the numbers (the caller may
+ * try again later): a wait here could be for the very jobs queued behind
+ * it, whose first buffers wait behind it in turn. */
+static int charge_held(cuzk_engine *e, partition *p, uint64_t bytes, const char *what, cuzk_error *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "partition %u: its %s", p->index, what);
+    int rc = cuzk_engine_hold_memory(e, bytes, name, err);
+    if (!rc)
+        p->ws_bytes += bytes;
+    return rc;
+}
+
+static uint64_t input_bytes(const witness_input *in)
+{
+    uint64_t bytes = (uint64_t)in->n_signals * sizeof *in->signals;
+    for (uint32_t i = 0; i < in->n_signals; i++)
+        bytes += (uint64_t)in->signals[i].n_values * sizeof *in->signals[i].values + strlen(in->signals[i].name) + 1;
+    return bytes;
+}
+
 /* A partition's witness as the request gives it: a path, one in memory
- * (copied, or lent), or the input read (values mod the circuit's prime). */
-static int take_partition_input(const circuit *c, partition *p, const cuzk_partition_input *in, cuzk_error *err)
+ * (copied and charged to the budget, or lent: the caller's), or the input
+ * read (values mod the circuit's prime; charged). */
+static int take_partition_input(cuzk_engine *e, const circuit *c, partition *p, const cuzk_partition_input *in,
+                                cuzk_error *err)
 {
     int given = (in->witness_path != NULL) + (in->witness != NULL) + (in->input_json != NULL);
     if (given != 1)
@@ -321,6 +362,8 @@ static int take_partition_input(const circuit *c, partition *p, const cuzk_parti
     if (in->witness) {
         if (in->lend_witness)
             p->witness = *in->witness;
+        else if (charge_held(e, p, (uint64_t)in->witness->n_witness * 32, "witness", err))
+            return err->code;
         else if (copy_wtns(&p->witness, in->witness))
             return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         p->has_witness = 1;
@@ -336,10 +379,10 @@ static int take_partition_input(const circuit *c, partition *p, const cuzk_parti
     snprintf(name, sizeof name, "partition %u: input", p->index);
     int rc = witness_input_parse(&p->input, in->input_json, strlen(in->input_json), name, cuzk_curve_r(c->curve), err);
     p->has_input = !rc;
-    return rc;
+    return rc ? rc : charge_held(e, p, input_bytes(&p->input), "input", err);
 }
 
-static job *build_job(circuit *c, const cuzk_job_request *req, cuzk_error *err)
+static job *build_job(cuzk_engine *e, circuit *c, const cuzk_job_request *req, cuzk_error *err)
 {
     job *j = calloc(1, sizeof *j);
     if (!j)
@@ -361,10 +404,10 @@ static job *build_job(circuit *c, const cuzk_job_request *req, cuzk_error *err)
         p->index = i;
         p->device = -1;
         if (c->key)
-            rc = take_partition_input(c, p, &req->partitions[i], err);
+            rc = take_partition_input(e, c, p, &req->partitions[i], err);
     }
     if (rc) {
-        engine_free_job(j);
+        engine_free_job(e, j);
         return NULL;
     }
     j->verified_all = 1;
@@ -423,19 +466,23 @@ static int prepare_job(cuzk_engine *e, circuit *c, const cuzk_job_request *req, 
 {
     if (c->key && !req->partitions)
         return cuzk_fail(err, CUZK_ERR_ARG, "circuit '%s' needs a witness per partition", req->circuit);
-    job *j = build_job(c, req, err);
+    /* the key first: what the witnesses are charged may evict idle keys
+     * and buffers, never the key they need */
+    const cuzk_zkey *key = NULL;
+    int rc = c->key ? keycache_acquire(e->keys, c->key, &key, &w->cancel, err) : CUZK_OK;
+    if (rc)
+        return rc;
+    job *j = build_job(e, c, req, err);
     if (!j)
-        return err->code ? err->code : CUZK_ERR_NOMEM;
-    if (c->key) {
-        int rc = keycache_acquire(e->keys, c->key, &j->key, &w->cancel, err);
-        if (!rc)
-            rc = check_witnesses(j, err);
-        if (rc) {
-            if (j->key)
-                keycache_release(e->keys, c->key);
-            engine_free_job(j);
-            return rc;
-        }
+        rc = err->code ? err->code : CUZK_ERR_NOMEM;
+    else if ((j->key = key))
+        rc = check_witnesses(j, err);
+    if (rc) {
+        if (key)
+            keycache_release(e->keys, c->key);
+        if (j)
+            engine_free_job(e, j);
+        return rc;
     }
     *out = j;
     return CUZK_OK;
@@ -465,7 +512,7 @@ int cuzk_engine_check_request(cuzk_engine *e, const cuzk_job_request *req, cuzk_
     if (j) {
         if (j->key)
             keycache_release(e->keys, c->key);
-        engine_free_job(j);
+        engine_free_job(e, j);
     }
     return rc;
 }
@@ -510,7 +557,7 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *jo
         pthread_mutex_unlock(&e->lock);
         if (j->key)
             keycache_release(e->keys, c->key);
-        engine_free_job(j);
+        engine_free_job(e, j);
         return rc;
     }
     j->payload_hash = hash;

@@ -9,6 +9,7 @@
 #include "synthesis/pce.h"
 #include "engine/timeline.h"
 #include "util/err.h"
+#include "util/timer.h"
 
 /* Under e->lock: waits for the next partition of q (cv: its condition)
  * and takes it; NULL once the engine stops, at once or, with drain, when q
@@ -34,7 +35,11 @@ static int obtain_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_e
     timeline_emit(e->tl, TL_WITNESS_START, j->id, p->index, -1, p->t_witness_start);
     int rc = CUZK_OK;
     if (p->has_input) {
-        rc = cuzk_circom_calculate(j->circ->wasm, &p->input, &p->witness, err);
+        /* stopped by the job's cancel (a user's, a drain's timeout, a second
+         * signal) or its time limit, however long the circuit would run */
+        double limit = e->cfg.witness_timeout_s;
+        cuzk_circom_stop stop = {&j->cancelled, limit > 0 ? cuzk_now_s() + limit : 0, limit};
+        rc = cuzk_circom_calculate_until(j->circ->wasm, &p->input, &stop, &p->witness, err);
         witness_input_free(&p->input);
         p->has_input = 0;
         p->has_witness = !rc;
@@ -62,15 +67,13 @@ static int stage_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_er
     int rc = obtain_witness(e, p, staged, err);
     if (rc)
         return rc;
-    if (p->has_witness) {
-        p->ws_bytes = (uint64_t)p->witness.n_witness * 32;
-        if (!p->witness_lent &&
-            budget_acquire(e->budget, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, p->ws_bytes, &j->cancelled)) {
-            p->ws_bytes = 0;
+    /* a given witness was charged at submit; a calculated one now, in
+     * place of its input's charge (the input is gone) */
+    const uint64_t need = p->has_witness && !p->witness_lent ? (uint64_t)p->witness.n_witness * 32 : 0;
+    if (need > p->ws_bytes) {
+        if (budget_acquire(e->budget, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, need - p->ws_bytes, &j->cancelled))
             return cuzk_fail(err, CUZK_ERR_NOMEM, "the witness does not fit in the memory budget");
-        }
-        if (p->witness_lent)
-            p->ws_bytes = 0;
+        p->ws_bytes = need;
     }
     const cuzk_wtns *w = p->has_witness ? &p->witness : &p->staged;
     if ((rc = cuzk_groth16_check_inputs(j->key, w, err)))
@@ -134,6 +137,10 @@ void *engine_synth_worker_main(void *arg)
         timeline_emit(e->tl, TL_SYNTH_START, j->id, p->index, -1, p->t_synth_start);
         cuzk_error err = {0};
         int rc = j->cancelled ? CUZK_OK : synthesize(e, p, &err);
+        /* a failure after a cancel is the cancel's doing (a wait for memory
+         * or a witness calculation it ended): the partition is dropped */
+        if (rc && atomic_load(&j->cancelled))
+            rc = CUZK_OK;
         p->t_synth_end = engine_now(e);
         timeline_emit(e->tl, TL_SYNTH_END, j->id, p->index, -1, p->t_synth_end);
 
@@ -241,8 +248,9 @@ void *engine_device_worker_main(void *varg)
 
 static int verify_partition(job *j, partition *p, cuzk_error *err)
 {
-    return cuzk_groth16_verify(&j->circ->vk, (const uint64_t(*)[4])j->publics + (size_t)p->index * j->circ->n_public,
-                               j->circ->n_public, &j->proofs[p->index], err);
+    return cuzk_groth16_verify_own(&j->circ->vk,
+                                   (const uint64_t(*)[4])j->publics + (size_t)p->index * j->circ->n_public,
+                                   j->circ->n_public, &j->proofs[p->index], j->circ->has_r1cs, err);
 }
 
 void *engine_finisher_main(void *arg)

@@ -65,6 +65,25 @@ int cuzk_groth16_verify(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_
     return ops_for(vk->curve)->verify(vk, pub, n_pub, proof, err);
 }
 
+int cuzk_groth16_verify_own(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_pub, const cuzk_proof *proof,
+                            int witness_checked, cuzk_error *err)
+{
+    cuzk_error why = {0};
+    int rc = cuzk_groth16_verify(vk, pub, n_pub, proof, &why);
+    if (!rc)
+        return CUZK_OK;
+    if (witness_checked)
+        return cuzk_fail(err, rc,
+                         "the proof does not verify against the key's own verification key (%.200s): the witness "
+                         "satisfies the circuit's r1cs, so the proving key is corrupt or is not the r1cs's",
+                         why.msg);
+    return cuzk_fail(err, rc,
+                     "the proof does not verify against the key's own verification key (%.200s): the witness does "
+                     "not satisfy the circuit, or the proving key is corrupt; checking the witness against the "
+                     "circuit's r1cs tells which (--r1cs, or a circuit registered with its r1cs)",
+                     why.msg);
+}
+
 int cuzk_groth16_export_vk(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err)
 {
     return ops_for(z->curve)->export_vk(z, vk, 1, err);

@@ -5,6 +5,8 @@
 #ifndef CUZK_GROTH16_GROTH16_H
 #define CUZK_GROTH16_GROTH16_H
 
+#include <stdatomic.h>
+
 #include "cuzk/cuzk.h"
 #include "codec/json_io.h"
 #include "groth16/r1cs.h"
@@ -61,6 +63,16 @@ static inline size_t cuzk_groth16_abc_bytes(const cuzk_zkey *z) { return 3 * (si
 int cuzk_groth16_verify(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_pub, const cuzk_proof *proof,
                         cuzk_error *err);
 
+/* A proof checked against the key it was made with (vk: that key's):
+ * cuzk_groth16_verify, and when the proof fails, a message that says what
+ * that means. Such a proof fails when the witness does not satisfy the
+ * circuit or the proving key is corrupt; witness_checked says the witness
+ * was checked against the circuit's r1cs (then the key is to blame), else
+ * the message says how to tell the two apart (check it against the
+ * r1cs: --r1cs, or a circuit registered with its r1cs). */
+int cuzk_groth16_verify_own(const cuzk_vk *vk, const uint64_t (*pub)[4], uint32_t n_pub, const cuzk_proof *proof,
+                            int witness_checked, cuzk_error *err);
+
 /* The verification key of z, vk_alphabeta_12 computed as snarkjs does.
  * Release with cuzk_vk_free. */
 int cuzk_groth16_export_vk(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err);
@@ -109,6 +121,9 @@ typedef struct {
      * large circuit and the key's points are never in memory together */
     void (*r1cs_read)(void *ctx);
     void *r1cs_read_ctx;
+    /* NULL, or a flag that ends the setup with CUZK_ERR_CANCELLED once set
+     * (checked between stages and every few hundred points on the CPU) */
+    const atomic_int *cancel;
     /* a device's mul: points made per round when they go back to the host
      * only (0: the device's own choice, 2^24); tests make it small to take
      * several rounds */

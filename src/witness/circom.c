@@ -11,6 +11,7 @@
 #include "codec/decimal.h"
 #include "util/err.h"
 #include "util/file.h"
+#include "util/timer.h"
 #include "witness/wasm_build.h"
 #include "witness/wasm_file.h"
 #include "witness/wasm_glue.h"
@@ -25,7 +26,8 @@
 /* The object's entry points (wasm_glue.h). */
 typedef struct {
     int (*abi)(void);
-    void *(*create)(void *ctx, wasm_glue_exception_fn *, wasm_glue_message_fn *, wasm_glue_value_fn *);
+    void *(*create)(void *ctx, wasm_glue_exception_fn *, wasm_glue_message_fn *, wasm_glue_value_fn *,
+                    wasm_glue_stop_fn *);
     void (*destroy)(void *inst);
     int (*info)(void *inst, uint32_t out[WASM_GLUE_INFO_N]);
     int (*prime)(void *inst, uint32_t *words, uint32_t n);
@@ -40,6 +42,8 @@ typedef struct {
  * code, its error lines and the log line being built. */
 typedef struct {
     uint32_t exception; /* 0: none */
+    const cuzk_circom_stop *stop; /* the calculation's, while it runs */
+    int stopped;                  /* why should_stop said so: STOP_* */
     char errors[400];
     char log[2048];
     size_t log_len;
@@ -67,6 +71,19 @@ struct cuzk_circom {
 };
 
 /* ---- the imports' host side ---- */
+
+enum { STOP_NONE, STOP_CANCELLED, STOP_TIMED_OUT };
+
+/* Asked by the circuit's code now and then (wasm_glue.h). */
+static int should_stop(void *ctx)
+{
+    glue_host *h = ctx;
+    const cuzk_circom_stop *s = h->stop;
+    if (!s) return 0;
+    if (s->flag && atomic_load_explicit(s->flag, memory_order_relaxed)) h->stopped = STOP_CANCELLED;
+    else if (s->deadline_s > 0 && cuzk_now_s() >= s->deadline_s) h->stopped = STOP_TIMED_OUT;
+    return h->stopped != STOP_NONE;
+}
 
 static void on_exception(void *ctx, uint32_t code)
 {
@@ -120,7 +137,8 @@ static int find_entry_points(cuzk_circom *c, cuzk_error *err)
             return cuzk_fail(err, CUZK_ERR_IO, "%s: the compiled circuit lacks %s", c->path, names[i]);
     glue_api *a = &c->api;
     a->abi = (int (*)(void))fn[0];
-    a->create = (void *(*)(void *, wasm_glue_exception_fn *, wasm_glue_message_fn *, wasm_glue_value_fn *))fn[1];
+    a->create = (void *(*)(void *, wasm_glue_exception_fn *, wasm_glue_message_fn *, wasm_glue_value_fn *,
+                           wasm_glue_stop_fn *))fn[1];
     a->destroy = (void (*)(void *))fn[2];
     a->info = (int (*)(void *, uint32_t *))fn[3];
     a->prime = (int (*)(void *, uint32_t *, uint32_t))fn[4];
@@ -150,6 +168,14 @@ static int call_failed(cuzk_circom *c, instance *in, int trap, const char *doing
      * starts from a fresh one */
     c->api.destroy(in->inst);
     in->inst = NULL;
+    if (trap == WASM_GLUE_TRAP_STOPPED) {
+        if (h->stopped == STOP_TIMED_OUT)
+            return cuzk_fail(err, CUZK_ERR_CANCELLED,
+                             "%s: the witness calculation ran past its time limit of %g s and was stopped (%s)",
+                             c->path, h->stop->limit_s, doing);
+        return cuzk_fail(err, CUZK_ERR_CANCELLED, "%s: the witness calculation was cancelled (%s)", c->path,
+                         doing);
+    }
     if (h->exception) {
         uint32_t code = h->exception;
         const char *what = code < sizeof raised / sizeof raised[0] ? raised[code] : "Unknown error";
@@ -165,7 +191,7 @@ static int instance_start(cuzk_circom *c, instance *in, cuzk_error *err)
 {
     memset(&in->host, 0, sizeof in->host);
     in->host.o = &c->o;
-    if (!(in->inst = c->api.create(&in->host, on_exception, on_message, on_value)))
+    if (!(in->inst = c->api.create(&in->host, on_exception, on_message, on_value, should_stop)))
         return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: cannot start the circuit (no memory, or its start trapped)",
                          c->path);
     return CUZK_OK;
@@ -249,7 +275,7 @@ int cuzk_circom_load(cuzk_circom **out, const char *wasm_path, const cuzk_circom
         return rc;
     }
     rc = wasm_check_circom(bytes, len, wasm_path, err);
-    wasm_build_options bo = {c->o.cache_dir, c->o.progress, c->o.ctx};
+    wasm_build_options bo = {c->o.cache_dir, c->o.progress, c->o.ctx, c->o.cancel};
     if (!rc) rc = wasm_build_open(bytes, len, wasm_path, &bo, &c->so, &c->compiled, err);
     free(bytes);
     if (!rc) rc = find_entry_points(c, err);
@@ -394,17 +420,26 @@ static int calculate_in(cuzk_circom *c, instance *in, const witness_input *input
     return rc ? rc : read_witness(c, in, w, err);
 }
 
-int cuzk_circom_calculate(cuzk_circom *c, const witness_input *input, cuzk_wtns *w, cuzk_error *err)
+int cuzk_circom_calculate_until(cuzk_circom *c, const witness_input *input, const cuzk_circom_stop *stop,
+                                cuzk_wtns *w, cuzk_error *err)
 {
     memset(w, 0, sizeof *w);
     instance *in;
     int rc = instance_ready(c, &in, err);
     if (!rc) {
+        in->host.stop = stop;
+        in->host.stopped = STOP_NONE;
         rc = calculate_in(c, in, input, w, err);
+        in->host.stop = NULL;
         instance_put(c, in);
     }
     if (rc) cuzk_wtns_free(w);
     return rc;
+}
+
+int cuzk_circom_calculate(cuzk_circom *c, const witness_input *input, cuzk_wtns *w, cuzk_error *err)
+{
+    return cuzk_circom_calculate_until(c, input, NULL, w, err);
 }
 
 int cuzk_circom_calculate_file(cuzk_circom *c, const char *input_path, cuzk_wtns *w, cuzk_error *err)

@@ -27,6 +27,8 @@
 #ifndef CUZK_WITNESS_CIRCOM_H
 #define CUZK_WITNESS_CIRCOM_H
 
+#include <stdatomic.h>
+
 #include "cuzk/cuzk.h"
 #include "groth16/wtns.h"
 #include "witness/input.h"
@@ -41,6 +43,7 @@ typedef struct {
     cuzk_circom_line_fn *progress; /* the one-time compile's steps; NULL: quiet */
     cuzk_circom_line_fn *log;      /* what the circuit's log() prints, a line at a time; NULL: dropped */
     void *ctx;                     /* handed to both */
+    const atomic_int *cancel;      /* NULL, or a flag that ends a compile under way (CUZK_ERR_CANCELLED) */
 } cuzk_circom_options;
 
 /* Loads the calculator at wasm_path (compiling it when the cache has none).
@@ -74,6 +77,22 @@ int cuzk_circom_check_input(cuzk_circom *c, const witness_input *in, cuzk_error 
  * code trapped), CUZK_ERR_NOMEM; w then holds nothing. c stays usable.
  * Any number of threads may calculate with one c at once. */
 int cuzk_circom_calculate(cuzk_circom *c, const witness_input *in, cuzk_wtns *w, cuzk_error *err);
+/* When a calculation stops before its end: as soon as *flag (when not
+ * NULL) is nonzero (a cancel), or once deadline_s (cuzk_now_s's clock;
+ * 0: none) has passed. The circuit's code asks at every
+ * WASM_GLUE_POLL_EVERY-th call or loop turn (wasm_glue.h), so a
+ * calculation that would never end stops too. */
+typedef struct {
+    const atomic_int *flag;
+    double deadline_s;
+    double limit_s; /* the limit deadline_s stands for, for the message */
+} cuzk_circom_stop;
+
+/* cuzk_circom_calculate, stopped by stop (NULL: never): then
+ * CUZK_ERR_CANCELLED, with a message saying which (cancelled, or ran past
+ * its limit of limit_s seconds); w holds nothing and c stays usable. */
+int cuzk_circom_calculate_until(cuzk_circom *c, const witness_input *in, const cuzk_circom_stop *stop,
+                                cuzk_wtns *w, cuzk_error *err);
 /* witness_input_read of input_path, then cuzk_circom_calculate. */
 int cuzk_circom_calculate_file(cuzk_circom *c, const char *input_path, cuzk_wtns *w, cuzk_error *err);
 

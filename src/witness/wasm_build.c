@@ -1,11 +1,14 @@
-#define _GNU_SOURCE /* mkdtemp, environ */
+#define _GNU_SOURCE /* pipe2 */
 #include "witness/wasm_build.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
-#include <spawn.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +20,12 @@
 #include "util/err.h"
 #include "util/file.h"
 #include "util/timer.h"
+#include "witness/wasm_build_dir.h"
+#include "witness/wasm_cache_object.h"
 #include "witness/wasm_copy_lists.h"
 #include "witness/wasm_glue.h"
+#include "witness/wasm_poll_points.h"
 #include "witness/wasm_runtime.h"
-
-extern char **environ;
 
 /* Bounds-checked memory: the runtime's faster guard-page mode needs a
  * SIGSEGV handler of its own in the process, which a library must not take
@@ -42,8 +46,8 @@ static const char unit_source[] = "#include \"circuit.c\"\n#include \"glue.c\"\n
 
 /* Sizes that keep every path made from the cache folder's name whole: the
  * folder, its build folder (".build-XXXXXX"), the files in either. */
-#define FOLDER_CAP 3800
-#define TMP_CAP (FOLDER_CAP + 16)
+#define FOLDER_CAP (WASM_BUILD_DIR_CAP - 16)
+#define TMP_CAP WASM_BUILD_DIR_CAP
 #define PATH_CAP (TMP_CAP + 120)
 enum { WASM_HASH_HEX = 64, RECIPE_HEX = 16 };
 
@@ -80,13 +84,14 @@ static int cache_folder(const char *given, char out[FOLDER_CAP], cuzk_error *err
     else
         return cuzk_fail(err, CUZK_ERR_IO, "no folder for the wasm cache: set CUZK_WASM_CACHE (or HOME)");
     if (n >= FOLDER_CAP) return cuzk_fail(err, CUZK_ERR_IO, "the wasm cache folder's name is too long");
-    return make_folders(out, err);
+    int rc = make_folders(out, err);
+    return rc ? rc : wasm_folder_check(out, err);
 }
 
 /* The revision of the rewriting (translation_rows, the helpers, the copy
  * lists): raise it with any change to what the rewriting writes, so that
  * objects built before are not loaded. */
-static const char rewrite_revision[] = "4";
+static const char rewrite_revision[] = "5";
 
 /* The recipe's hash: the glue, the unit, the flags, the runtime's files as
  * built and the rewriting's revision. */
@@ -139,24 +144,80 @@ static void log_tail(const char *log_path, char *out, size_t cap)
     free(text);
 }
 
-/* Runs argv (found on PATH; no shell), its output to log_path. */
-static int run_tool(char *const argv[], const char *log_path, const char *what, cuzk_error *err)
+/* How often a wait for a tool looks at the cancel flag (the tool's end
+ * wakes it at once). */
+#define TOOL_CANCEL_POLL_MS 100
+
+/* Waits for the tool pid: 0 with *status, or CUZK_ERR_CANCELLED once
+ * *cancel is set (the tool killed and reaped). */
+static int wait_tool(pid_t pid, int *status, const atomic_int *cancel)
 {
-    posix_spawn_file_actions_t fa;
-    if (posix_spawn_file_actions_init(&fa)) return cuzk_fail(err, CUZK_ERR_NOMEM, "cannot start %s", what);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    int fd = cancel ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+    for (;;) {
+        if (cancel && atomic_load(cancel)) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+                ;
+            if (fd >= 0) close(fd);
+            return CUZK_ERR_CANCELLED;
+        }
+        if (fd >= 0) {
+            struct pollfd p = {fd, POLLIN, 0};
+            if (poll(&p, 1, TOOL_CANCEL_POLL_MS) == 0) continue;
+        }
+        pid_t got = waitpid(pid, status, fd >= 0 || cancel ? WNOHANG : 0);
+        if (got == pid) break;
+        if (got < 0 && errno != EINTR) {
+            if (fd >= 0) close(fd);
+            return -1;
+        }
+        if (got == 0 && fd < 0) poll(NULL, 0, TOOL_CANCEL_POLL_MS); /* no pidfd: a kernel before 5.3 */
+    }
+    if (fd >= 0) close(fd);
+    return 0;
+}
+
+/* Runs argv (found on PATH; no shell), its output to log_path. The tool
+ * ends with the thread that started it (PR_SET_PDEATHSIG), which waits for
+ * it: a process killed while compiling leaves no compiler running on; and
+ * it is killed when *cancel is set. */
+static int run_tool(char *const argv[], const char *log_path, const char *what, const atomic_int *cancel,
+                    cuzk_error *err)
+{
+    int ready[2]; /* the child's exec (closed on it) or its errno */
+    if (pipe2(ready, O_CLOEXEC)) return cuzk_fail(err, CUZK_ERR_IO, "cannot start %s: %s", what, strerror(errno));
+    pid_t parent = getpid(), pid = fork();
+    int fork_errno = errno;
+    if (pid == 0) {
+        /* async-signal-safe calls only, the parent having threads */
+        int e = 0;
+        sigset_t none;
+        sigemptyset(&none); /* the daemon's threads block its stop signals */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent || sigprocmask(SIG_SETMASK, &none, NULL))
+            _exit(127);
+        int in = open("/dev/null", O_RDONLY), out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) e = errno;
+        if (in > 2) close(in);
+        if (out > 2) close(out);
+        if (!e) execvp(argv[0], argv);
+        e = e ? e : errno;
+        if (write(ready[1], &e, sizeof e) < 0) _exit(127);
+        _exit(127);
+    }
+    close(ready[1]);
+    int rc = 0;
+    if (pid < 0) rc = fork_errno;
+    else if (read(ready[0], &rc, sizeof rc) != sizeof rc) rc = 0;
+    close(ready[0]);
+    if (pid > 0 && rc) waitpid(pid, NULL, 0);
     if (rc == ENOENT)
         return cuzk_fail(err, CUZK_ERR_IO, "%s: %s not found: install Debian's %s (scripts/install-deps does)",
                          what, argv[0], !strcmp(argv[0], "wasm2c") ? "wabt" : "gcc");
     if (rc) return cuzk_fail(err, CUZK_ERR_IO, "%s: cannot run %s: %s", what, argv[0], strerror(rc));
     int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return cuzk_fail(err, CUZK_ERR_IO, "%s: waiting for %s: %s", what, argv[0], strerror(errno));
+    int waited = wait_tool(pid, &status, cancel);
+    if (waited == CUZK_ERR_CANCELLED) return cuzk_fail(err, waited, "%s: cancelled (%s stopped)", what, argv[0]);
+    if (waited) return cuzk_fail(err, CUZK_ERR_IO, "%s: waiting for %s: %s", what, argv[0], strerror(errno));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return CUZK_OK;
     char tail[300];
     log_tail(log_path, tail, sizeof tail);
@@ -189,7 +250,9 @@ static void progress(const wasm_build_options *o, const char *fmt, ...)
  *     runtime instance, which every function reaches through its
  *     `instance`) rather than in the runtime's thread-local counter, whose
  *     every access from a loaded object is a call (__tls_get_addr): 1.8x
- *     the time of a SHA-256 witness. */
+ *     the time of a SHA-256 witness; and each call counted towards the
+ *     host's next poll (the second word, wasm_glue.h), with CUZK_POLL
+ *     defined for the loops' back edges (wasm_poll_points.h). */
 static const struct {
     const char *what, *how, *was, *now;
 } translation_rows[] = {
@@ -206,13 +269,17 @@ static const struct {
      "    TRAP(EXHAUSTION);\n"
      "\n"
      "#define FUNC_EPILOGUE --wasm_rt_call_stack_depth\n",
+     "void cuzk_glue_poll(Z_circuit_instance_t*);\n"
+     "#define CUZK_POLL() \\\n"
+     "  do { if (__builtin_expect(--((u32*)instance->Z_runtime_instance)[1] == 0, 0)) cuzk_glue_poll(instance); } while (0)\n"
      "#define FUNC_PROLOGUE \\\n"
      "  if (++*(u32*)instance->Z_runtime_instance > WASM_RT_MAX_CALL_STACK_DEPTH) \\\n"
-     "    TRAP(EXHAUSTION);\n"
+     "    TRAP(EXHAUSTION); \\\n"
+     "  CUZK_POLL();\n"
      "\n"
      "#define FUNC_EPILOGUE --*(u32*)instance->Z_runtime_instance\n"},
 };
-enum { N_TRANSLATION_ROWS = sizeof translation_rows / sizeof translation_rows[0] };
+enum { N_TRANSLATION_ROWS = sizeof translation_rows / sizeof translation_rows[0], ROW_PROLOGUE = 1 };
 
 /* text (len bytes, NUL after) with `was`, when it is there once, replaced
  * by `now`: a new allocation, or text itself when nothing changed; NULL
@@ -399,11 +466,11 @@ static char *reroute_helpers(char *text, size_t *len, int *done)
  * (only with the helpers native: Fr_copy is then known to copy 40 bytes). */
 typedef struct {
     int rows[N_TRANSLATION_ROWS], helpers;
-    size_t copy_lists, copy_sites;
+    size_t copy_lists, copy_sites, back_edges;
 } rewrites_done;
 
 /* Rewrites c_src: the field helpers (first, on wasm2c's text), the copy
- * lists, then translation_rows. */
+ * lists, translation_rows, then the polls on the loops' back edges. */
 static int rewrite_translation(const char *c_src, rewrites_done *done, cuzk_error *err)
 {
     uint8_t *bytes;
@@ -413,35 +480,25 @@ static int rewrite_translation(const char *c_src, rewrites_done *done, cuzk_erro
     char *text = (char *)bytes;
     text = reroute_helpers(text, &len, &done->helpers);
     if (text && done->helpers) text = wasm_fold_copy_lists(text, &len, &done->copy_lists, &done->copy_sites);
-    int any = done->helpers;
-    for (int i = 0; text && i < N_TRANSLATION_ROWS; i++) {
+    for (int i = 0; text && i < N_TRANSLATION_ROWS; i++)
         text = replace_once(text, &len, translation_rows[i].was, translation_rows[i].now, &done->rows[i]);
-        any |= done->rows[i];
+    /* without the prologue's rewrite there is no CUZK_POLL, nor a stop:
+     * refused, as a calculation nobody could end is */
+    if (text && !done->rows[ROW_PROLOGUE]) {
+        free(text);
+        return cuzk_fail(err, CUZK_ERR_IO,
+                         "%s: wasm2c's function prologue is not the one of wabt 1.0.32: the circuit's code could "
+                         "not be stopped",
+                         c_src);
     }
+    if (text) text = wasm_poll_back_edges(text, &len, &done->back_edges);
     if (!text) return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory to rewrite %s", c_src);
-    if (any) {
-        FILE *f = fopen(c_src, "wb");
-        int ok = f && fwrite(text, 1, len, f) == len;
-        if (f && fclose(f)) ok = 0;
-        if (!ok) rc = cuzk_fail(err, CUZK_ERR_IO, "cannot rewrite %s: %s", c_src, strerror(errno));
-    }
+    FILE *f = fopen(c_src, "wb");
+    int ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f)) ok = 0;
+    if (!ok) rc = cuzk_fail(err, CUZK_ERR_IO, "cannot rewrite %s: %s", c_src, strerror(errno));
     free(text);
     return rc;
-}
-
-/* The files a build leaves in its temporary folder, removed with it. */
-static const char *const build_files[] = {"circuit.wasm",   "circuit.c", "circuit.h",      "glue.c",
-                                          "unit.c",         "circuit.so", "wasm-rt.h",      "wasm-rt-impl.h",
-                                          "wasm-rt-impl.c", "log"};
-
-static void remove_build(const char tmp[TMP_CAP])
-{
-    char path[PATH_CAP];
-    for (size_t i = 0; i < sizeof build_files / sizeof build_files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", tmp, build_files[i]);
-        unlink(path);
-    }
-    rmdir(tmp);
 }
 
 static long long file_size(const char *path)
@@ -478,7 +535,7 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
     }
     double t0 = cuzk_now_s();
     char *wasm2c[] = {"wasm2c", wasm, "--module-name=circuit", "-o", c_src, NULL};
-    if (!rc) rc = run_tool(wasm2c, log, "translating the wasm to C", err);
+    if (!rc) rc = run_tool(wasm2c, log, "translating the wasm to C", o ? o->cancel : NULL, err);
     rewrites_done done = {0};
     if (!rc) rc = rewrite_translation(c_src, &done, err);
     if (rc) return rc;
@@ -487,8 +544,8 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
         snprintf(rewrites + strlen(rewrites), sizeof rewrites - strlen(rewrites), "%s%s %s", i ? ", " : "",
                  translation_rows[i].what, done.rows[i] ? translation_rows[i].how : "as wasm2c wrote it");
     snprintf(rewrites + strlen(rewrites), sizeof rewrites - strlen(rewrites),
-             ", field helpers %s, %zu copies of constants in %zu lists",
-             done.helpers ? "native" : "as wasm2c wrote them", done.copy_sites, done.copy_lists);
+             ", field helpers %s, %zu copies of constants in %zu lists, %zu loops' back edges polled",
+             done.helpers ? "native" : "as wasm2c wrote them", done.copy_sites, done.copy_lists, done.back_edges);
     progress(o, "wasm2c: %.1f MiB of C in %.1f s (%s); compiling it with cc -O2",
              (double)file_size(c_src) / 1048576.0, cuzk_now_s() - t0, rewrites);
     char *cc[N_CC_FLAGS + 10];
@@ -499,9 +556,8 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
     char *rest[] = {inc_tmp, unit, rt_c, out_flag, so, NULL};
     memcpy(cc + n, rest, sizeof rest);
     t0 = cuzk_now_s();
-    if ((rc = run_tool(cc, log, "compiling the circuit's C", err))) return rc;
-    if (rename(so, so_path))
-        return cuzk_fail(err, CUZK_ERR_IO, "cannot put the compiled circuit at %s: %s", so_path, strerror(errno));
+    if ((rc = run_tool(cc, log, "compiling the circuit's C", o ? o->cancel : NULL, err))) return rc;
+    if ((rc = wasm_object_seal(so, so_path, err))) return rc;
     progress(o, "compiled in %.1f s; cached as %s", cuzk_now_s() - t0, so_path);
     return CUZK_OK;
 }
@@ -509,14 +565,16 @@ static int build_in(const char tmp[TMP_CAP], const uint8_t *bytes, size_t len, c
 static int build(const char folder[FOLDER_CAP], const uint8_t *bytes, size_t len, const char *name,
                  const wasm_runtime *rt, const char *so_path, const wasm_build_options *o, cuzk_error *err)
 {
-    char tmp[TMP_CAP];
-    snprintf(tmp, sizeof tmp, "%s/.build-XXXXXX", folder);
-    if (!mkdtemp(tmp))
-        return cuzk_fail(err, CUZK_ERR_IO, "cannot make a build folder in %s: %s", folder, strerror(errno));
+    int swept = wasm_build_dir_sweep(folder);
+    if (swept) progress(o, "%s: removed %d build folder%s left by builds that were stopped", folder, swept,
+                        swept == 1 ? "" : "s");
+    wasm_build_dir dir;
+    int rc = wasm_build_dir_make(&dir, folder, err);
+    if (rc) return rc;
     progress(o, "%s: compiling the circuit to native code once (%zu KiB of wasm; cached for later runs)", name,
              len / 1024);
-    int rc = build_in(tmp, bytes, len, rt, so_path, o, err);
-    remove_build(tmp);
+    rc = build_in(dir.path, bytes, len, rt, so_path, o, err);
+    wasm_build_dir_remove(&dir);
     return rc;
 }
 
@@ -535,9 +593,13 @@ static int open_or_build(const uint8_t *bytes, size_t len, const char *name, con
         return cuzk_fail(err, CUZK_ERR_IO, "the wasm cache folder's name is too long");
 
     if (!access(so_path, F_OK)) {
-        if ((*handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL))) return CUZK_OK;
-        progress(o, "%s: the cached object does not load (%s): building it again", so_path, dlerror());
-        unlink(so_path);
+        cuzk_error why = {0};
+        rc = wasm_object_check(so_path, &why);
+        if (rc == CUZK_ERR_IO) return cuzk_fail(err, rc, "%s", why.msg);
+        if (!rc && (*handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL))) return CUZK_OK;
+        /* built again and renamed over it: a process loading it meanwhile
+         * sees the old file or the new one */
+        progress(o, "%s: building it again", rc ? why.msg : dlerror());
     }
     if ((rc = build(folder, bytes, len, name, rt, so_path, o, err))) return rc;
     *built = 1;

@@ -13,8 +13,11 @@
  * first, and then ends the call as the trap "unreachable".
  *
  *   int   cuzk_glue_abi(void)                         WASM_GLUE_ABI
- *   void *cuzk_glue_new(void *ctx, on_exception, on_message, on_value)
- *             an instance, NULL when out of memory or its start trapped
+ *   void *cuzk_glue_new(void *ctx, on_exception, on_message, on_value, should_stop)
+ *             an instance, NULL when out of memory or its start trapped;
+ *             should_stop(ctx) is asked every WASM_GLUE_POLL_EVERY calls
+ *             and loop turns of the circuit's code, and nonzero ends the
+ *             call under way with the trap WASM_GLUE_TRAP_STOPPED
  *   void  cuzk_glue_free(void *inst)
  *   int   cuzk_glue_info(void *inst, uint32_t out[WASM_GLUE_INFO_N])
  *   int   cuzk_glue_prime(void *inst, uint32_t *words, uint32_t n)
@@ -44,7 +47,14 @@
 
 /* Changes with any change of the entry points' meaning; part of the cache
  * key through the source itself. */
-#define WASM_GLUE_ABI 1
+#define WASM_GLUE_ABI 2
+
+/* How often the circuit's code asks its host whether to stop: every this
+ * many function calls and loop turns (between polls, only a countdown in
+ * the instance is paid). */
+#define WASM_GLUE_POLL_EVERY 65536
+/* The trap code of a call the host stopped (beyond wabt's own codes). */
+#define WASM_GLUE_TRAP_STOPPED 64
 
 /* cuzk_glue_info's words, in this order (the glue fills them so) */
 #define WASM_GLUE_INFO_N 6
@@ -63,6 +73,7 @@ enum { WASM_GLUE_MSG_ERROR = 0 /* printErrorMessage */, WASM_GLUE_MSG_LOG = 1 /*
 typedef void wasm_glue_exception_fn(void *ctx, uint32_t code);
 typedef void wasm_glue_message_fn(void *ctx, int kind, const char *text);
 typedef void wasm_glue_value_fn(void *ctx, const uint32_t *words, uint32_t n);
+typedef int wasm_glue_stop_fn(void *ctx);
 
 /* The C source of the glue (NUL-terminated), written beside circuit.c and
  * compiled with it. */

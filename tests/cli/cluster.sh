@@ -87,8 +87,13 @@ step "a circuit, its key and a witness; two nodes proving, one holding its claim
 NODE_GATE=$WORK/b-never start_node b sim
 for n in a c; do start_node $n cpu; done
 SOCKS=$WORK/a.sock,$WORK/b.sock,$WORK/c.sock
-[ "$(pg_sql 'SELECT max(version) FROM cuzk_schema_version')" = 3 ] || fail "schema version"
+[ "$(pg_sql 'SELECT max(version) FROM cuzk_schema_version')" = 4 ] || fail "schema version"
 [ "$(pg_sql 'SELECT count(*) FROM cuzk_nodes')" = 3 ] || fail "three nodes"
+
+step "a second live daemon under node a's name is refused at start"
+node_ini a cpu | sed -e "s|/a\.sock|/twin.sock|" -e "s|/a\.log|/twin.log|" >"$WORK/twin.ini"
+if "$CUZK" daemon --config "$WORK/twin.ini" >"$WORK/twin.out" 2>&1; then fail "a twin of node a started"; fi
+grep -q "another live daemon is node 'a'" "$WORK/twin.out" || { cat "$WORK/twin.out"; fail "the twin's message"; }
 
 step "300 jobs of 3 partitions; request ids honoured across nodes"
 "${LOAD[@]}" submit "$SOCKS" 300 3 "$WORK/w.wtns" job "$WORK/ids.json" --inline-every 10 || fail "submit"

@@ -6,8 +6,9 @@
 # circom's assert fails with circom's message while a good job submitted
 # beside it is proved, and the failed job's good partition keeps its proof;
 # the witness stage in the job's timings, the status and the metrics; bad
-# inputs refused with clear messages. No node needed: the wasm files are
-# fixtures.
+# inputs refused with clear messages; a calculation that never ends
+# (loops) stopped by a cancel, by the drain's timeout and by a second
+# signal. No node needed: the wasm files are fixtures.
 source "$(dirname "$0")/../interop/lib.sh"
 command -v wasm2c >/dev/null || { echo "wasm2c not installed (Debian's wabt; scripts/install-deps installs it)"; exit 77; }
 source "$ROOT/tests/cli/daemon_lib.bash"
@@ -109,6 +110,76 @@ expect_fail "$CUZK" client register --wasm "$FIX/bn128/mul.wasm" wrongwasm "$WOR
 expect_output "does not belong to"
 expect_fail "$CUZK" client register --wasm "$FIX/bn128/mul.wasm" --development-setup devwasm "$FIX/bn128/mul.r1cs"
 expect_output "--wasm goes with a ZKEY"
+
+# until_log N TEXT FILE: waits until FILE has N lines with TEXT (a minute at most)
+until_log() {
+    for _ in $(seq 1200); do
+        [ "$(grep -c "$2" "$3" 2>/dev/null)" -ge "$1" ] && return 0
+        sleep 0.05
+    done
+    fail "$3 has not $1 lines of '$2'"
+}
+# until_exit NAME: waits for daemon NAME's exit (a minute at most: a wedged
+# one is the failure), its status in $rc
+until_exit() {
+    for _ in $(seq 1200); do
+        kill -0 "${PID[$1]}" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -0 "${PID[$1]}" 2>/dev/null && fail "daemon $1 did not stop"
+    rc=0
+    wait "${PID[$1]}" || rc=$?
+    unset "PID[$1]"
+}
+
+step "a calculation that never ends: stopped by DELETE, by the drain's timeout and by a second signal"
+# loops counts its input down to 0: r - 1 never ends; it logs "spinning" as it starts
+"$CUZK" setup "$FIX/bn128/loops.r1cs" "$WORK/loops.zkey" 2>/dev/null
+echo '{"n": "21888242871839275222246405745257275088548364400416034343698204186575808495616"}' >"$WORK/forever.json"
+echo '{"n": 5}' >"$WORK/five.json"
+for drain in 1 0; do
+    {
+        echo "[daemon]"
+        echo "listen = unix:$WORK/l.sock"
+        echo "drain_timeout_s = $drain"
+        echo "[gpus]"
+        echo "backend = cpu"
+        echo "[synthesis]"
+        echo "workers = 1"
+        echo "[keys]"
+        echo "wasm_cache_dir = $WORK/wasm"
+        echo "circuit = loops, $WORK/loops.zkey, $FIX/bn128/loops.r1cs, $FIX/bn128/loops.wasm"
+        echo "[logging]"
+        echo "file = $WORK/l$drain.log"
+        echo "level = debug"
+    } >"$WORK/l.ini"
+    start_daemon l "unix:$WORK/l.sock" --config "$WORK/l.ini"
+    export CUZK_CONNECT=unix:$WORK/l.sock
+    if [ $drain = 1 ]; then
+        job=$("$CUZK" client submit --quiet --circuit loops "$WORK/forever.json")
+        until_log 1 'line="spinning"' "$WORK/l1.log"
+        "$CUZK" client cancel "$job" >/dev/null
+        expect_fail "$CUZK" client await --timeout 60 "$job"
+        [ "$(jget "$WORK/out.txt" 'd["state"]')" = cancelled ] || fail "the cancelled calculation's job"
+        "$CUZK" client prove --circuit loops "$WORK/five.json" >/dev/null || fail "the worker after the cancel"
+        "$CUZK" client submit --quiet --circuit loops "$WORK/forever.json" >/dev/null
+        until_log 3 'line="spinning"' "$WORK/l1.log"
+        kill -TERM "${PID[l]}"
+        until_exit l
+        [ $rc = 0 ] || fail "the daemon exited $rc after its drain's timeout"
+        grep -q 'drain timed out, cancelling' "$WORK/l1.log" || fail "the drain did not time out"
+    else
+        "$CUZK" client submit --quiet --circuit loops "$WORK/forever.json" >/dev/null
+        until_log 1 'line="spinning"' "$WORK/l0.log"
+        kill -TERM "${PID[l]}"
+        until_log 1 'msg="daemon: draining"' "$WORK/l0.log"
+        kill -TERM "${PID[l]}"
+        until_exit l
+        grep -q 'second stop signal' "$WORK/l0.log" || fail "the second signal was not seen"
+    fi
+    ! grep -q 'level=error' "$WORK/l$drain.log" || { grep 'level=error' "$WORK/l$drain.log"; fail "an error logged"; }
+done
+export CUZK_CONNECT=unix:$WORK/d.sock
 
 step "the daemon still proves after all that"
 "$CUZK" client prove --circuit checks "$WORK/good.json" >/dev/null || fail "a job after the bad inputs"

@@ -1,4 +1,4 @@
-/* The daemon's request handling (routes_handle, src/daemon/api*.c) on parsed
+/* The daemon's request handling (routes_handle, src/daemon/routes*.c) on parsed
  * requests, without sockets, over one engine on the CPU backend that lives
  * as long as the process, with circuit "mul" (tests/fixtures/bn128)
  * registered.

@@ -1,4 +1,4 @@
-/* proof.json reader (src/groth16/json_io.c). A proof it accepts must
+/* proof.json reader (src/codec/json_io.c). A proof it accepts must
  * write (cuzk_proof_to_json) and read back to the same text. */
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-/* public.json reader (src/groth16/json_io.c), for every curve. Signals it
+/* public.json reader (src/codec/json_io.c), for every curve. Signals it
  * accepts must write (cuzk_public_to_json) and read back the same. */
 #include <stdlib.h>
 

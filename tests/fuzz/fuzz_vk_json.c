@@ -1,4 +1,4 @@
-/* verification_key.json reader (src/groth16/json_io.c). A key it accepts
+/* verification_key.json reader (src/codec/json_io.c). A key it accepts
  * must write (cuzk_vk_to_json) and read back to the same text. */
 #include <stdlib.h>
 

@@ -2,7 +2,8 @@
  * and the CPU prover: keys from files and buffers, proofs from witness
  * buffers and files, verification from texts and files, several threads
  * on one prover, and the bad inputs the header documents (truncated keys,
- * a witness of the other curve, a corrupt key, NULL arguments). Set
+ * a witness of the other curve, a corrupt key, a witness that does not
+ * satisfy the circuit, NULL arguments). Set
  * CUZK_FIXTURES to run from outside the repository root. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -268,6 +269,32 @@ static void test_corrupt_key(void **state)
     cuzk_prover_destroy(p);
 }
 
+/* A witness that does not satisfy the circuit (b changed) makes a proof
+ * that fails the key's own check; the message says so, that a corrupt key
+ * would too, and how to tell the two apart, rather than blaming the key. */
+static void test_unsatisfying_witness(void **state)
+{
+    (void)state;
+    cuzk_prover *p = cpu_prover();
+    cuzk_key *key = NULL;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_key_load_file(&key, fixture_path("bn128", "mul.zkey"), &err), CUZK_OK);
+    file_bytes wtns = fixture_bytes("bn128", "mul.wtns");
+    /* the values end the file, 32 bytes each (1, c, a, b, m): b = 11 -> 12 */
+    wtns.data[wtns.len - 5 * 32 + 3 * 32] += 1;
+    char *proof = NULL, *pub = NULL;
+    assert_int_equal(cuzk_prove_wtns_memory(p, key, wtns.data, wtns.len, 0, &proof, &pub, &err),
+                     CUZK_ERR_INVALID_PROOF);
+    if (!strstr(err.msg, "the witness does not satisfy the circuit, or the proving key is corrupt") ||
+        !strstr(err.msg, "--r1cs"))
+        fail_msg("the message: %s", err.msg);
+    assert_null(proof);
+    assert_null(pub);
+    free(wtns.data);
+    cuzk_key_free(key);
+    cuzk_prover_destroy(p);
+}
+
 /* NULL where an argument is required, out-of-range values: CUZK_ERR_ARG,
  * outputs NULL, never a crash; err may be NULL. */
 static void test_null_and_bad_arguments(void **state)
@@ -327,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_load_and_info),      cmocka_unit_test(test_prove_and_verify),
         cmocka_unit_test(test_threads_share_key_and_prover), cmocka_unit_test(test_truncated_key),
         cmocka_unit_test(test_bad_witness),        cmocka_unit_test(test_corrupt_key),
+        cmocka_unit_test(test_unsatisfying_witness),
         cmocka_unit_test(test_null_and_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

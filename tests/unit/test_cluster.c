@@ -3,6 +3,7 @@
  * claimers never taking one partition, a stale attempt's result fenced,
  * reclaims of a silent node's claims and of overdue ones, retries with
  * backoff and failure after max_attempts, request ids unique across nodes,
+ * a node's name held by one live daemon, claims only under the job's key,
  * finished-job retention, and the migration from schema version 1. Time
  * is never waited for: a test ages rows instead (a heartbeat an hour old,
  * a deadline passed), so what it asserts holds on any machine. Each test
@@ -92,7 +93,7 @@ static uint64_t submit(pg_conn *c, const char *node, cuzk_priority priority, uin
     cuzk_job_request req = request("c1", priority, n, NULL);
     uint64_t id = 0;
     cuzk_error err = {0};
-    if (queue_submit(c, &req, node, &id, &err))
+    if (queue_submit(c, &req, node, NULL, &id, &err))
         fail_msg("submit: %s", err.msg);
     return id;
 }
@@ -233,7 +234,7 @@ static void test_claim_order(void **state)
     cuzk_job_request other = request("c2", CUZK_PRIORITY_CRITICAL, 1, NULL);
     uint64_t other_id;
     cuzk_error err = {0};
-    assert_int_equal(queue_submit(f->a, &other, "a", &other_id, &err), CUZK_OK);
+    assert_int_equal(queue_submit(f->a, &other, "a", NULL, &other_id, &err), CUZK_OK);
 
     const claim_ref want[] = {{critical, 0, 1},   {high, 0, 1},       {high, 1, 1}, {normal_old, 0, 1},
                               {normal_old, 1, 1}, {normal_new, 0, 1}, {low, 0, 1}};
@@ -421,6 +422,100 @@ static void test_reclaim_silent_node(void **state)
     assert_int_equal(again.attempt, 2);
 }
 
+static long long other_key_count;
+static char other_key_seen[64];
+static void note_other_key(void *ctx, const char *circuit, const char *key_hash, long long count)
+{
+    (void)ctx;
+    snprintf(other_key_seen, sizeof other_key_seen, "%s/%s", circuit, key_hash);
+    other_key_count += count;
+}
+
+/* A job is proved under the key of the daemon that took it: a node whose
+ * circuit of that id has another key claims none of its partitions, and
+ * finds them as queued under another key (what it says); a node with the
+ * key claims them; a job without a recorded key (an earlier daemon's) is
+ * anyone's. */
+static void test_claims_match_the_key(void **state)
+{
+    fixture *f = *state;
+    cuzk_error err = {0};
+    cuzk_job_request req = request("c1", CUZK_PRIORITY_NORMAL, 2, NULL);
+    uint64_t keyed = 0;
+    assert_int_equal(queue_submit(f->a, &req, "a", "aaaa", &keyed, &err), CUZK_OK);
+    claim_ref got[2];
+    static const char other[] = "{\"c1\",\"c1/bbbb\"}", same[] = "{\"c1\",\"c1/aaaa\"}";
+    claimed_partition p[2];
+    int n = -1;
+    assert_int_equal(queue_claim(f->b, "b", other, 2, 0, p, &n, &err), CUZK_OK);
+    assert_int_equal(n, 0);
+    other_key_count = 0;
+    assert_int_equal(node_other_keys(f->b, other, note_other_key, NULL, &err), CUZK_OK);
+    assert_int_equal(other_key_count, 2);
+    assert_string_equal(other_key_seen, "c1/aaaa");
+    other_key_count = 0;
+    assert_int_equal(node_other_keys(f->a, same, note_other_key, NULL, &err), CUZK_OK);
+    assert_int_equal(other_key_count, 0);
+
+    assert_int_equal(queue_claim(f->a, "a", same, 2, 0, p, &n, &err), CUZK_OK);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(p[i].ref.job_id, keyed);
+        claimed_partition_free(&p[i]);
+    }
+    /* no key recorded: claimed by a node that lists the id */
+    uint64_t any = submit(f->a, "a", CUZK_PRIORITY_NORMAL, 1);
+    assert_int_equal(claim(f->b, "b", 2, 0, got), 1);
+    assert_int_equal(got[0].job_id, any);
+    assert_int_equal(sql_int(f->a, "SELECT count(*) FROM cuzk_jobs WHERE key_hash = 'aaaa'"), 1);
+}
+
+/* A name is one live daemon's: a second session joining under it is
+ * refused, saying so, and takes none of its claims; once the holder's
+ * session has ended (its daemon killed), a daemon restarted under the
+ * name joins and gets its claims queued again. */
+static void test_node_name_held_while_live(void **state)
+{
+    fixture *f = *state;
+    cuzk_error err = {0};
+    int requeued = -1;
+    pg_conn *first = connect_to(f->db);
+    assert_int_equal(node_join(first, "twin", 2, &requeued, &err), CUZK_OK);
+    submit(first, "twin", CUZK_PRIORITY_NORMAL, 2);
+    claim_ref mine[2];
+    assert_int_equal(claim(first, "twin", 2, 0, mine), 2);
+
+    assert_int_equal(node_join(f->b, "twin", 2, &requeued, &err), CUZK_ERR_CONFLICT);
+    if (!strstr(err.msg, "another live daemon is node 'twin'") || !strstr(err.msg, "[cluster] node"))
+        fail_msg("the message: %s", err.msg);
+    assert_int_equal(sql_int(f->a, "SELECT count(*) FROM cuzk_partitions WHERE state = 'claimed' AND owner = 'twin'"),
+                     2);
+
+    /* the first daemon killed: its session ends (pg_terminate_backend
+     * with a timeout returns once the backend has exited) */
+    long long pid = sql_int(first, "SELECT pg_backend_pid()");
+    char kill[96];
+    snprintf(kill, sizeof kill, "SELECT pg_terminate_backend(%lld, 60000)::int", pid);
+    assert_int_equal(sql_int(f->a, kill), 1);
+    pg_close(first);
+    err = (cuzk_error){0};
+    assert_int_equal(node_join(f->b, "twin", 2, &requeued, &err), CUZK_OK);
+    assert_int_equal(requeued, 2);
+
+    /* b's session ends under it (the database restarted): its heartbeat,
+     * on the session made anew, holds the name again, and a newcomer is
+     * refused still */
+    pid = sql_int(f->b, "SELECT pg_backend_pid()");
+    snprintf(kill, sizeof kill, "SELECT pg_terminate_backend(%lld, 60000)::int", pid);
+    assert_int_equal(sql_int(f->a, kill), 1);
+    if (node_heartbeat(f->b, "twin", &err)) /* the first call finds the session gone */
+        assert_int_equal(node_heartbeat(f->b, "twin", &err), CUZK_OK);
+    pg_conn *late = connect_to(f->db);
+    assert_int_equal(node_join(late, "twin", 2, &requeued, &err), CUZK_ERR_CONFLICT);
+    assert_int_equal(node_heartbeat(late, "twin", &err), CUZK_ERR_CONFLICT);
+    pg_close(late);
+}
+
 /* A reclaim on the claim's last attempt fails it, and its job, saying why. */
 static void test_reclaim_on_last_attempt_fails_job(void **state)
 {
@@ -538,14 +633,14 @@ static void test_request_id_unique_across_nodes(void **state)
     cuzk_job_request req = request("c1", CUZK_PRIORITY_HIGH, 2, "order-7");
     uint64_t first = 0, second = 0, other = 0;
     cuzk_error err = {0};
-    assert_int_equal(queue_submit(f->a, &req, "a", &first, &err), CUZK_OK);
-    assert_int_equal(queue_submit(f->b, &req, "b", &second, &err), CUZK_OK);
+    assert_int_equal(queue_submit(f->a, &req, "a", NULL, &first, &err), CUZK_OK);
+    assert_int_equal(queue_submit(f->b, &req, "b", NULL, &second, &err), CUZK_OK);
     assert_int_equal(second, first);
     assert_int_equal(sql_int(f->a, "SELECT count(*) FROM cuzk_jobs WHERE request_id = 'order-7'"), 1);
     assert_int_equal(job_int(f->a, "SELECT count(*) FROM cuzk_partitions WHERE job_id = $1::bigint", first), 2);
 
     cuzk_job_request changed = request("c1", CUZK_PRIORITY_LOW, 2, "order-7");
-    assert_int_equal(queue_submit(f->b, &changed, "b", &other, &err), CUZK_ERR_CONFLICT);
+    assert_int_equal(queue_submit(f->b, &changed, "b", NULL, &other, &err), CUZK_ERR_CONFLICT);
     assert_non_null(strstr(err.msg, "order-7"));
     assert_int_equal(sql_int(f->a, "SELECT count(*) FROM cuzk_jobs"), 1);
 
@@ -619,7 +714,7 @@ static void test_input_json_queued(void **state)
     cuzk_job_request req = {"c1", CUZK_PRIORITY_NORMAL, NULL, 2, parts};
     uint64_t id = 0;
     cuzk_error err = {0};
-    assert_int_equal(queue_submit(f->a, &req, "a", &id, &err), CUZK_OK);
+    assert_int_equal(queue_submit(f->a, &req, "a", NULL, &id, &err), CUZK_OK);
     claimed_partition got[2];
     int n = 0;
     assert_int_equal(queue_claim(f->b, "b", circuits, 2, 0, got, &n, &err), CUZK_OK);
@@ -714,6 +809,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stale_attempt_fenced, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_attempt_of_same_node_fenced, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reclaim_silent_node, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_node_name_held_while_live, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_claims_match_the_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reclaim_on_last_attempt_fails_job, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reclaim_overdue_claim, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retries_back_off_then_fail, setup, teardown),

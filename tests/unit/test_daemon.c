@@ -335,7 +335,7 @@ static int api_setup(void **state)
     cfg.budget_bytes = 256ULL << 20;
     if (!(f->engine = cuzk_engine_create(&cfg, backend_cpu_create(1), &err)))
         return -1;
-    routes_init(&f->api, f->engine, "cpu", 5);
+    routes_init(&f->api, f->engine, "cpu", 5, 64);
     *state = f;
     return 0;
 }
@@ -365,7 +365,7 @@ static const char *fake_lookup(const void *ctx, const char *key)
 static json_t *call_api(routes_fixture *f, const char *method, const char *path, const char *body, const fake_query *q,
                         int status, const char *error_has)
 {
-    http_request rq = {method, path, body ? body : "", body ? strlen(body) : 0, fake_lookup, q};
+    http_request rq = {method, path, body ? body : "", body ? strlen(body) : 0, fake_lookup, q, NULL};
     http_response rs = {0};
     routes_handle(&f->api, &rq, &rs);
     if (rs.status != status)
@@ -562,6 +562,25 @@ static void test_api_jobs(void **state)
     j = call_api(f, "DELETE", body, NULL, NULL, 200, NULL);
     assert_string_equal(json_string_value(json_object_get(j, "state")), "done");
     json_decref(j);
+
+    /* a finished job's answer is built in the budget: with the budget all
+     * but full, a 503 saying so; with room again, the answer, the budget
+     * as it was after */
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(f->engine, &st);
+    const uint64_t before = st.budget.used, room = st.budget.limit - st.budget.used - 1024;
+    cuzk_engine_stats_free(&st);
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_hold_memory(f->engine, room, "the test's", &err), CUZK_OK);
+    j = call_api(f, "GET", body, NULL, NULL, 503, "does not fit in the memory budget now");
+    json_decref(j);
+    cuzk_engine_release_memory(f->engine, room);
+    j = call_api(f, "GET", body, NULL, NULL, 200, NULL);
+    assert_int_equal(json_array_size(json_object_get(j, "proofs")), 2);
+    json_decref(j);
+    cuzk_engine_get_stats(f->engine, &st);
+    assert_int_equal(st.budget.used, before);
+    cuzk_engine_stats_free(&st);
 }
 
 /* Every sample line belongs to a family declared by # TYPE before it. */
@@ -613,7 +632,7 @@ static void test_api_status_and_metrics(void **state)
     assert_non_null(json_object_get(json_object_get(j, "pinned_pool"), "reuse_ratio"));
     json_decref(j);
 
-    http_request rq = {"GET", "/metrics", "", 0, NULL, NULL};
+    http_request rq = {"GET", "/metrics", "", 0, NULL, NULL, NULL};
     http_response rs = {0};
     routes_handle(&f->api, &rq, &rs);
     assert_int_equal(rs.status, 200);

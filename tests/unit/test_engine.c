@@ -20,7 +20,9 @@
 #include "engine/engine.h"
 #include "codec/curve_id.h"
 #include "groth16/synth.h"
+#include "log_watch.h"
 #include "support.h"
+#include "util/log.h"
 #include "util/vclock.h"
 
 #define SIM_DOMAIN 1024 /* 96 KiB a/b/c buffers */
@@ -859,7 +861,9 @@ static void test_failed_made_key_forgotten(void **state)
     cuzk_engine_config_default(&cfg);
     cfg.synthesis_workers = 1;
     for (int fits = 0; fits < 2; fits++) {
-        cfg.budget_bytes = fits ? 64ULL << 20 : 64ULL << 10; /* the key is ~1.3 MiB */
+        /* the key is ~1.3 MiB, its points 1.2 MiB: a budget of 1.25 MiB
+         * lets the setup run (setup_fits) and the registration fail */
+        cfg.budget_bytes = fits ? 64ULL << 20 : 5ULL << 18;
         cuzk_backend *b = backend_cpu_create(1);
         b->setup = keeping_setup;
         b->key_forget = keeping_forget;
@@ -881,6 +885,102 @@ static void test_failed_made_key_forgotten(void **state)
         cuzk_engine_destroy(e);
         cuzk_wtns_free(&w);
     }
+}
+
+/* A development key whose points alone exceed the budget, by its r1cs's
+ * header (wires it claims beyond those its constraints use, as a header
+ * without the optional labels may), is refused before the setup makes
+ * anything, with the numbers. */
+static void test_made_key_over_budget_refused_before_setup(void **state)
+{
+    (void)state;
+    cuzk_error err = {0};
+    const cuzk_synth_params sp = {.curve = CUZK_CURVE_BN254, .n_constraints = 300, .n_public = 1, .seed = 5};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    assert_int_equal(cuzk_circuit_synth(&sp, &r, &w, &err), CUZK_OK);
+    r.n_wires = 400000; /* 400,000 x 320 bytes of points: beyond 64 MiB */
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 1;
+    cfg.budget_bytes = 64ULL << 20;
+    cuzk_backend *b = backend_cpu_create(1);
+    b->setup = keeping_setup;
+    cuzk_engine *e = cuzk_engine_create(&cfg, b, &err);
+    assert_non_null(e);
+    made_serial = 0;
+    assert_int_equal(cuzk_engine_register_setup(e, "huge", &r, 0, &err), CUZK_ERR_NOMEM);
+    if (!strstr(err.msg, "can never fit in the memory budget of 67108864 bytes") || !strstr(err.msg, "400000 wires"))
+        fail_msg("the message: %s", err.msg);
+    assert_int_equal(made_serial, 0); /* the setup never ran */
+    assert_null(r.terms[0]);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(&w);
+}
+
+typedef struct {
+    cuzk_engine *e;
+    cuzk_r1cs r;
+    int rc;
+    cuzk_error err;
+} registration;
+
+static void *register_in_thread(void *arg)
+{
+    registration *g = arg;
+    g->rc = cuzk_engine_register_setup(g->e, "slow", &g->r, 0, &g->err);
+    return NULL;
+}
+
+/* A development setup under way (its log says it is making A's points):
+ * a second registration of its id is refused at once as a conflict
+ * (not after loading a key for nothing), and the drain's stop_accepting
+ * ends the setup itself, long before it would have ended. */
+static void test_registration_under_way(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-engine-reg-XXXXXX", log_path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(log_path, sizeof log_path, "%s/log", dir);
+    log_watch *watch = log_watch_start(log_path);
+    assert_non_null(watch);
+    cuzk_error err = {0};
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.synthesis_workers = 1;
+    cfg.budget_bytes = 1ULL << 30;
+    assert_non_null(cfg.log = cuzk_logger_open(log_path, CUZK_LOG_INFO));
+    cuzk_engine *e = cuzk_engine_create(&cfg, backend_cpu_create(1), &err);
+    assert_non_null(e);
+    /* 2^17 constraints: A's points alone take the CPU seconds */
+    const cuzk_synth_params sp = {.curve = CUZK_CURVE_BN254, .n_constraints = 1 << 17, .n_public = 1, .seed = 6};
+    registration g = {e, {0}, -1, {0}};
+    cuzk_wtns w;
+    assert_int_equal(cuzk_circuit_synth(&sp, &g.r, &w, &err), CUZK_OK);
+    cuzk_wtns_free(&w);
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, register_in_thread, &g), 0);
+    assert_true(log_watch_wait(watch, "stage=\"A (G1)", 1));
+
+    char zkey[128];
+    snprintf(zkey, sizeof zkey, "%s/none.zkey", dir); /* never read: the id is taken first */
+    assert_int_equal(cuzk_engine_register_circuit(e, "slow", zkey, NULL, NULL, &err), CUZK_ERR_CONFLICT);
+    if (!strstr(err.msg, "'slow' is being registered"))
+        fail_msg("the message: %s", err.msg);
+
+    cuzk_engine_stop_accepting(e);
+    pthread_join(t, NULL);
+    assert_int_equal(g.rc, CUZK_ERR_CANCELLED);
+    if (!strstr(g.err.msg, "the setup was cancelled"))
+        fail_msg("the message: %s", g.err.msg);
+    cuzk_circuit_info info;
+    assert_int_equal(cuzk_engine_circuit_info(e, "slow", &info), CUZK_ERR_ARG);
+    cuzk_engine_destroy(e);
+    cuzk_logger_close(cfg.log);
+    log_watch_closed(watch);
+    assert_int_equal(log_watch_count(watch, "development key made"), 0);
+    log_watch_free(watch);
+    remove_tree(dir);
 }
 
 /* Device memory as a backend reports it, one value per call: the stats
@@ -1191,9 +1291,11 @@ static void test_submit_wait_cancellable(void **state)
     assert_int_equal(cuzk_engine_register_circuit(e, "other", other, NULL, NULL, &err), CUZK_OK);
 
     cuzk_partition_input parts[20];
+    /* lent: witnesses in memory are charged to the budget at submit, and
+     * the room here is for the key and one partition only */
     for (int i = 0; i < 20; i++)
-        parts[i] = (cuzk_partition_input){.witness = &w};
-    cuzk_partition_input part2 = {.witness = &w2};
+        parts[i] = (cuzk_partition_input){.witness = &w, .lend_witness = 1};
+    cuzk_partition_input part2 = {.witness = &w2, .lend_witness = 1};
     for (int round = 0; round < 2; round++) {
         cuzk_job_request long_job = {"real", CUZK_PRIORITY_NORMAL, NULL, 20, parts};
         uint64_t id;
@@ -1401,6 +1503,8 @@ int main(void)
         cmocka_unit_test(test_submit_checks_witness), cmocka_unit_test(test_witness_forms),
         cmocka_unit_test(test_made_key),
         cmocka_unit_test(test_failed_made_key_forgotten),
+        cmocka_unit_test(test_made_key_over_budget_refused_before_setup),
+        cmocka_unit_test(test_registration_under_way),
         cmocka_unit_test(test_device_memory_stats),
         cmocka_unit_test(test_replaced_key_refused),
         cmocka_unit_test(test_budget_that_cannot_fit_refused),

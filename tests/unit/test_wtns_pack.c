@@ -1,4 +1,4 @@
-/* Packed witnesses (src/groth16/wtns_pack.c), on the CPU:
+/* Packed witnesses (src/synthesis/wtns_pack.c), on the CPU:
  *   - bit-heavy mixes at sizes around the 32-value words and 1024-value
  *     blocks, on 1, 3 and 7 threads, in place and into another buffer:
  *     unpacked by the layout's definition they give back the same bytes,
