@@ -34,7 +34,9 @@ DBG_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize
 LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpthread -lm -ldl
 TEST_LDLIBS := -lcmocka
 
-LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)
+# src/witness/glue/ holds the C program compiled with each circom circuit at
+# run time (embedded by wasm_glue.c), not library code.
+LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/witness/glue/*' | sort)
 # Assembly (x86-64 only): the BMI2/ADX field multiply, src/ff/mont_x86_64.S,
 # and the AVX2 four-lane one, src/ff/mont29_x86_64.S.
 LIB_ASM  := $(if $(filter x86_64,$(shell uname -m)),$(shell find src -name '*.S' | sort))
@@ -71,6 +73,9 @@ $(1)/cflags.stamp: FORCE
 $(1)/obj/%.o: %.c $(1)/cflags.stamp
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) -c $$< -o $$@
+
+# wasm_glue.c embeds the glue's source with .incbin, out of -MMD's sight.
+$(1)/obj/src/witness/wasm_glue.o: src/witness/glue/circuit_glue.c
 
 $(1)/obj/%.o: %.cpp $(1)/cflags.stamp
 	@mkdir -p $$(dir $$@)

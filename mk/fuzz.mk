@@ -32,6 +32,8 @@ build/fuzz/obj/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
+build/fuzz/obj/src/witness/wasm_glue.o: src/witness/glue/circuit_glue.c
+
 build/fuzz/libcuzk-fuzz.a: $(patsubst %.c,build/fuzz/obj/%.o,$(FUZZ_LIB_SRC)) $(patsubst %.S,build/fuzz/obj/%.o,$(LIB_ASM))
 	@rm -f $@
 	ar rcs $@ $^

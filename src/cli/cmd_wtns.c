@@ -22,7 +22,7 @@ static void print_log(void *ctx, const char *line)
 
 int cli_calculate_witness(const char *wasm_path, const char *input_path, const char *cache_dir, cuzk_wtns *w)
 {
-    cuzk_circom_options o = {cache_dir, print_progress, print_log, NULL};
+    cuzk_circom_options o = {.cache_dir = cache_dir, .progress = print_progress, .log = print_log};
     cuzk_circom *c;
     cuzk_error err = {0};
     if (cuzk_circom_load(&c, wasm_path, &o, &err)) return cli_report("loading the circuit", &err);

@@ -39,22 +39,38 @@ typedef struct circuit {
 
 typedef struct job job;
 
-typedef enum { P_PENDING, P_SYNTH_QUEUED, P_SYNTH, P_GPU_QUEUED, P_GPU, P_FINISH, P_DONE, P_DROPPED } part_state;
+typedef enum { P_PENDING, P_SYNTH_QUEUED, P_SYNTH, P_DEVICE_QUEUED, P_DEVICE, P_FINISH, P_DONE, P_DROPPED } part_state;
+
+/* Where a partition's witness is: one form at a time, in this order.
+ *   WITNESS_FILE    witness_path names a .wtns file, read at synthesis
+ *   WITNESS_INPUT   input: the circuit's input, calculated at synthesis
+ *   WITNESS_OWNED   witness: copied at submit or calculated; freed here
+ *   WITNESS_LENT    witness: the submitter's values, never freed here
+ *   WITNESS_STAGED  staged: its values in the pool buffer
+ *   WITNESS_PACKED  staged and packed: packed into the pool buffer for a
+ *                   device that builds a, b, c (staged.values are not the
+ *                   values then)
+ *   WITNESS_NONE    nothing held (failed, or the partition is retired) */
+typedef enum {
+    WITNESS_NONE,
+    WITNESS_FILE,
+    WITNESS_INPUT,
+    WITNESS_OWNED,
+    WITNESS_LENT,
+    WITNESS_STAGED,
+    WITNESS_PACKED
+} witness_form;
 
 typedef struct partition {
     job *job;
     uint32_t index;
     part_state state;
-    char *witness_path;
-    cuzk_wtns witness;  /* calculated at synthesis, or given at submit (copied or lent), until staged */
-    int has_witness;
-    int witness_lent;   /* witness.values are the submitter's: never freed here */
-    witness_input input; /* read at submit; the witness is calculated from it */
-    int has_input;
-    cuzk_wtns staged;   /* the witness with its values in the pool buffer (a file's read there) */
-    cuzk_wtns_packed packed; /* the witness packed into the pool buffer (base set) when a, b, c
-                              * are built on the device and packing pays; staged.values are
-                              * not the values then */
+    witness_form form;
+    char *witness_path;  /* WITNESS_FILE (kept until the job is freed) */
+    witness_input input; /* WITNESS_INPUT */
+    cuzk_wtns witness;   /* WITNESS_OWNED, WITNESS_LENT */
+    cuzk_wtns staged;    /* WITNESS_STAGED, WITNESS_PACKED */
+    cuzk_wtns_packed packed; /* WITNESS_PACKED */
     uint64_t ws_bytes;  /* working set charged under BUDGET_PARTITIONS */
     void *abc;          /* pinned buffer while checked out */
     int holds_permit;

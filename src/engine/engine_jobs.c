@@ -98,9 +98,11 @@ static void job_end(cuzk_engine *e, job *j, cuzk_job_state state)
 
 void engine_partition_drop_witness(cuzk_engine *e, partition *p)
 {
-    if (p->has_witness && !p->witness_lent)
+    if (p->form == WITNESS_OWNED)
         cuzk_wtns_free(&p->witness);
-    p->has_witness = p->witness_lent = 0;
+    if (p->form == WITNESS_INPUT)
+        witness_input_free(&p->input);
+    p->form = WITNESS_NONE;
     if (p->ws_bytes) {
         budget_release(e->budget, BUDGET_PARTITIONS, p->ws_bytes);
         p->ws_bytes = 0;
@@ -113,10 +115,6 @@ void engine_partition_retire(cuzk_engine *e, partition *p, part_state how)
     job *j = p->job;
     p->state = how;
     engine_partition_drop_witness(e, p);
-    if (p->has_input) {
-        witness_input_free(&p->input);
-        p->has_input = 0;
-    }
     j->in_flight--;
     if (how == P_DONE) {
         j->proved[p->index] = 1;
@@ -224,8 +222,6 @@ void engine_free_job(cuzk_engine *e, job *j)
     for (uint32_t i = 0; j->parts && i < j->n_partitions; i++) {
         free(j->parts[i].witness_path);
         engine_partition_drop_witness(e, &j->parts[i]); /* and what it held of the budget */
-        if (j->parts[i].has_input)
-            witness_input_free(&j->parts[i].input);
     }
     free(j->parts);
     free(j->proofs);
@@ -357,8 +353,12 @@ static int take_partition_input(cuzk_engine *e, const circuit *c, partition *p, 
     if (given != 1)
         return cuzk_fail(err, CUZK_ERR_ARG, "partition %u: give one of a witness file, a witness or an input",
                          p->index);
-    if (in->witness_path)
-        return (p->witness_path = strdup(in->witness_path)) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    if (in->witness_path) {
+        if (!(p->witness_path = strdup(in->witness_path)))
+            return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+        p->form = WITNESS_FILE;
+        return CUZK_OK;
+    }
     if (in->witness) {
         if (in->lend_witness)
             p->witness = *in->witness;
@@ -366,8 +366,7 @@ static int take_partition_input(cuzk_engine *e, const circuit *c, partition *p, 
             return err->code;
         else if (copy_wtns(&p->witness, in->witness))
             return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-        p->has_witness = 1;
-        p->witness_lent = in->lend_witness;
+        p->form = in->lend_witness ? WITNESS_LENT : WITNESS_OWNED;
         return CUZK_OK;
     }
     if (!c->wasm)
@@ -378,8 +377,10 @@ static int take_partition_input(cuzk_engine *e, const circuit *c, partition *p, 
     char name[32];
     snprintf(name, sizeof name, "partition %u: input", p->index);
     int rc = witness_input_parse(&p->input, in->input_json, strlen(in->input_json), name, cuzk_curve_r(c->curve), err);
-    p->has_input = !rc;
-    return rc ? rc : charge_held(e, p, input_bytes(&p->input), "input", err);
+    if (rc)
+        return rc;
+    p->form = WITNESS_INPUT;
+    return charge_held(e, p, input_bytes(&p->input), "input", err);
 }
 
 static job *build_job(cuzk_engine *e, circuit *c, const cuzk_job_request *req, cuzk_error *err)
@@ -426,12 +427,12 @@ static int check_witnesses(const job *j, cuzk_error *err)
         cuzk_wtns header;
         cuzk_error why = {0};
         const cuzk_wtns *w = &p->witness;
-        if (p->has_input) {
+        if (p->form == WITNESS_INPUT) {
             if (cuzk_circom_check_input(j->circ->wasm, &p->input, &why))
                 return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
             continue;
         }
-        if (!p->has_witness) {
+        if (p->form == WITNESS_FILE) {
             if (cuzk_wtns_read_header(&header, p->witness_path, &why))
                 return cuzk_fail(err, why.code, "partition %u: %.480s", i, why.msg);
             w = &header;

@@ -34,17 +34,18 @@ static int obtain_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_e
     p->t_witness_start = engine_now(e);
     timeline_emit(e->tl, TL_WITNESS_START, j->id, p->index, -1, p->t_witness_start);
     int rc = CUZK_OK;
-    if (p->has_input) {
+    if (p->form == WITNESS_INPUT) {
         /* stopped by the job's cancel (a user's, a drain's timeout, a second
          * signal) or its time limit, however long the circuit would run */
         double limit = e->cfg.witness_timeout_s;
         cuzk_circom_stop stop = {&j->cancelled, limit > 0 ? cuzk_now_s() + limit : 0, limit};
         rc = cuzk_circom_calculate_until(j->circ->wasm, &p->input, &stop, &p->witness, err);
         witness_input_free(&p->input);
-        p->has_input = 0;
-        p->has_witness = !rc;
-    } else if (!p->has_witness) {
+        p->form = rc ? WITNESS_NONE : WITNESS_OWNED;
+    } else if (p->form == WITNESS_FILE) {
         rc = cuzk_wtns_read_into(&p->staged, p->witness_path, staged, j->circ->n_vars, err);
+        if (!rc)
+            p->form = WITNESS_STAGED;
     }
     p->t_witness_end = engine_now(e);
     timeline_emit(e->tl, TL_WITNESS_END, j->id, p->index, -1, p->t_witness_end);
@@ -69,13 +70,14 @@ static int stage_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_er
         return rc;
     /* a given witness was charged at submit; a calculated one now, in
      * place of its input's charge (the input is gone) */
-    const uint64_t need = p->has_witness && !p->witness_lent ? (uint64_t)p->witness.n_witness * 32 : 0;
+    const int in_memory = p->form == WITNESS_OWNED || p->form == WITNESS_LENT;
+    const uint64_t need = p->form == WITNESS_OWNED ? (uint64_t)p->witness.n_witness * 32 : 0;
     if (need > p->ws_bytes) {
         if (budget_acquire(e->budget, BUDGET_PARTITIONS, BUDGET_CLASS_ADMITTED, need - p->ws_bytes, &j->cancelled))
             return cuzk_fail(err, CUZK_ERR_NOMEM, "the witness does not fit in the memory budget");
         p->ws_bytes = need;
     }
-    const cuzk_wtns *w = p->has_witness ? &p->witness : &p->staged;
+    const cuzk_wtns *w = in_memory ? &p->witness : &p->staged;
     if ((rc = cuzk_groth16_check_inputs(j->key, w, err)))
         return rc;
     if (j->circ->has_r1cs && (rc = cuzk_r1cs_check_witness(&j->circ->r1cs, w, err)))
@@ -87,13 +89,14 @@ static int stage_witness(cuzk_engine *e, partition *p, uint64_t *staged, cuzk_er
         (void)cuzk_wtns_pack(w->values, w->n_witness, staged, threads, &p->packed);
         budget_release(e->budget, BUDGET_PARTITIONS, scratch);
     }
-    if (p->has_witness) {
+    if (in_memory) {
         if (!p->packed.base)
             memcpy(staged, p->witness.values, (size_t)p->witness.n_witness * 32);
         p->staged = p->witness;
         p->staged.values = staged;
         engine_partition_drop_witness(e, p);
     }
+    p->form = p->packed.base ? WITNESS_PACKED : WITNESS_STAGED;
     return CUZK_OK;
 }
 
@@ -161,7 +164,7 @@ void *engine_synth_worker_main(void *arg)
             }
             continue;
         }
-        p->state = P_GPU_QUEUED;
+        p->state = P_DEVICE_QUEUED;
         engine_queue_push(&e->device_q, p);
         timeline_emit(e->tl, TL_GPU_QUEUE, j->id, p->index, -1, engine_now(e));
         engine_wake(e, &e->device_cv, 0);
@@ -189,7 +192,7 @@ void *engine_device_worker_main(void *varg)
             engine_partition_retire(e, p, P_DROPPED);
             continue;
         }
-        p->state = P_GPU;
+        p->state = P_DEVICE;
         p->device = device;
         e->on_device++;
         pthread_mutex_unlock(&e->lock);
@@ -198,7 +201,7 @@ void *engine_device_worker_main(void *varg)
         timeline_emit(e->tl, TL_GPU_START, j->id, p->index, device, p->t_device_start);
         backend_work w = {j->key, j->circ->key ? &p->staged : NULL, j->circ->abc_on_device ? NULL : p->abc,
                           j->circ->domain_size, j->circ->has_pce ? &j->circ->pce : NULL, &j->cancelled,
-                          p->packed.base ? &p->packed : NULL};
+                          p->form == WITNESS_PACKED ? &p->packed : NULL};
         cuzk_prove_timings times = {0};
         cuzk_error err = {0};
         int rc = e->backend->prove_start(e->backend, device, &w, &p->msm, &times, &err);
@@ -210,7 +213,7 @@ void *engine_device_worker_main(void *varg)
                  "backend=%s job_id=%llu partition=%u device=%d h2d=%.4f ntt=%.4f msm_a=%.4f msm_b1=%.4f "
                  "msm_b2=%.4f msm_c=%.4f msm_h=%.4f total=%.4f witness_packed=%d",
                  e->backend->name, (unsigned long long)j->id, p->index, device, times.h2d, times.ntt, times.msm_a, times.msm_b1,
-                 times.msm_b2, times.msm_c, times.msm_h, times.total, p->packed.base != NULL);
+                 times.msm_b2, times.msm_c, times.msm_h, times.total, p->form == WITNESS_PACKED);
         pool_checkin(e->pool, p->abc, j->id, p->index);
         p->abc = NULL;
 

@@ -33,9 +33,16 @@
  * native frame is small and 20,000 of them fit in an 8 MiB stack; deeper
  * recursion traps ("call stack exhausted") instead of crashing. -pthread:
  * the glue's one-time start (pthread_once). */
+#define BUILD_STR_(x) #x
+#define BUILD_STR(x) BUILD_STR_(x)
 static const char *const cc_flags[] = {"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-w", "-pthread",
                                        "-DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0",
-                                       "-DWASM_RT_MAX_CALL_STACK_DEPTH=20000"};
+                                       "-DWASM_RT_MAX_CALL_STACK_DEPTH=20000",
+                                       /* the glue's numbers (wasm_glue.h) */
+                                       "-DWASM_GLUE_ABI=" BUILD_STR(WASM_GLUE_ABI),
+                                       "-DWASM_GLUE_INFO_N=" BUILD_STR(WASM_GLUE_INFO_N),
+                                       "-DWASM_GLUE_POLL_EVERY=" BUILD_STR(WASM_GLUE_POLL_EVERY),
+                                       "-DWASM_GLUE_TRAP_STOPPED=" BUILD_STR(WASM_GLUE_TRAP_STOPPED)};
 enum { N_CC_FLAGS = sizeof cc_flags / sizeof cc_flags[0] };
 
 /* The translation and the glue compiled as one unit, so that each rerouted
