@@ -113,10 +113,21 @@ static void print_vk(const fil_vk *vk)
     }
 }
 
+typedef struct {
+    const char *path;
+    int shown; /* the last percentage printed, -1 for none */
+} read_report;
+
+/* a line each time the whole percentage moves (a 44 GiB file reports a
+ * round of points a few thousand times) */
 static void read_progress(void *ctx, uint64_t done, uint64_t total)
 {
-    fprintf(stderr, "%s: %" PRIu64 " of %" PRIu64 " points checked (%.0f %%)\n", (const char *)ctx, done, total,
-            100.0 * (double)done / (double)(total ? total : 1));
+    read_report *r = ctx;
+    int pct = (int)(100 * done / (total ? total : 1));
+    if (pct == r->shown)
+        return;
+    r->shown = pct;
+    fprintf(stderr, "%s: %" PRIu64 " of %" PRIu64 " points checked (%d %%)\n", r->path, done, total, pct);
 }
 
 static int info_opt(int opt, const char *arg, void *ctx)
@@ -149,7 +160,8 @@ static int run_info(int argc, char **argv)
         printf("%s: a verifying key (.vk), %" PRIu64 " bytes\n", path, fil_vk_file_bytes(vk.n_ic));
         printf("  inputs (ic)  %" PRIu32 " (ONE and %" PRIu32 " public)\n", vk.n_ic, vk.n_ic - 1);
     } else {
-        rc = check ? fil_params_read(&p, path, &(fil_read_options){common.threads, read_progress, (void *)path}, &err)
+        read_report report = {path, -1};
+        rc = check ? fil_params_read(&p, path, &(fil_read_options){common.threads, read_progress, &report}, &err)
                    : fil_params_counts(&p, path, &err);
         if (rc) {
             fil_vk_free(&vk);
@@ -237,7 +249,8 @@ static int run_prove(int argc, char **argv)
     if ((rc = fil_assignment_from_r1cs(&as, &r, &w, common.threads, &err)))
         goto done;
     what = "reading the parameters";
-    if ((rc = fil_params_read(&p, params_path, &(fil_read_options){common.threads, NULL, NULL}, &err)))
+    read_report report = {params_path, -1};
+    if ((rc = fil_params_read(&p, params_path, &(fil_read_options){common.threads, read_progress, &report}, &err)))
         goto done;
     double t1 = cuzk_now_s();
     bls12_381_fr rs[2];
