@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "ec/bls12_381_endo.h"
+
 enum { FLAG_COMPRESSED = 0x80, FLAG_INFINITY = 0x40, FLAG_SIGN = 0x20, FLAGS = 0xe0 };
 enum { FP_BYTES = 48, FP_WORDS = 6 };
 
@@ -137,7 +139,7 @@ static fil_point_status g1_check(const bls12_381_g1_affine *p)
 {
     if (bls12_381_g1_affine_is_inf(p) || !bls12_381_g1_affine_on_curve(p))
         return FIL_POINT_OFF_CURVE; /* (0, 0) is on no curve of ours: b != 0 */
-    return bls12_381_g1_affine_in_subgroup(p) ? FIL_POINT_OK : FIL_POINT_NOT_IN_SUBGROUP;
+    return bls12_381_g1_in_subgroup_endo(p) ? FIL_POINT_OK : FIL_POINT_NOT_IN_SUBGROUP;
 }
 
 fil_point_status fil_g1_decode(bls12_381_g1_affine *p, const uint8_t in[FIL_G1_BYTES])
@@ -215,7 +217,7 @@ static fil_point_status g2_check(const bls12_381_g2_affine *p)
 {
     if (bls12_381_g2_affine_is_inf(p) || !bls12_381_g2_affine_on_curve(p))
         return FIL_POINT_OFF_CURVE;
-    return bls12_381_g2_affine_in_subgroup(p) ? FIL_POINT_OK : FIL_POINT_NOT_IN_SUBGROUP;
+    return bls12_381_g2_in_subgroup_endo(p) ? FIL_POINT_OK : FIL_POINT_NOT_IN_SUBGROUP;
 }
 
 fil_point_status fil_g2_decode(bls12_381_g2_affine *p, const uint8_t in[FIL_G2_BYTES])

@@ -12,7 +12,8 @@
  * Montgomery words, Fp2 as c0 then c1).
  *
  * The decoders check everything: flags, canonical coordinates, on the
- * curve, in the prime-order subgroup; a check that fails names itself in
+ * curve, in the prime-order subgroup (by the endomorphisms,
+ * ec/bls12_381_endo.h); a check that fails names itself in
  * the returned fil_point_status. Infinity is refused where bellperson's
  * files never hold it (fil_*_decode) and accepted in compressed proofs
  * only when allow_infinity is set. */
