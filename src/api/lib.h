@@ -6,7 +6,7 @@
 #define CUZK_API_LIB_H
 
 #include "cuzk/groth16.h"
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "groth16/groth16.h"
 
 struct cuzk_key {

@@ -7,7 +7,7 @@
 
 #include "api/lib.h"
 #include "cuzk/rapidsnark/prover.h"
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "util/err.h"
 
 typedef struct {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "groth16/groth16.h"
 #include "util/timer.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "util/threads.h"
 
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "gpu/gpu.h"
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 #include "util/err.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "groth16/synth.h"
 
 

@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "daemon/http_client.h"
 #include "daemon/token.h"
-#include "groth16/json_io.h"
+#include "codec/json_io.h"
 #include "util/err.h"
 #include "util/file.h"
 #include "util/timer.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "groth16/decimal.h"
+#include "codec/decimal.h"
 #include "groth16/r1cs.h"
 #include "groth16/wtns.h"
 #include "util/err.h"

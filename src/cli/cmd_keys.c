@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "engine/backend.h"
-#include "groth16/curve_id.h"
+#include "backend/backend.h"
+#include "codec/curve_id.h"
 #include "groth16/groth16.h"
 #include "util/timer.h"
 

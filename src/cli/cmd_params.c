@@ -11,7 +11,7 @@
 #include "filecoin/params.h"
 #include "filecoin/prove.h"
 #include "filecoin/setup.h"
-#include "groth16/json_io.h"
+#include "codec/json_io.h"
 #include "util/err.h"
 #include "util/file.h"
 #include "util/random.h"

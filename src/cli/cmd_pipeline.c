@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "engine/engine.h"
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "groth16/synth.h"
 #include "util/timer.h"
 #include "util/vclock.h"
@@ -63,7 +63,7 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
     case 'd':
         if (cli_parse_u32(arg, 1, 1024, &v))
             return -1;
-        o->cfg.max_gpu_queue_depth = (int)v;
+        o->cfg.max_device_queue_depth = (int)v;
         return 0;
     case 'Y':
         if (cli_parse_u32(arg, 1, 1024, &v))
@@ -73,7 +73,7 @@ static int pipeline_opt(int opt, const char *arg, void *ctx)
     case 'g':
         if (cli_parse_u32(arg, 1, 16, &v))
             return -1;
-        o->cfg.gpu_workers_per_device = (int)v;
+        o->cfg.workers_per_device = (int)v;
         return 0;
     case 'F':
         if (cli_parse_u32(arg, 1, 256, &v))
@@ -153,7 +153,7 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
 {
     double busy = 0, span = 0, own = 0;
     for (int d = 0; d < s->n_devices; d++)
-        busy += s->gpu_busy_s[d], span += s->gpu_span_s[d], own += s->gpu_device_s[d];
+        busy += s->device_busy_s[d], span += s->device_span_s[d], own += s->device_clock_s[d];
     double busy_fraction = wall_s > 0 ? busy / (wall_s * s->n_devices) : 0;
     /* the same while the devices prove: without the first synthesis before
      * any device has work, and the last finalization after */
@@ -178,7 +178,7 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
                "\"pool_checkins\": %llu, \"pool_frees\": %llu, \"pool_reuse_ratio\": %.4f, "
                "\"peak_pinned_bytes\": %llu, \"budget_bytes\": %llu, \"budget_high_water_bytes\": %llu",
                backend, cuzk_dispatch_policy_name(o->cfg.policy), o->jobs, o->partitions, s->n_devices,
-               o->cfg.synthesis_workers, o->cfg.max_gpu_queue_depth, (unsigned long long)s->partitions_done,
+               o->cfg.synthesis_workers, o->cfg.max_device_queue_depth, (unsigned long long)s->partitions_done,
                (unsigned long long)s->proofs_verified, wall_s, (double)s->partitions_done / wall_s, busy_fraction,
                busy_active, own_active, (unsigned long long)s->pool.allocations, (unsigned long long)s->pool.reuses,
                (unsigned long long)s->pool.checkins, (unsigned long long)s->pool.frees, reuse_ratio,
@@ -199,7 +199,7 @@ static void print_report(const pipeline_opts *o, const char *backend, cuzk_engin
     printf("cuzk bench pipeline: backend %s (%d device%s), policy %s, %u jobs x %u partitions, %d synthesis "
            "workers, depth %d\n\n",
            backend, s->n_devices, s->n_devices > 1 ? "s" : "", cuzk_dispatch_policy_name(o->cfg.policy), o->jobs,
-           o->partitions, o->cfg.synthesis_workers, o->cfg.max_gpu_queue_depth);
+           o->partitions, o->cfg.synthesis_workers, o->cfg.max_device_queue_depth);
     printf("| metric | value |\n|---|---|\n");
     printf("| proofs (verified) | %llu (%llu) |\n", (unsigned long long)s->partitions_done,
            (unsigned long long)s->proofs_verified);
@@ -229,7 +229,7 @@ static int pipeline_run(pipeline_opts *o, int threads)
     cuzk_wtns w = {0};
     char zkey[256] = "";
     cuzk_error err = {0};
-    backend_options bo = {.cpu_threads = threads, .sim_devices = 1, .sim_gpu_ms = o->gpu_ms, .sim_clock = o->cfg.clock};
+    backend_options bo = {.cpu_threads = threads, .sim_devices = 1, .sim_device_ms = o->gpu_ms, .sim_clock = o->cfg.clock};
     cuzk_backend *b = backend_create(o->backend, &bo, &err);
     if (!b)
         return cli_report("choosing the backend", &err);

@@ -287,7 +287,7 @@ static int record(cluster_node *n, slot *s, cuzk_error *err)
         return queue_release(n->complete, n->name, ref, err);
     int rc, recorded = 0, job_ended = 0;
     if (r.state == CUZK_JOB_DONE) {
-        partition_result res = {r.proofs, (const uint64_t(*)[4])r.publics, r.n_public, r.synth_s, r.gpu_s, r.verified};
+        partition_result res = {r.proofs, (const uint64_t(*)[4])r.publics, r.n_public, r.synth_s, r.device_s, r.verified};
         rc = queue_record_proof(n->complete, n->name, ref, &res, &recorded, &job_ended, err);
     } else if (r.state == CUZK_JOB_FAILED) {
         rc = queue_record_failure(n->complete, n->name, ref, engine_reason(r.error), n->cfg.max_attempts,
@@ -595,7 +595,7 @@ void cluster_hook_engine(cluster_node *n, cuzk_engine_config *ec)
 {
     ec->on_job_end = on_engine_job_end;
     ec->on_job_end_ctx = n;
-    n->capacity = ec->max_gpu_queue_depth;
+    n->capacity = ec->max_device_queue_depth;
 }
 
 int cluster_start(cluster_node *n, cuzk_engine *e, cuzk_error *err)

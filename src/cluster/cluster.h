@@ -5,7 +5,7 @@
  *     the database, a GET reads the database (waiting on NOTIFY
  *     cuzk_job_end), a DELETE cancels there and tells the claimers;
  *   - claims partitions of the circuits its engine has registered, only as
- *     many as its engine has permits (max_gpu_queue_depth), woken by
+ *     many as its engine has permits (max_device_queue_depth), woken by
  *     NOTIFY cuzk_work with a slow poll (poll_s) as the fallback, proves
  *     each as a one-partition engine job and records the proof, fenced by
  *     its claim (queue.h);
@@ -20,7 +20,7 @@
 #ifndef CUZK_CLUSTER_CLUSTER_H
 #define CUZK_CLUSTER_CLUSTER_H
 
-#include "cluster/jobs.h"
+#include "jobs/jobs.h"
 #include "cluster/node.h"
 #include "engine/engine.h"
 

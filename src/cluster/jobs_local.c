@@ -1,5 +1,5 @@
 /* The job API of a single machine: the engine's own calls. */
-#include "cluster/jobs.h"
+#include "jobs/jobs.h"
 
 #include "util/err.h"
 

@@ -308,7 +308,7 @@ int queue_record_proof(pg_conn *c, const char *node, const claim_ref *ref, const
     fence_fill(&f, ref);
     char synth[32], gpu[32];
     snprintf(synth, sizeof synth, "%.9g", res->synth_s);
-    snprintf(gpu, sizeof gpu, "%.9g", res->gpu_s);
+    snprintf(gpu, sizeof gpu, "%.9g", res->device_s);
     const char *v[] = {f.job, f.idx, node, f.attempt, (const char *)proof, (const char *)pub, synth, gpu,
                        res->verified ? "true" : "false"};
     int len[] = {0, 0, 0, 0, PROOF_BYTES, (int)npub * 8, 0, 0, 0};
@@ -516,7 +516,7 @@ int queue_read_job(pg_conn *c, uint64_t job_id, cuzk_job_result *out, cuzk_error
     out->verified = out->state == CUZK_JOB_DONE && rows > 0;
     for (int i = 0; i < rows; i++) {
         out->synth_s += atof(cuzk_pq.PQgetvalue(r, i, 3));
-        out->gpu_s += atof(cuzk_pq.PQgetvalue(r, i, 4));
+        out->device_s += atof(cuzk_pq.PQgetvalue(r, i, 4));
         out->verified &= cuzk_pq.PQgetvalue(r, i, 5)[0] == 't';
     }
     if (out->state == CUZK_JOB_DONE)

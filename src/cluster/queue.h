@@ -20,7 +20,7 @@
 
 #include "cluster/pg.h"
 #include "engine/engine.h"
-#include "groth16/json_io.h"
+#include "codec/json_io.h"
 #include "groth16/wtns.h"
 
 /* Queues req as a new job (or finds the job of its request_id); inline
@@ -67,7 +67,7 @@ typedef struct {
     const cuzk_proof *proof;
     const uint64_t (*publics)[4];
     uint32_t n_public;
-    double synth_s, gpu_s;
+    double synth_s, device_s;
     int verified;
 } partition_result;
 int queue_record_proof(pg_conn *c, const char *node, const claim_ref *ref, const partition_result *res,

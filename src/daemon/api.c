@@ -1,35 +1,35 @@
 /* The route table and what every handler shares. */
-#include "daemon/api.h"
+#include "daemon/routes.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "util/timer.h"
 
 /* A pattern is a path in which "*" stands for one non-empty segment: the
  * handler's arg. */
 typedef struct {
     const char *method, *pattern;
-    api_handler handler;
-} api_route;
+    route_handler handler;
+} route;
 
-static const api_route routes[] = {
-    {"POST", "/v1/jobs", api_submit_job},
-    {"GET", "/v1/jobs/*", api_get_job},
-    {"DELETE", "/v1/jobs/*", api_cancel_job},
-    {"POST", "/v1/circuits", api_register_circuit},
-    {"GET", "/v1/circuits/*/verification_key", api_get_verification_key},
-    {"POST", "/v1/keys/*/preload", api_preload_key},
-    {"DELETE", "/v1/keys/*", api_evict_key},
-    {"GET", "/v1/status", api_get_status},
-    {"GET", "/metrics", api_get_metrics},
+static const route routes[] = {
+    {"POST", "/v1/jobs", route_submit_job},
+    {"GET", "/v1/jobs/*", route_get_job},
+    {"DELETE", "/v1/jobs/*", route_cancel_job},
+    {"POST", "/v1/circuits", route_register_circuit},
+    {"GET", "/v1/circuits/*/verification_key", route_get_verification_key},
+    {"POST", "/v1/keys/*/preload", route_preload_key},
+    {"DELETE", "/v1/keys/*", route_evict_key},
+    {"GET", "/v1/status", route_get_status},
+    {"GET", "/metrics", route_get_metrics},
 };
 
 /* 10,000 partitions of one path each, and room to spare */
-enum { API_ARG_MAX = 256, API_MAX_JSON_VALUES = 65536 };
+enum { ROUTES_ARG_MAX = 256, ROUTES_MAX_JSON_VALUES = 65536 };
 
-void api_init(api_context *a, cuzk_engine *engine, const char *backend, double max_wait_s)
+void routes_init(routes_context *a, cuzk_engine *engine, const char *backend, double max_wait_s)
 {
     memset(a, 0, sizeof *a);
     a->engine = engine;
@@ -41,27 +41,27 @@ void api_init(api_context *a, cuzk_engine *engine, const char *backend, double m
     a->accepting = 1;
 }
 
-void api_use_cluster(api_context *a, cluster_node *n, double lease_s)
+void routes_use_cluster(routes_context *a, cluster_node *n, double lease_s)
 {
     a->cluster = n;
     a->cluster_lease_s = lease_s;
     a->jobs = cluster_jobs(n);
 }
 
-void api_stop_accepting(api_context *a)
+void routes_stop_accepting(routes_context *a)
 {
     atomic_store(&a->accepting, 0);
     a->jobs->ops->stop_accepting(a->jobs);
 }
 
 /* 1 when path fits pattern; the "*" segment goes to arg. */
-static int route_matches(const char *pattern, const char *path, char arg[API_ARG_MAX])
+static int route_matches(const char *pattern, const char *path, char arg[ROUTES_ARG_MAX])
 {
     arg[0] = 0;
     while (*pattern && *path) {
         if (*pattern == '*') {
             size_t len = strcspn(path, "/");
-            if (!len || len >= API_ARG_MAX)
+            if (!len || len >= ROUTES_ARG_MAX)
                 return 0;
             memcpy(arg, path, len);
             arg[len] = 0;
@@ -74,10 +74,10 @@ static int route_matches(const char *pattern, const char *path, char arg[API_ARG
     return !*pattern && !*path;
 }
 
-void api_handle(void *api_ctx, const http_request *rq, http_response *rs)
+void routes_handle(void *routes_ctx, const http_request *rq, http_response *rs)
 {
-    api_context *a = api_ctx;
-    char arg[API_ARG_MAX];
+    routes_context *a = routes_ctx;
+    char arg[ROUTES_ARG_MAX];
     rs->allow[0] = 0;
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         if (!route_matches(routes[i].pattern, rq->path, arg))
@@ -118,16 +118,16 @@ static size_t json_values_bound(const char *p, size_t n)
     return values;
 }
 
-json_t *api_body_object(const http_request *rq, http_response *rs)
+json_t *routes_body_object(const http_request *rq, http_response *rs)
 {
     if (!rq->body_len) {
         http_respond_error(rs, 400, "the body is empty: a JSON object is expected");
         return NULL;
     }
     size_t values = json_values_bound(rq->body, rq->body_len);
-    if (values > API_MAX_JSON_VALUES) {
+    if (values > ROUTES_MAX_JSON_VALUES) {
         http_respond_error(rs, 413, "the body has about %zu JSON values; a request may have at most %d", values,
-                           API_MAX_JSON_VALUES);
+                           ROUTES_MAX_JSON_VALUES);
         return NULL;
     }
     json_error_t je;
@@ -145,7 +145,7 @@ json_t *api_body_object(const http_request *rq, http_response *rs)
     return root;
 }
 
-json_t *api_circuit_json(const cuzk_circuit_info *c)
+json_t *routes_circuit_json(const cuzk_circuit_info *c)
 {
     json_t *key = c->simulated ? json_null()
                                : json_pack("{s:s, s:s, s:i, s:I, s:I, s:I}", "path", c->key.path, "tier",

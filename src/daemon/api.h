@@ -14,7 +14,7 @@
 #include <stdatomic.h>
 
 #include "cluster/cluster.h"
-#include "cluster/jobs.h"
+#include "jobs/jobs.h"
 #include "daemon/http_message.h"
 #include "daemon/http_server.h"
 #include "engine/engine.h"
@@ -30,39 +30,39 @@ typedef struct {
     double t_start;
     http_counters counters;
     atomic_int accepting; /* for status: the engine itself refuses the submits */
-} api_context;
+} routes_context;
 
-void api_init(api_context *a, cuzk_engine *engine, const char *backend, double max_wait_s);
+void routes_init(routes_context *a, cuzk_engine *engine, const char *backend, double max_wait_s);
 /* Cluster mode: the jobs are the cluster's (status and metrics gain its
  * numbers). */
-void api_use_cluster(api_context *a, cluster_node *n, double lease_s);
+void routes_use_cluster(routes_context *a, cluster_node *n, double lease_s);
 /* From now on POST /v1/jobs answers 503, submits under way included (their
  * waits for memory end; a cluster node stops claiming). Returns at once. */
-void api_stop_accepting(api_context *a);
+void routes_stop_accepting(routes_context *a);
 
 /* The server's handler (an http_handler): routes rq to its handler. */
-void api_handle(void *api_ctx, const http_request *rq, http_response *rs);
+void routes_handle(void *routes_ctx, const http_request *rq, http_response *rs);
 
 /* The handlers. arg is the {id} or {circuit} segment of the path, or NULL. */
-typedef void (*api_handler)(api_context *a, const http_request *rq, const char *arg, http_response *rs);
-void api_submit_job(api_context *a, const http_request *rq, const char *arg, http_response *rs);
-void api_get_job(api_context *a, const http_request *rq, const char *arg, http_response *rs);
-void api_cancel_job(api_context *a, const http_request *rq, const char *arg, http_response *rs);
-void api_register_circuit(api_context *a, const http_request *rq, const char *arg, http_response *rs);
-void api_get_verification_key(api_context *a, const http_request *rq, const char *arg, http_response *rs);
-void api_preload_key(api_context *a, const http_request *rq, const char *arg, http_response *rs);
-void api_evict_key(api_context *a, const http_request *rq, const char *arg, http_response *rs);
-void api_get_status(api_context *a, const http_request *rq, const char *arg, http_response *rs);
-void api_get_metrics(api_context *a, const http_request *rq, const char *arg, http_response *rs);
+typedef void (*route_handler)(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
+void route_submit_job(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
+void route_get_job(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
+void route_cancel_job(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
+void route_register_circuit(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
+void route_get_verification_key(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
+void route_preload_key(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
+void route_evict_key(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
+void route_get_status(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
+void route_get_metrics(routes_context *a, const http_request *rq, const char *arg, http_response *rs);
 
 /* Shared by the handlers: the body parsed as a JSON object, or NULL with
  * a 400 already set in rs. */
-json_t *api_body_object(const http_request *rq, http_response *rs);
-/* Circuit ids appear in paths (/v1/keys/{circuit}): 1 to API_MAX_CIRCUIT_ID
+json_t *routes_body_object(const http_request *rq, http_response *rs);
+/* Circuit ids appear in paths (/v1/keys/{circuit}): 1 to ROUTES_MAX_CIRCUIT_ID
  * letters, digits and . _ : - only. */
-enum { API_MAX_CIRCUIT_ID = 128 };
-int api_circuit_id_ok(const char *id);
+enum { ROUTES_MAX_CIRCUIT_ID = 128 };
+int routes_circuit_id_ok(const char *id);
 /* A circuit's description: id, curve, sizes, key tier. */
-json_t *api_circuit_json(const cuzk_circuit_info *c);
+json_t *routes_circuit_json(const cuzk_circuit_info *c);
 
 #endif

@@ -3,13 +3,13 @@
  * POST /v1/keys/{circuit}/preload, DELETE /v1/keys/{circuit}[?drop=true]. */
 #include <string.h>
 
-#include "daemon/api.h"
+#include "daemon/routes.h"
 #include "groth16/r1cs.h"
 
-int api_circuit_id_ok(const char *id)
+int routes_circuit_id_ok(const char *id)
 {
     size_t n = strlen(id);
-    return n && n <= API_MAX_CIRCUIT_ID &&
+    return n && n <= ROUTES_MAX_CIRCUIT_ID &&
            strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n;
 }
 
@@ -19,18 +19,18 @@ static int absolute_path(const json_t *v)
 }
 
 /* Responds 200 (or status) with the circuit's description. */
-static void respond_circuit(api_context *a, const char *id, int status, http_response *rs)
+static void respond_circuit(routes_context *a, const char *id, int status, http_response *rs)
 {
     cuzk_circuit_info info;
     if (cuzk_engine_circuit_info(a->engine, id, &info))
         http_respond_error(rs, 404, "unknown circuit '%s'", id);
     else
-        http_respond_json(rs, status, api_circuit_json(&info));
+        http_respond_json(rs, status, routes_circuit_json(&info));
 }
 
 /* A development key made in memory from the circuit at r1cs_path (NOT for
  * production: cuzk_engine_register_setup), on the device only when asked. */
-static int register_development(api_context *a, const char *id, const char *r1cs_path, int device_only,
+static int register_development(routes_context *a, const char *id, const char *r1cs_path, int device_only,
                                 cuzk_error *err)
 {
     cuzk_r1cs r;
@@ -38,10 +38,10 @@ static int register_development(api_context *a, const char *id, const char *r1cs
     return rc ? rc : cuzk_engine_register_setup(a->engine, id, &r, device_only, err);
 }
 
-void api_register_circuit(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+void route_register_circuit(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
 {
     (void)arg;
-    json_t *root = api_body_object(rq, rs);
+    json_t *root = routes_body_object(rq, rs);
     if (!root)
         return;
     const json_t *id = json_object_get(root, "id"), *zkey = json_object_get(root, "zkey"),
@@ -49,8 +49,8 @@ void api_register_circuit(api_context *a, const http_request *rq, const char *ar
                  *device_only = json_object_get(root, "device_only"), *wasm = json_object_get(root, "wasm");
     cuzk_circuit_info info;
     cuzk_error err = {0};
-    if (!json_is_string(id) || !api_circuit_id_ok(json_string_value(id)))
-        http_respond_error(rs, 400, "\"id\" must be 1 to %d letters, digits or . _ : -", API_MAX_CIRCUIT_ID);
+    if (!json_is_string(id) || !routes_circuit_id_ok(json_string_value(id)))
+        http_respond_error(rs, 400, "\"id\" must be 1 to %d letters, digits or . _ : -", ROUTES_MAX_CIRCUIT_ID);
     else if (setup && (!json_is_string(setup) || strcmp(json_string_value(setup), "development") != 0))
         http_respond_error(rs, 400, "\"setup\" can only be \"development\" (a key made here, not for production)");
     else if (setup && (zkey || wasm || !absolute_path(r1cs)))
@@ -75,7 +75,7 @@ void api_register_circuit(api_context *a, const http_request *rq, const char *ar
     json_decref(root);
 }
 
-void api_preload_key(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+void route_preload_key(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
 {
     (void)rq;
     cuzk_circuit_info info;
@@ -91,7 +91,7 @@ void api_preload_key(api_context *a, const http_request *rq, const char *arg, ht
         respond_circuit(a, arg, 200, rs);
 }
 
-void api_evict_key(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+void route_evict_key(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
 {
     const char *drop = http_query(rq, "drop");
     int to_cold = drop && (!strcmp(drop, "true") || !strcmp(drop, "1"));
@@ -108,7 +108,7 @@ void api_evict_key(api_context *a, const http_request *rq, const char *arg, http
 }
 
 /* GET /v1/circuits/{circuit}/verification_key: snarkjs's JSON */
-void api_get_verification_key(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+void route_get_verification_key(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
 {
     (void)rq;
     cuzk_circuit_info info;

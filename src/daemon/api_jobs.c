@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/api.h"
-#include "groth16/json_io.h"
+#include "daemon/routes.h"
+#include "codec/json_io.h"
 #include "groth16/wtns.h"
 
-enum { API_MAX_PARTITIONS = 10000, API_MAX_REQUEST_ID = 256 };
+enum { ROUTES_MAX_PARTITIONS = 10000, ROUTES_MAX_REQUEST_ID = 256 };
 
 /* What a job request decodes to; the engine copies what it keeps. */
 typedef struct {
@@ -133,14 +133,14 @@ static int parse_submission(const json_t *root, submission *s, http_response *rs
     if (priority && (!json_is_string(priority) || cuzk_priority_parse(json_string_value(priority), &s->req.priority)))
         return http_respond_error(rs, 400, "\"priority\" must be one of critical, high, normal, low"), -1;
     if (request_id && (!json_is_string(request_id) || !json_string_length(request_id) ||
-                       json_string_length(request_id) > API_MAX_REQUEST_ID))
-        return http_respond_error(rs, 400, "\"request_id\" must be a string of 1 to %d bytes", API_MAX_REQUEST_ID),
+                       json_string_length(request_id) > ROUTES_MAX_REQUEST_ID))
+        return http_respond_error(rs, 400, "\"request_id\" must be a string of 1 to %d bytes", ROUTES_MAX_REQUEST_ID),
                -1;
     s->req.request_id = request_id ? json_string_value(request_id) : NULL;
     size_t n = json_array_size(parts);
-    if (!json_is_array(parts) || n == 0 || n > API_MAX_PARTITIONS)
+    if (!json_is_array(parts) || n == 0 || n > ROUTES_MAX_PARTITIONS)
         return http_respond_error(rs, 400, "\"partitions\" must be an array of 1 to %d partitions",
-                                  API_MAX_PARTITIONS),
+                                  ROUTES_MAX_PARTITIONS),
                -1;
     s->req.n_partitions = (uint32_t)n;
     s->parts = calloc(n, sizeof *s->parts);
@@ -155,7 +155,7 @@ static int parse_submission(const json_t *root, submission *s, http_response *rs
     return 0;
 }
 
-static void submit(api_context *a, const submission *s, http_response *rs)
+static void submit(routes_context *a, const submission *s, http_response *rs)
 {
     cuzk_circuit_info info;
     if (cuzk_engine_circuit_info(a->engine, s->req.circuit, &info)) {
@@ -176,10 +176,10 @@ static void submit(api_context *a, const submission *s, http_response *rs)
                                     cuzk_priority_name(s->req.priority)));
 }
 
-void api_submit_job(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+void route_submit_job(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
 {
     (void)arg;
-    json_t *root = api_body_object(rq, rs);
+    json_t *root = routes_body_object(rq, rs);
     if (!root)
         return;
     submission s;
@@ -226,7 +226,7 @@ static json_t *job_json(const cuzk_job_result *r)
     json_t *o = json_pack("{s:I, s:s, s:i, s:i, s:b, s:{s:f, s:f, s:f, s:f, s:f}}", "job_id", (json_int_t)r->id,
                           "state", cuzk_job_state_name(r->state), "partitions", (int)r->n_partitions,
                           "partitions_done", (int)r->partitions_done, "verified", r->verified, "timings", "queue_s",
-                          r->queue_s, "synthesis_s", r->synth_s, "witness_s", r->witness_s, "gpu_s", r->gpu_s,
+                          r->queue_s, "synthesis_s", r->synth_s, "witness_s", r->witness_s, "gpu_s", r->device_s,
                           "total_s", r->total_s);
     if (o && r->error[0])
         json_object_set_new(o, "error", json_string(r->error));
@@ -253,7 +253,7 @@ static int parse_job_id(const char *arg, uint64_t *id, http_response *rs)
 }
 
 /* Responds with the job's state after waiting up to wait_s. */
-static void respond_job(api_context *a, uint64_t id, double wait_s, http_response *rs)
+static void respond_job(routes_context *a, uint64_t id, double wait_s, http_response *rs)
 {
     cuzk_job_result r;
     cuzk_error err = {0};
@@ -275,7 +275,7 @@ static void respond_job(api_context *a, uint64_t id, double wait_s, http_respons
         http_respond_error(rs, 500, "job %llu: its proofs could not be written as JSON", (unsigned long long)id);
 }
 
-void api_get_job(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+void route_get_job(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
 {
     uint64_t id;
     if (parse_job_id(arg, &id, rs))
@@ -294,7 +294,7 @@ void api_get_job(api_context *a, const http_request *rq, const char *arg, http_r
     respond_job(a, id, wait_s, rs);
 }
 
-void api_cancel_job(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+void route_cancel_job(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
 {
     (void)rq;
     uint64_t id;

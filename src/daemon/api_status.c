@@ -3,7 +3,7 @@
  * same numbers for Prometheus). */
 #include <stdlib.h>
 
-#include "daemon/api.h"
+#include "daemon/routes.h"
 #include "daemon/metrics.h"
 #include "util/timer.h"
 
@@ -17,7 +17,7 @@ typedef struct {
     cluster_stats cluster; /* when a->cluster */
 } snapshot;
 
-static int snapshot_take(api_context *a, snapshot *s)
+static int snapshot_take(routes_context *a, snapshot *s)
 {
     cuzk_engine_get_stats(a->engine, &s->stats);
     size_t n = cuzk_engine_list_circuits(a->engine, NULL, 0);
@@ -45,8 +45,8 @@ static json_t *devices_json(const snapshot *s)
     json_t *arr = json_array();
     for (int d = 0; arr && d < s->stats.n_devices; d++)
         json_array_append_new(
-            arr, json_pack("{s:i, s:f, s:f, s:I, s:I, s:I, s:I}", "device", d, "busy_s", s->stats.gpu_busy_s[d],
-                           "busy_fraction", s->uptime_s > 0 ? s->stats.gpu_busy_s[d] / s->uptime_s : 0.0,
+            arr, json_pack("{s:i, s:f, s:f, s:I, s:I, s:I, s:I}", "device", d, "busy_s", s->stats.device_busy_s[d],
+                           "busy_fraction", s->uptime_s > 0 ? s->stats.device_busy_s[d] / s->uptime_s : 0.0,
                            "memory_used_bytes", (json_int_t)s->stats.device_memory_used[d],
                            "memory_high_water_bytes", (json_int_t)s->stats.device_memory_high_water[d],
                            "memory_total_bytes", (json_int_t)s->stats.device_memory_total[d],
@@ -58,7 +58,7 @@ static json_t *circuits_json(const snapshot *s)
 {
     json_t *arr = json_array();
     for (size_t i = 0; arr && i < s->n_circuits; i++)
-        json_array_append_new(arr, api_circuit_json(&s->circuits[i]));
+        json_array_append_new(arr, routes_circuit_json(&s->circuits[i]));
     return arr;
 }
 
@@ -129,15 +129,15 @@ static json_t *stages_json(const cuzk_engine_stats *st)
     return o;
 }
 
-static json_t *status_json(const api_context *a, const snapshot *s)
+static json_t *status_json(const routes_context *a, const snapshot *s)
 {
     const cuzk_engine_stats *st = &s->stats;
     return json_pack("{s:f, s:s, s:b, s:o, s:o, s:{s:i, s:i, s:i, s:i}, s:{s:I, s:I, s:I, s:I}, "
                      "s:{s:I, s:I, s:I}, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}}",
                      "uptime_s", s->uptime_s, "backend", a->backend, "accepting_jobs", atomic_load(&a->accepting), "devices",
                      devices_json(s), "circuits", circuits_json(s), "queues", "queued", (int)st->queued,
-                     "synthesizing", (int)st->synthesizing, "gpu_queued", (int)st->gpu_queued, "on_gpu",
-                     (int)st->on_gpu, "jobs", "active", (json_int_t)st->jobs_active, "done",
+                     "synthesizing", (int)st->synthesizing, "gpu_queued", (int)st->device_queued, "on_gpu",
+                     (int)st->on_device, "jobs", "active", (json_int_t)st->jobs_active, "done",
                      (json_int_t)st->jobs_done, "failed", (json_int_t)st->jobs_failed, "cancelled",
                      (json_int_t)st->jobs_cancelled, "partitions", "proved", (json_int_t)st->partitions_done,
                      "verified", (json_int_t)st->proofs_verified, "dispatched", (json_int_t)st->dispatched,
@@ -146,7 +146,7 @@ static json_t *status_json(const api_context *a, const snapshot *s)
                      (json_int_t)s->http_by_class[4], "5xx", (json_int_t)s->http_by_class[5]);
 }
 
-void api_get_status(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+void route_get_status(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
 {
     (void)rq, (void)arg;
     snapshot s;
@@ -160,7 +160,7 @@ void api_get_status(api_context *a, const http_request *rq, const char *arg, htt
     snapshot_free(&s);
 }
 
-void api_get_metrics(api_context *a, const http_request *rq, const char *arg, http_response *rs)
+void route_get_metrics(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
 {
     (void)rq, (void)arg;
     snapshot s;

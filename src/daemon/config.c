@@ -90,7 +90,7 @@ static const config_key config_keys[] = {
     {"gpus", "devices", CFG_INT, AT(gpu_devices), "0", 0, CUZK_MAX_DEVICES, NULL,
      "GPUs the gpu backend uses: the first N visible ones (0: all; narrow\n"
      "further with CUDA_VISIBLE_DEVICES)."},
-    {"gpus", "gpu_workers_per_device", CFG_INT, ENGINE(gpu_workers_per_device), NULL, 1, 16, NULL,
+    {"gpus", "gpu_workers_per_device", CFG_INT, ENGINE(workers_per_device), NULL, 1, 16, NULL,
      "Partitions proved at once on each device, as far as its memory lets:\n"
      "a key's first proof runs alone, and proofs whose measured peaks do not\n"
      "fit side by side wait for room instead of running out of memory."},
@@ -98,7 +98,7 @@ static const config_key config_keys[] = {
      "Threads of the cpu backend's prover (0: one per CPU)."},
     {"gpus", "sim_devices", CFG_INT, AT(sim_devices), "1", 1, CUZK_MAX_DEVICES, NULL,
      "Devices of the sim backend."},
-    {"gpus", "sim_gpu_ms", CFG_REAL, AT(sim_gpu_ms), "50", 0, 1e7, NULL,
+    {"gpus", "sim_gpu_ms", CFG_REAL, AT(sim_device_ms), "50", 0, 1e7, NULL,
      "Device time per partition of the sim backend, in milliseconds."},
     {"gpus", "sim_gate", CFG_TEXT, AT(sim_gate), "", 0, 0, NULL,
      "A file the sim backend's partitions wait for before their device time\n"
@@ -106,7 +106,7 @@ static const config_key config_keys[] = {
      "so tests release them when they choose. Its folder must exist."},
 
     {"scheduler", "policy", CFG_ENUM, ENGINE(policy), NULL, 0, 0, CUZK_DISPATCH_CHOICES, CUZK_DISPATCH_HELP},
-    {"scheduler", "max_gpu_queue_depth", CFG_INT, ENGINE(max_gpu_queue_depth), NULL, 1, 1024, NULL,
+    {"scheduler", "max_gpu_queue_depth", CFG_INT, ENGINE(max_device_queue_depth), NULL, 1, 1024, NULL,
      "Partitions synthesized or waiting for a device at once (the permits)."},
     {"scheduler", "poll_ms", CFG_REAL, ENGINE(poll_ms), NULL, 1, 1e6, NULL, "The poll policy's period."},
     {"scheduler", "pacer_kp", CFG_REAL, ENGINE(pacer_kp), NULL, 0, 100, NULL, "The pacer's proportional gain."},

@@ -42,7 +42,7 @@ typedef struct {
     int cpu_threads;
     int gpu_devices;
     int sim_devices;
-    double sim_gpu_ms;
+    double sim_device_ms;
     char *sim_gate;
     /* [synthesis] */
     int synthesis_workers; /* 0: the engine's default (one per CPU) */

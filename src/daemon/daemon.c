@@ -10,7 +10,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "daemon/api.h"
+#include "daemon/routes.h"
 #include "daemon/endpoint.h"
 #include "daemon/http_server.h"
 #include "daemon/sd_notify.h"
@@ -23,7 +23,7 @@ typedef struct {
     cuzk_logger *log;
     cuzk_engine *engine;
     cluster_node *cluster; /* NULL: single-machine mode */
-    api_context api;
+    routes_context api;
     http_server *server;
     char *token;
     int signal_fd, drained_fd;
@@ -65,7 +65,7 @@ static int register_config_circuit(daemon_state *d, const char *spec, cuzk_error
             return cuzk_fail(err, CUZK_ERR_ARG, "[keys] circuit = %s: two %s files", spec, slot == &wasm ? "wasm" : "r1cs");
         *slot = fields[i];
     }
-    if (n < 2 || !api_circuit_id_ok(fields[0]))
+    if (n < 2 || !routes_circuit_id_ok(fields[0]))
         return cuzk_fail(err, CUZK_ERR_ARG,
                          "[keys] circuit = %s: ID, ZKEY[, R1CS][, WASM] expected, ID of letters, digits and . _ : -",
                          spec);
@@ -80,7 +80,7 @@ static int start_engine(daemon_state *d, cuzk_error *err)
     const daemon_config *c = d->cfg;
     backend_options bo = {.cpu_threads = c->cpu_threads > 0 ? c->cpu_threads : cuzk_cpu_count(),
                           .sim_devices = c->sim_devices,
-                          .sim_gpu_ms = c->sim_gpu_ms,
+                          .sim_device_ms = c->sim_device_ms,
                           .sim_gate = c->sim_gate,
                           .gpu_devices = c->gpu_devices};
     cuzk_backend *b = backend_create(c->backend, &bo, err);
@@ -108,10 +108,10 @@ static int start_engine(daemon_state *d, cuzk_error *err)
         if (rc)
             return rc;
     }
-    api_init(&d->api, d->engine, backend_name, c->max_wait_s);
+    routes_init(&d->api, d->engine, backend_name, c->max_wait_s);
     if (!d->cluster)
         return CUZK_OK;
-    api_use_cluster(&d->api, d->cluster, c->cluster.lease_s);
+    routes_use_cluster(&d->api, d->cluster, c->cluster.lease_s);
     return cluster_start(d->cluster, d->engine, err);
 }
 
@@ -138,7 +138,7 @@ static int start_server(daemon_state *d, cuzk_error *err)
                              .unauthenticated_per_address = (unsigned)c->unauthenticated_per_address,
                              .unauthenticated_timeout_s = (unsigned)c->unauthenticated_timeout_s,
                              .token = d->token,
-                             .handle = api_handle,
+                             .handle = routes_handle,
                              .handle_ctx = &d->api,
                              .counters = &d->api.counters,
                              .log = d->log};
@@ -193,7 +193,7 @@ static void on_stop_signal(daemon_state *d, int signo)
              (unsigned long long)s.jobs_active);
     cuzk_engine_stats_free(&s);
     sd_notify_state("STOPPING=1");
-    api_stop_accepting(&d->api);
+    routes_stop_accepting(&d->api);
     if (pthread_create(&d->drainer, NULL, drain_main, d)) {
         cuzk_engine_cancel_all(d->engine); /* cannot wait in the background: stop now */
         drain_main(d);

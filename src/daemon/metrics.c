@@ -109,15 +109,15 @@ static void labelled(FILE *f, const cuzk_engine_stats *s, const metrics_input *i
     family(f, "cuzk_queue_depth", "gauge", "Partitions now in each place of the pipeline.");
     fprintf(f, "cuzk_queue_depth{stage=\"queued\"} %u\ncuzk_queue_depth{stage=\"synthesizing\"} %u\n"
                "cuzk_queue_depth{stage=\"gpu_queued\"} %u\ncuzk_queue_depth{stage=\"on_gpu\"} %u\n",
-            s->queued, s->synthesizing, s->gpu_queued, s->on_gpu);
+            s->queued, s->synthesizing, s->device_queued, s->on_device);
 
     family(f, "cuzk_gpu_busy_seconds_total", "counter", "Seconds each device spent proving partitions.");
     for (int d = 0; d < s->n_devices; d++)
-        fprintf(f, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.17g\n", d, s->gpu_busy_s[d]);
+        fprintf(f, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.17g\n", d, s->device_busy_s[d]);
     family(f, "cuzk_gpu_device_seconds_total", "counter",
            "Of the busy seconds, those on the device's own clock (the rest: waits for the driver).");
     for (int d = 0; d < s->n_devices; d++)
-        fprintf(f, "cuzk_gpu_device_seconds_total{device=\"%d\"} %.17g\n", d, s->gpu_device_s[d]);
+        fprintf(f, "cuzk_gpu_device_seconds_total{device=\"%d\"} %.17g\n", d, s->device_clock_s[d]);
 
     family(f, "cuzk_device_memory_bytes", "gauge",
            "Device memory after the last proof (used), the most seen so (high_water), the card (total).");

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "gpu/gpu.h"
 #include "util/err.h"
 #include "util/timer.h"
@@ -24,11 +24,11 @@ static cuzk_backend *make_cpu(const backend_options *o, cuzk_error *err)
 static cuzk_backend *make_sim(const backend_options *o, cuzk_error *err)
 {
     if (!o->sim_gate || !*o->sim_gate)
-        return backend_sim_create_on(o->sim_devices, o->sim_gpu_ms, o->sim_clock);
+        return backend_sim_create_on(o->sim_devices, o->sim_device_ms, o->sim_clock);
     /* a waiter at the gate is outside the clock's view: it would stop time */
     if (o->sim_clock)
         return cuzk_fail(err, CUZK_ERR_ARG, "sim backend: a gate works in real time only, not on a virtual clock"), NULL;
-    return backend_sim_create_gated(o->sim_devices, o->sim_gpu_ms, o->sim_gate, err);
+    return backend_sim_create_gated(o->sim_devices, o->sim_device_ms, o->sim_gate, err);
 }
 
 static cuzk_backend *make_gpu(const backend_options *o, cuzk_error *err)

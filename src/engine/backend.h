@@ -14,10 +14,10 @@
 
 #include <stdatomic.h>
 
-#include "engine/pce.h"
+#include "synthesis/pce.h"
 #include "engine/pinned_pool.h"
 #include "groth16/groth16.h"
-#include "groth16/wtns_pack.h"
+#include "synthesis/wtns_pack.h"
 
 typedef struct cuzk_backend cuzk_backend;
 
@@ -39,7 +39,7 @@ typedef struct {
     const atomic_int *cancel;   /* set when the proof is no longer wanted (NULL: never);
                                  * a prove_start that waits on more than the device ends
                                  * that wait when it is set (see wake) */
-    const cuzk_wtns_packed *packed; /* the witness packed (groth16/wtns_pack.h), its values
+    const cuzk_wtns_packed *packed; /* the witness packed (synthesis/wtns_pack.h), its values
                                      * gone from witness: for a backend that builds a, b, c
                                      * (abc NULL); NULL: witness->values hold them */
 } backend_work;
@@ -58,7 +58,7 @@ struct cuzk_backend {
     host_allocator host;  /* how the pinned pool gets memory on this host */
     /* Device part of one proof; fills *m and the device phases of *times
      * (h2d, ntt, msm_*, d2h, total). Thread-safe: the engine runs up to
-     * gpu_workers_per_device calls on one device at once. */
+     * workers_per_device calls on one device at once. */
     int (*prove_start)(cuzk_backend *b, int device, const backend_work *w, cuzk_msm_results *m,
                        cuzk_prove_timings *times, cuzk_error *err);
     /* CPU part: blinding and assembly into a proof. */
@@ -87,7 +87,7 @@ struct cuzk_vclock;
 typedef struct {
     int cpu_threads;   /* cpu: threads of one proof's device part */
     int sim_devices;   /* sim: how many simulated devices */
-    double sim_gpu_ms; /* sim: device time per partition */
+    double sim_device_ms; /* sim: device time per partition */
     struct cuzk_vclock *sim_clock; /* sim: the virtual clock gpu_ms passes on (NULL: real time) */
     const char *sim_gate; /* sim: NULL or "", or a file each partition waits for (backend_sim_create_gated) */
     int gpu_devices;   /* gpu: use the first N visible GPUs (0: all) */
@@ -127,7 +127,7 @@ cuzk_backend *backend_sim_create_gated(int n_devices, double gpu_ms, const char 
  * a key that still does not fit streams its points from host memory); the
  * pinned pool gets page-locked memory (cudaHostAlloc). Unless
  * o->gpu_one_shot it builds a, b, c on the device when given none, from
- * the key's matrices compiled by the PCE (engine/pce.h) and copied to the
+ * the key's matrices compiled by the PCE (synthesis/pce.h) and copied to the
  * device on the first such proof.
  * Resident keys get window tables when they fit unless o->gpu_one_shot
  * (cuzk_gpu_set_key_tables); o->gpu_memory_limit takes away what each
@@ -182,7 +182,7 @@ cuzk_backend *backend_create(const char *name, const backend_options *o, cuzk_er
  * the key (curve, length, w[0] != 1). */
 int backend_prove(cuzk_backend *b, const cuzk_zkey *z, const cuzk_wtns *w, int threads, cuzk_proof *proof,
                   uint64_t (*pub)[4], cuzk_prove_timings *t, cuzk_error *err);
-/* backend_prove with w's values also given packed (groth16/wtns_pack.h,
+/* backend_prove with w's values also given packed (synthesis/wtns_pack.h,
  * e.g. in page-locked memory), what crosses to the device (packed NULL: w's
  * values): for a backend that builds_abc, else CUZK_ERR_ARG. w is still
  * read for its checks and public signals. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "util/timer.h"
 
 typedef struct {

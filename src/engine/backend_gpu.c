@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/backend.h"
-#include "engine/device_admission.h"
-#include "engine/pce.h"
+#include "backend/backend.h"
+#include "backend/device_admission.h"
+#include "synthesis/pce.h"
 #include "gpu/gpu.h"
 #include "util/err.h"
 #include "util/timer.h"

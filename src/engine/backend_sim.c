@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "util/err.h"
 #include "util/file_gate.h"
 #include "util/timer.h"

@@ -1,4 +1,4 @@
-#include "engine/device_admission.h"
+#include "backend/device_admission.h"
 
 void admission_init(device_admission *a)
 {

@@ -1,7 +1,7 @@
 /* Admission of proofs to one device's memory: how many of the proofs the
  * engine's workers bring to a device may run on it at once.
  *
- * Workers per device (gpu_workers_per_device) overlap one proof's transfers
+ * Workers per device (workers_per_device) overlap one proof's transfers
  * and CPU side with another's kernels, but two 2^27 proofs next to a
  * resident 2^27 key do not fit in an H200 together. A proof states what
  * device memory it needs for its scratch (what its key's last proof alone

@@ -1,4 +1,4 @@
-#include "engine/dispatch.h"
+#include "engine/pacer_control.h"
 
 #define PACER_EMA_ALPHA 0.2
 #define PACER_INTEGRAL_LIMIT 8.0

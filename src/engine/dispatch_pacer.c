@@ -8,7 +8,7 @@ static void pacer_step(cuzk_engine *e)
 {
     double now = engine_now(e);
     if (e->permits_free <= 0 || !engine_pending_count(e) ||
-        !pacer_admits(&e->pace, e->cfg.max_gpu_queue_depth - e->permits_free)) {
+        !pacer_admits(&e->pace, e->cfg.max_device_queue_depth - e->permits_free)) {
         engine_wait(e, &e->dispatch_cv, -1);
         return;
     }
@@ -17,7 +17,7 @@ static void pacer_step(cuzk_engine *e)
         return;
     }
     engine_dispatch_one(e, engine_pop_pending(e), 1);
-    e->next_dispatch_at = now + pacer_next_interval(&e->pace, e->gpu_q.len);
+    e->next_dispatch_at = now + pacer_next_interval(&e->pace, e->device_q.len);
 }
 
 static void pacer_service_time(cuzk_engine *e, double seconds)

@@ -1,6 +1,6 @@
 /* The poll policy, the legacy throttle kept to reproduce the original's
  * failure: look at the device queue every poll_ms and, when it is shorter
- * than max_gpu_queue_depth, release everything pending at once (no
+ * than max_device_queue_depth, release everything pending at once (no
  * permits). */
 #include "engine/engine_internal.h"
 
@@ -12,7 +12,7 @@ static void poll_step(cuzk_engine *e)
         return;
     }
     e->next_dispatch_at = now + e->cfg.poll_ms / 1000;
-    if (e->gpu_q.len < (uint32_t)e->cfg.max_gpu_queue_depth) {
+    if (e->device_q.len < (uint32_t)e->cfg.max_device_queue_depth) {
         partition *p;
         while ((p = engine_pop_pending(e)))
             engine_dispatch_one(e, p, 0);

@@ -1,4 +1,4 @@
-/* The semaphore policy: max_gpu_queue_depth permits; one is taken before a
+/* The semaphore policy: max_device_queue_depth permits; one is taken before a
  * partition goes to synthesis and given back when the device finishes it,
  * so one completion starts one synthesis. */
 #include "engine/engine_internal.h"

@@ -71,8 +71,8 @@ void cuzk_engine_config_default(cuzk_engine_config *c)
         .budget_bytes = 16ULL << 30,
         .synthesis_workers = cuzk_cpu_count(),
         .synthesis_threads = 1,
-        .gpu_workers_per_device = 1,
-        .max_gpu_queue_depth = 2,
+        .workers_per_device = 1,
+        .max_device_queue_depth = 2,
         .policy = CUZK_DISPATCH_SEMAPHORE,
         .poll_ms = 250,
         .pacer_kp = 0.5,
@@ -177,21 +177,21 @@ static uint64_t first_job_id(void)
 
 static int start_threads(cuzk_engine *e)
 {
-    int n_gpu = e->backend->n_devices * e->cfg.gpu_workers_per_device;
+    int n_device_workers = e->backend->n_devices * e->cfg.workers_per_device;
     int n_finish = e->cfg.finalizers;
-    e->workers = calloc((size_t)(e->cfg.synthesis_workers + n_gpu + n_finish), sizeof *e->workers);
+    e->workers = calloc((size_t)(e->cfg.synthesis_workers + n_device_workers + n_finish), sizeof *e->workers);
     if (!e->workers)
         return -1;
     for (int i = 0; i < e->cfg.synthesis_workers; i++)
         if (!engine_thread_start(e, &e->workers[e->n_workers], engine_synth_worker_main, e))
             e->n_workers++;
     for (int d = 0; d < e->backend->n_devices; d++)
-        for (int s = 0; s < e->cfg.gpu_workers_per_device; s++) {
-            gpu_worker_arg *a = malloc(sizeof *a);
+        for (int s = 0; s < e->cfg.workers_per_device; s++) {
+            device_worker_arg *a = malloc(sizeof *a);
             if (!a)
                 return -1;
-            *a = (gpu_worker_arg){e, d};
-            if (!engine_thread_start(e, &e->workers[e->n_workers], engine_gpu_worker_main, a))
+            *a = (device_worker_arg){e, d};
+            if (!engine_thread_start(e, &e->workers[e->n_workers], engine_device_worker_main, a))
                 e->n_workers++;
             else
                 free(a);
@@ -203,12 +203,12 @@ static int start_threads(cuzk_engine *e)
         return -1;
     if (engine_thread_start(e, &e->maintainer, engine_maintainer_main, e))
         return -1;
-    return e->n_workers == e->cfg.synthesis_workers + n_gpu + n_finish ? 0 : -1;
+    return e->n_workers == e->cfg.synthesis_workers + n_device_workers + n_finish ? 0 : -1;
 }
 
 cuzk_engine *cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_backend *backend, cuzk_error *err)
 {
-    if (cfg->synthesis_workers < 1 || cfg->gpu_workers_per_device < 1 || cfg->max_gpu_queue_depth < 1 ||
+    if (cfg->synthesis_workers < 1 || cfg->workers_per_device < 1 || cfg->max_device_queue_depth < 1 ||
         cfg->finalizers < 1 || backend->n_devices < 1 || backend->n_devices > CUZK_MAX_DEVICES) {
         backend->destroy(backend);
         return cuzk_fail(err, CUZK_ERR_ARG, "engine: workers, finalizers, queue depth and devices must be at least 1"),
@@ -227,15 +227,15 @@ cuzk_engine *cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_backend *bac
     }
     e->cfg = *cfg;
     if (e->cfg.prewarm_buffers < 0)
-        e->cfg.prewarm_buffers = e->cfg.max_gpu_queue_depth;
+        e->cfg.prewarm_buffers = e->cfg.max_device_queue_depth;
     e->backend = backend;
     e->t0 = engine_now(e);
     e->next_job_id = first_job_id();
-    e->permits_free = cfg->max_gpu_queue_depth;
+    e->permits_free = cfg->max_device_queue_depth;
     pacer_init(&e->pace, cfg->pacer_kp, cfg->pacer_ki, cfg->pacer_target_depth,
-               backend->n_devices * cfg->gpu_workers_per_device);
+               backend->n_devices * cfg->workers_per_device);
     pthread_mutex_init(&e->lock, NULL);
-    pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->gpu_cv, &e->finish_cv, &e->job_cv};
+    pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->device_cv, &e->finish_cv, &e->job_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++)
         pthread_cond_init(cvs[i], NULL);
     e->budget = budget_create(cfg->budget_bytes);
@@ -254,7 +254,7 @@ cuzk_engine *cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_backend *bac
     }
     CUZK_LOG(cfg->log, CUZK_LOG_INFO, "engine started",
              "backend=%s devices=%d policy=%s depth=%d synthesis_workers=%d budget_gib=%.2f", backend->name,
-             backend->n_devices, cuzk_dispatch_policy_name(cfg->policy), cfg->max_gpu_queue_depth,
+             backend->n_devices, cuzk_dispatch_policy_name(cfg->policy), cfg->max_device_queue_depth,
              cfg->synthesis_workers, (double)cfg->budget_bytes / (1 << 30));
     return e;
 }
@@ -269,7 +269,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     e->stopping = 1;
     e->closed = 1;
     engine_cancel_waiters(e);
-    pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->gpu_cv, &e->finish_cv, &e->job_cv};
+    pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->device_cv, &e->finish_cv, &e->job_cv};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++)
         engine_wake(e, cvs[i], 1);
     pthread_mutex_unlock(&e->lock);
@@ -286,7 +286,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
         vclock_enter(e->cfg.clock);
     free(e->workers);
     /* buffers of partitions stranded in queues go back before the pool dies */
-    part_queue *qs[] = {&e->synth_q, &e->gpu_q, &e->finish_q};
+    part_queue *qs[] = {&e->synth_q, &e->device_q, &e->finish_q};
     for (size_t i = 0; i < 3; i++)
         for (partition *p; (p = engine_queue_pop(qs[i]));)
             if (p->abc)

@@ -3,7 +3,7 @@
  *   submit(job: circuit, N partitions, priority)
  *     -> scheduler: CRITICAL > HIGH > NORMAL > LOW, FIFO within a level
  *     -> dispatcher: the policy decides when the next partition may start
- *          semaphore  max_gpu_queue_depth permits: one is taken before a
+ *          semaphore  max_device_queue_depth permits: one is taken before a
  *                     partition goes to synthesis and given back when the
  *                     device finishes it (one completion starts one synthesis)
  *          pacer      PI control of the dispatch interval on the measured
@@ -12,12 +12,12 @@
  *                     first measurement: only the device slots plus the
  *                     target are let in)
  *          poll       the legacy throttle: every poll_ms, if the device
- *                     queue is below max_gpu_queue_depth, release everything
+ *                     queue is below max_device_queue_depth, release everything
  *                     pending (kept to reproduce the original's failure)
  *     -> synthesis workers: pinned buffer from the pool, witness read (or
  *          calculated from the partition's input by the circuit's wasm),
  *          a = A.w, b = B.w, c = a o b by the circuit's PCE into the buffer
- *     -> device workers (per device x gpu_workers_per_device): backend
+ *     -> device workers (per device x workers_per_device): backend
  *          prove_start, buffer checked back in, permit returned
  *     -> finalizers: backend prove_finish, proof verified (configurable)
  *     -> the job is done when all its partitions are.
@@ -26,7 +26,7 @@
 #ifndef CUZK_ENGINE_ENGINE_H
 #define CUZK_ENGINE_ENGINE_H
 
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "engine/budget.h"
 #include "engine/keycache.h"
 #include "engine/pinned_pool.h"
@@ -64,14 +64,14 @@ typedef struct {
     uint64_t budget_bytes;      /* the one memory budget (default 16 GiB) */
     int synthesis_workers;      /* default: CPU count */
     int synthesis_threads;      /* threads inside one synthesis (default 1) */
-    int gpu_workers_per_device; /* default 1 */
-    int max_gpu_queue_depth;    /* permits (default 2) */
+    int workers_per_device; /* default 1 */
+    int max_device_queue_depth;    /* permits (default 2) */
     cuzk_dispatch_policy policy;
     double poll_ms;               /* poll policy period (default 250) */
     double pacer_kp, pacer_ki;    /* pacer gains (default 0.5, 0.1) */
     double pacer_target_depth;    /* device queue depth the pacer holds (default 1) */
     double pool_idle_timeout_s;   /* idle pinned buffers freed after this (default 30) */
-    int prewarm_buffers;          /* per circuit at registration (default: max_gpu_queue_depth) */
+    int prewarm_buffers;          /* per circuit at registration (default: max_device_queue_depth) */
     int verify_proofs;            /* verify each proof before a job completes (default 1) */
     int finalizers;               /* threads blinding and verifying proofs (default: CPU count / 4, >= 2) */
     const char *pce_cache_dir;    /* on-disk PCE cache (NULL: memory only) */
@@ -186,7 +186,7 @@ typedef struct {
     uint64_t (*publics)[4];    /* n_partitions x n_public, likewise */
     uint8_t *proved;           /* n_partitions: 1 where proofs and publics hold the partition's, likewise */
     int verified;              /* every proof verified (0 for simulated) */
-    double queue_s, synth_s, witness_s, gpu_s, total_s; /* waiting before the first synthesis, sums (witness:
+    double queue_s, synth_s, witness_s, device_s, total_s; /* waiting before the first synthesis, sums (witness:
                                                          * read or calculated, part of synthesis), submit to done */
     char error[512];
 } cuzk_job_result;
@@ -277,12 +277,12 @@ typedef struct {
     double elapsed_s;
     uint64_t partitions_done, proofs_verified, jobs_done, jobs_failed, jobs_cancelled;
     uint64_t jobs_active;                              /* submitted, not yet ended */
-    uint32_t queued, synthesizing, gpu_queued, on_gpu; /* partitions in each place now */
+    uint32_t queued, synthesizing, device_queued, on_device; /* partitions in each place now */
     int n_devices;
-    double gpu_busy_s[CUZK_MAX_DEVICES];   /* in the backend's prove_start, waits for the driver included */
-    double gpu_device_s[CUZK_MAX_DEVICES]; /* of that, the device's own clock (its phase timings; the
+    double device_busy_s[CUZK_MAX_DEVICES];   /* in the backend's prove_start, waits for the driver included */
+    double device_clock_s[CUZK_MAX_DEVICES]; /* of that, the device's own clock (its phase timings; the
                                             * wall time for a backend without) */
-    double gpu_span_s[CUZK_MAX_DEVICES]; /* from each device's first partition start to its last end */
+    double device_span_s[CUZK_MAX_DEVICES]; /* from each device's first partition start to its last end */
     /* device memory in bytes after the last proof or registration, the most
      * seen so, and the card's size, as the backend sees it (a memory limit
      * shrinks it); all 0 for backends without device memory */

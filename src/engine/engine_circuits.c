@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/pce.h"
-#include "groth16/curve_id.h"
-#include "groth16/json_io.h"
+#include "synthesis/pce.h"
+#include "codec/curve_id.h"
+#include "codec/json_io.h"
 #include "util/err.h"
 #include "util/threads.h"
 #include "util/timer.h"

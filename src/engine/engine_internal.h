@@ -9,13 +9,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "engine/dispatch.h"
+#include "engine/pacer_control.h"
 #include "engine/engine.h"
 #include "engine/keycache.h"
-#include "engine/pce.h"
+#include "synthesis/pce.h"
 #include "engine/timeline.h"
 #include "groth16/r1cs_eval.h"
-#include "groth16/wtns_pack.h"
+#include "synthesis/wtns_pack.h"
 #include "util/log.h"
 #include "witness/circom.h"
 
@@ -58,7 +58,7 @@ typedef struct partition {
     int holds_permit;
     int device;
     cuzk_msm_results msm;
-    double t_synth_start, t_witness_start, t_witness_end, t_synth_end, t_gpu_start, t_gpu_end, t_done;
+    double t_synth_start, t_witness_start, t_witness_end, t_synth_end, t_device_start, t_device_end, t_done;
     struct partition *next; /* in whichever queue holds it */
 } partition;
 
@@ -79,7 +79,7 @@ struct job {
     atomic_int admitted;  /* a partition has had its buffer: the rest ask the budget as admitted work */
     int cancel_asked;     /* by cuzk_engine_cancel/_cancel_all: it ends "cancelled", not "failed" */
     int verified_all;
-    double t_submit, t_first_synth, t_end, synth_s, witness_s, gpu_s;
+    double t_submit, t_first_synth, t_end, synth_s, witness_s, device_s;
     char error[512];
     job *next; /* in the job table */
 };
@@ -107,13 +107,13 @@ struct cuzk_engine {
     double t0;
 
     pthread_mutex_t lock;
-    pthread_cond_t dispatch_cv, synth_cv, gpu_cv, finish_cv, job_cv;
+    pthread_cond_t dispatch_cv, synth_cv, device_cv, finish_cv, job_cv;
     int stopping;
     int closed;              /* stop_accepting: no new jobs or circuits */
     engine_waiter *waiters;  /* submits and registrations under way */
     part_queue pending[CUZK_N_PRIORITIES];
-    part_queue synth_q, gpu_q, finish_q;
-    uint32_t synthesizing, on_gpu;
+    part_queue synth_q, device_q, finish_q;
+    uint32_t synthesizing, on_device;
     int permits_free;
     pacer pace;
     double next_dispatch_at;
@@ -125,8 +125,8 @@ struct cuzk_engine {
 
     uint64_t partitions_done, proofs_verified, jobs_done, jobs_failed, jobs_cancelled, dispatched;
     uint64_t jobs_active;
-    double gpu_busy_s[CUZK_MAX_DEVICES], gpu_device_s[CUZK_MAX_DEVICES];
-    double gpu_first_start[CUZK_MAX_DEVICES], gpu_last_end[CUZK_MAX_DEVICES]; /* 0: none yet */
+    double device_busy_s[CUZK_MAX_DEVICES], device_clock_s[CUZK_MAX_DEVICES];
+    double device_first_start[CUZK_MAX_DEVICES], device_last_end[CUZK_MAX_DEVICES]; /* 0: none yet */
     /* device memory (backend->device_memory) after the last proof or
      * registration, and the most seen then: the device pools keep what a
      * proof freed, so what is in use after a proof includes its peak */
@@ -145,7 +145,7 @@ struct cuzk_engine {
 typedef struct {
     cuzk_engine *e;
     int device;
-} gpu_worker_arg;
+} device_worker_arg;
 
 /* A partition's pool buffer: a, b, c, then (real circuits) a copy of the
  * witness, so the device reads both from pinned memory; the witness alone
@@ -249,7 +249,7 @@ void engine_dispatch_one(cuzk_engine *e, partition *p, int with_permit);
 
 void *engine_dispatcher_main(void *arg);
 void *engine_synth_worker_main(void *arg);
-void *engine_gpu_worker_main(void *arg); /* arg: a gpu_worker_arg, freed by the thread */
+void *engine_device_worker_main(void *arg); /* arg: a device_worker_arg, freed by the thread */
 void *engine_finisher_main(void *arg);
 void *engine_maintainer_main(void *arg);
 

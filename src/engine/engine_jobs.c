@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "util/err.h"
 
 /* ---------- queues (under e->lock) ---------- */
@@ -542,7 +542,7 @@ static void copy_result(const cuzk_engine *e, const job *j, cuzk_job_result *out
     out->queue_s = (j->t_first_synth ? j->t_first_synth : engine_now(e)) - j->t_submit;
     out->synth_s = j->synth_s;
     out->witness_s = j->witness_s;
-    out->gpu_s = j->gpu_s;
+    out->device_s = j->device_s;
     out->total_s = (j->t_end ? j->t_end : engine_now(e)) - j->t_submit;
     snprintf(out->error, sizeof out->error, "%s", j->error);
     if (j->state != CUZK_JOB_DONE && j->state != CUZK_JOB_FAILED)

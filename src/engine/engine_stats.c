@@ -40,8 +40,8 @@ static int grow_samples(cuzk_engine *e)
 void engine_add_sample(cuzk_engine *e, const partition *p)
 {
     double v[N_STAGES] = {p->t_synth_start - p->job->t_submit, p->t_synth_end - p->t_synth_start,
-                          p->t_witness_end - p->t_witness_start, p->t_gpu_start - p->t_synth_end,
-                          p->t_gpu_end - p->t_gpu_start, p->t_done - p->t_gpu_end, p->t_done - p->job->t_submit};
+                          p->t_witness_end - p->t_witness_start, p->t_device_start - p->t_synth_end,
+                          p->t_device_end - p->t_device_start, p->t_done - p->t_device_end, p->t_done - p->job->t_submit};
     for (int s = 0; s < N_STAGES; s++)
         cuzk_stage_histogram_add(&e->stage_hist[s], v[s]);
     /* the ring fills slots 0 .. MAX-1 in order before it wraps, so the
@@ -70,18 +70,18 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->jobs_active = e->jobs_active;
     s->queued = engine_pending_count(e) + e->synth_q.len;
     s->synthesizing = e->synthesizing;
-    s->gpu_queued = e->gpu_q.len;
-    s->on_gpu = e->on_gpu;
+    s->device_queued = e->device_q.len;
+    s->on_device = e->on_device;
     s->n_devices = e->backend->n_devices;
     s->dispatched = e->dispatched;
-    memcpy(s->gpu_busy_s, e->gpu_busy_s, sizeof s->gpu_busy_s);
-    memcpy(s->gpu_device_s, e->gpu_device_s, sizeof s->gpu_device_s);
+    memcpy(s->device_busy_s, e->device_busy_s, sizeof s->device_busy_s);
+    memcpy(s->device_clock_s, e->device_clock_s, sizeof s->device_clock_s);
     memcpy(s->device_memory_used, e->device_memory_used, sizeof s->device_memory_used);
     memcpy(s->device_memory_high_water, e->device_memory_high, sizeof s->device_memory_high_water);
     memcpy(s->device_memory_total, e->device_memory_total, sizeof s->device_memory_total);
     memcpy(s->device_memory_waits, e->device_memory_waits, sizeof s->device_memory_waits);
     for (int d = 0; d < CUZK_MAX_DEVICES; d++)
-        s->gpu_span_s[d] = e->gpu_last_end[d] - e->gpu_first_start[d];
+        s->device_span_s[d] = e->device_last_end[d] - e->device_first_start[d];
     memcpy(s->stage_hist, e->stage_hist, sizeof s->stage_hist);
     s->n_samples = e->n_samples;
     for (int st = 0; st < N_STAGES; st++) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/pce.h"
+#include "synthesis/pce.h"
 #include "engine/timeline.h"
 #include "util/err.h"
 
@@ -155,9 +155,9 @@ void *engine_synth_worker_main(void *arg)
             continue;
         }
         p->state = P_GPU_QUEUED;
-        engine_queue_push(&e->gpu_q, p);
+        engine_queue_push(&e->device_q, p);
         timeline_emit(e->tl, TL_GPU_QUEUE, j->id, p->index, -1, engine_now(e));
-        engine_wake(e, &e->gpu_cv, 0);
+        engine_wake(e, &e->device_cv, 0);
     }
     pthread_mutex_unlock(&e->lock);
     engine_thread_end(e);
@@ -167,13 +167,13 @@ void *engine_synth_worker_main(void *arg)
 
 /* ---------- device workers ---------- */
 
-void *engine_gpu_worker_main(void *varg)
+void *engine_device_worker_main(void *varg)
 {
-    gpu_worker_arg *arg = varg;
+    device_worker_arg *arg = varg;
     cuzk_engine *e = arg->e;
     int device = arg->device;
     pthread_mutex_lock(&e->lock);
-    for (partition *p; (p = take_next(e, &e->gpu_q, &e->gpu_cv, 1));) {
+    for (partition *p; (p = take_next(e, &e->device_q, &e->device_cv, 1));) {
         job *j = p->job;
         if (j->cancelled) {
             pool_checkin(e->pool, p->abc, j->id, p->index);
@@ -184,21 +184,21 @@ void *engine_gpu_worker_main(void *varg)
         }
         p->state = P_GPU;
         p->device = device;
-        e->on_gpu++;
+        e->on_device++;
         pthread_mutex_unlock(&e->lock);
 
-        p->t_gpu_start = engine_now(e);
-        timeline_emit(e->tl, TL_GPU_START, j->id, p->index, device, p->t_gpu_start);
+        p->t_device_start = engine_now(e);
+        timeline_emit(e->tl, TL_GPU_START, j->id, p->index, device, p->t_device_start);
         backend_work w = {j->key, j->circ->key ? &p->staged : NULL, j->circ->abc_on_device ? NULL : p->abc,
                           j->circ->domain_size, j->circ->has_pce ? &j->circ->pce : NULL, &j->cancelled,
                           p->packed.base ? &p->packed : NULL};
         cuzk_prove_timings times = {0};
         cuzk_error err = {0};
         int rc = e->backend->prove_start(e->backend, device, &w, &p->msm, &times, &err);
-        p->t_gpu_end = engine_now(e);
+        p->t_device_end = engine_now(e);
         if (times.total == 0)
-            times.total = p->t_gpu_end - p->t_gpu_start;
-        timeline_emit(e->tl, TL_GPU_END, j->id, p->index, device, p->t_gpu_end);
+            times.total = p->t_device_end - p->t_device_start;
+        timeline_emit(e->tl, TL_GPU_END, j->id, p->index, device, p->t_device_end);
         CUZK_LOG(e->cfg.log, CUZK_LOG_INFO, "partition proved",
                  "backend=%s job_id=%llu partition=%u device=%d h2d=%.4f ntt=%.4f msm_a=%.4f msm_b1=%.4f "
                  "msm_b2=%.4f msm_c=%.4f msm_h=%.4f d2h=%.4f total=%.4f witness_packed=%d",
@@ -208,16 +208,16 @@ void *engine_gpu_worker_main(void *varg)
         p->abc = NULL;
 
         pthread_mutex_lock(&e->lock);
-        e->on_gpu--;
-        double busy = p->t_gpu_end - p->t_gpu_start;
-        e->gpu_busy_s[device] += busy;
-        e->gpu_device_s[device] += times.total < busy ? times.total : busy;
-        if (e->gpu_first_start[device] == 0 || p->t_gpu_start < e->gpu_first_start[device])
-            e->gpu_first_start[device] = p->t_gpu_start;
-        if (p->t_gpu_end > e->gpu_last_end[device])
-            e->gpu_last_end[device] = p->t_gpu_end;
+        e->on_device--;
+        double busy = p->t_device_end - p->t_device_start;
+        e->device_busy_s[device] += busy;
+        e->device_clock_s[device] += times.total < busy ? times.total : busy;
+        if (e->device_first_start[device] == 0 || p->t_device_start < e->device_first_start[device])
+            e->device_first_start[device] = p->t_device_start;
+        if (p->t_device_end > e->device_last_end[device])
+            e->device_last_end[device] = p->t_device_end;
         engine_sample_device_memory(e, device);
-        j->gpu_s += busy;
+        j->device_s += busy;
         const dispatch_policy *policy = engine_dispatch_policy(e->cfg.policy);
         if (policy->on_service_time)
             policy->on_service_time(e, busy);

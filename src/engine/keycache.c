@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/pce.h"
+#include "synthesis/pce.h"
 #include "util/err.h"
 #include "util/file.h"
 #include "util/timer.h"

@@ -1,4 +1,4 @@
-#include "engine/pce.h"
+#include "synthesis/pce.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,8 +12,8 @@
 
 #include "ff/field.h"
 #include "ff/fr_any.h"
-#include "groth16/binfile.h"
-#include "groth16/curve_id.h"
+#include "codec/binfile.h"
+#include "codec/curve_id.h"
 #include "util/err.h"
 #include "util/file.h"
 #include "util/threads.h"

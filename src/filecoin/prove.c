@@ -168,7 +168,7 @@ int fil_prove(const fil_params *p, const fil_assignment *as, const bls12_381_fr 
         rc = cuzk_fail(err, rc, "out of memory in a multi-scalar multiplication");
         goto done;
     }
-    bls12_381_g1_jac_add(&L, &L, &H);
+    bls12_381_g1_jac_add_var(&L, &L, &H);
     bls12_381_fr rn = {{0}}, sn = {{0}};
     if (r)
         bls12_381_fr_from_mont(&rn, r);

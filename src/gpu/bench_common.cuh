@@ -181,8 +181,8 @@ static cudaError_t bench_fill_scalars(cudaStream_t s, void *dev, size_t n, unsig
         G##_jac_mul_var(&q, &g, kq, 64);                                                       \
         for (size_t i = 0; i < count; i++) {                                                   \
             jac[i] = p;                                                                        \
-            G##_jac_dbl(&p, &p);                                                               \
-            G##_jac_add(&p, &p, &q);                                                           \
+            G##_jac_dbl_var(&p, &p);                                                               \
+            G##_jac_add_var(&p, &p, &q);                                                           \
         }                                                                                      \
         G##_jac_batch_to_affine(out.data(), jac.data(), count, scratch.data());                \
         return out;                                                                            \

@@ -36,7 +36,7 @@
 
 #include "cuzk/cuzk.h"
 #include "groth16/groth16.h"
-#include "groth16/wtns_pack.h"
+#include "synthesis/wtns_pack.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -186,7 +186,7 @@ int cuzk_gpu_msm_g2_dev(cuzk_gpu *g, cuzk_curve_id curve, void *result_jac, cons
 typedef struct cuzk_gpu_key cuzk_gpu_key;
 
 /* A key's A and B matrices as compressed sparse rows in the encoding of
- * the engine's PCE (src/engine/pce.h): row i of matrix m holds terms
+ * the engine's PCE (src/synthesis/pce.h): row i of matrix m holds terms
  * [row_start[m][i], row_start[m][i + 1]), each a wire and a code:
  * CUZK_GPU_COEF_ONE (+1), CUZK_GPU_COEF_MINUS_ONE (-1), or k >=
  * CUZK_GPU_COEF_VALUES for values[k - CUZK_GPU_COEF_VALUES] (32 bytes,
@@ -240,7 +240,7 @@ void cuzk_gpu_key_free(cuzk_gpu_key *k);
 int cuzk_gpu_prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void *witness, cuzk_msm_results *m,
                    cuzk_prove_timings *t, cuzk_error *err);
 
-/* cuzk_gpu_prove with the witness packed (src/groth16/wtns_pack.h: w->n
+/* cuzk_gpu_prove with the witness packed (src/synthesis/wtns_pack.h: w->n
  * = the key's n_vars; its bytes in host memory, pinned for full copy
  * speed) and a, b, c built on the device from k's rows: the packed bytes
  * cross to the device, which restores the values. t->h2d covers both. */

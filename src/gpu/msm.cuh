@@ -688,8 +688,8 @@ static int msm_call(cuzk_gpu *given, void *result, const void *bases, const void
         static constexpr double mul_cost = MUL_COST;                                           \
         static void mul(fq *r, const fq *a, const fq *b) { FQ##_mul(r, a, b); }                \
         static int is_zero(const fq *a) { return FQ##_is_zero(a); }                            \
-        static void dbl(jac *r, const jac *p) { G##_jac_dbl(r, p); }                           \
-        static void add(jac *r, const jac *p, const jac *q) { G##_jac_add(r, p, q); }          \
+        static void dbl(jac *r, const jac *p) { G##_jac_dbl_var(r, p); }                           \
+        static void add(jac *r, const jac *p, const jac *q) { G##_jac_add_var(r, p, q); }          \
         static void set_inf(jac *r) { G##_jac_set_inf(r); }                                    \
     };                                                                                         \
     static_assert(sizeof(affine<DEV::F>) == sizeof(G##_affine), "device and CPU points differ"); \

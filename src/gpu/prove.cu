@@ -430,7 +430,7 @@ static void phase_times(const cuzk_gpu *g, bool host_abc, cuzk_prove_timings *t)
  * an unknown curve */
 static int add_partial(cuzk_curve_id curve, bool g2, void *r, const void *p, cuzk_error *err)
 {
-#define ADD(G) G##_jac_add(static_cast<G##_jac *>(r), static_cast<const G##_jac *>(r), static_cast<const G##_jac *>(p))
+#define ADD(G) G##_jac_add_var(static_cast<G##_jac *>(r), static_cast<const G##_jac *>(r), static_cast<const G##_jac *>(p))
     switch (curve) {
     case CUZK_CURVE_BN254:
         g2 ? ADD(bn254_g2) : ADD(bn254_g1);

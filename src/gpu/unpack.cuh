@@ -1,9 +1,9 @@
-/* A packed witness (src/groth16/wtns_pack.h) back to its values on the
+/* A packed witness (src/synthesis/wtns_pack.h) back to its values on the
  * device, byte for byte what was packed. */
 #ifndef CUZK_GPU_UNPACK_CUH
 #define CUZK_GPU_UNPACK_CUH
 
-#include "gpu/gpu_internal.cuh" /* gpu.h: groth16/wtns_pack.h */
+#include "gpu/gpu_internal.cuh" /* gpu.h: synthesis/wtns_pack.h */
 
 namespace gpu {
 

@@ -1,4 +1,4 @@
-#include "groth16/binfile.h"
+#include "codec/binfile.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "groth16/curve_id.h"
-#include "groth16/decimal.h"
+#include "codec/curve_id.h"
+#include "codec/decimal.h"
 #include "util/err.h"
 #include "util/pages.h"
 #include "util/threads.h"

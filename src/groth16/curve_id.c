@@ -1,4 +1,4 @@
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-#include "groth16/decimal.h"
+#include "codec/decimal.h"
 
 #include <string.h>
 

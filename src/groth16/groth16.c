@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "groth16/r1cs_eval.h"
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "groth16/groth16_ops.h"
 #include "util/err.h"
 #include "util/verify.h"

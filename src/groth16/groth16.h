@@ -6,7 +6,7 @@
 #define CUZK_GROTH16_GROTH16_H
 
 #include "cuzk/cuzk.h"
-#include "groth16/json_io.h"
+#include "codec/json_io.h"
 #include "groth16/r1cs.h"
 #include "groth16/wtns.h"
 #include "groth16/zkey.h"
@@ -37,7 +37,7 @@ typedef struct {
 } cuzk_msm_results;
 
 /* A proof in three stages (a whole proof: backend_prove in
- * src/engine/backend.h, on the CPU or a GPU):
+ * src/backend/backend.h, on the CPU or a GPU):
  *   synthesize_abc: a = A.w, b = B.w, c = a o b into abc (3 x domain_size
  *     scalars, Montgomery form) from the key's coefficients (reference
  *     path; the engine's PCE produces the same bytes faster)

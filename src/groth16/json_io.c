@@ -1,4 +1,4 @@
-#include "groth16/json_io.h"
+#include "codec/json_io.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/curve_id.h"
-#include "groth16/decimal.h"
+#include "codec/curve_id.h"
+#include "codec/decimal.h"
 #include "util/err.h"
 #include "util/file.h"
 

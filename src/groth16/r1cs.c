@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/binfile.h"
-#include "groth16/curve_id.h"
+#include "codec/binfile.h"
+#include "codec/curve_id.h"
 #include "util/err.h"
 
 enum {

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "groth16/groth16.h"
 #include "util/err.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "groth16/r1cs_eval.h"
 #include "util/err.h"
 #include "util/random.h"

@@ -1,4 +1,4 @@
-#include "groth16/wtns_pack.h"
+#include "synthesis/wtns_pack.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "groth16/binfile.h"
-#include "groth16/curve_id.h"
+#include "codec/binfile.h"
+#include "codec/curve_id.h"
 #include "util/err.h"
 #include "util/pages.h"
 

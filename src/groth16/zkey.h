@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
-#include "groth16/binfile.h"
+#include "codec/binfile.h"
 #include "util/file.h"
 
 enum { CUZK_ZKEY_PROTOCOL_GROTH16 = 1, CUZK_ZKEY_PROTOCOL_PLONK = 2, CUZK_ZKEY_PROTOCOL_FFLONK = 10 };

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/binfile.h"
-#include "groth16/curve_id.h"
-#include "groth16/decimal.h"
+#include "codec/binfile.h"
+#include "codec/curve_id.h"
+#include "codec/decimal.h"
 #include "util/err.h"
 #include "util/file.h"
 #include "witness/wasm_build.h"

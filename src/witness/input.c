@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/json_io.h"
+#include "codec/json_io.h"
 #include "util/err.h"
 #include "util/file.h"
 

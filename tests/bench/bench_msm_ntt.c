@@ -54,8 +54,8 @@ static void *xmalloc(size_t n)
         G##_jac_mul_var(&q, &g, kq, 256);                                                      \
         for (size_t i = 0; i < n; i++) {                                                       \
             jac[i] = p;                                                                        \
-            G##_jac_dbl(&p, &p);                                                               \
-            G##_jac_add(&p, &p, &q);                                                           \
+            G##_jac_dbl_var(&p, &p);                                                               \
+            G##_jac_add_var(&p, &p, &q);                                                           \
             random_words(k[i].l, UP##_BITS, &seed);                                            \
         }                                                                                      \
         G##_jac_batch_to_affine(bases, jac, n, scratch);                                       \

@@ -1,4 +1,4 @@
-/* The daemon's request handling (api_handle, src/daemon/api*.c) on parsed
+/* The daemon's request handling (routes_handle, src/daemon/api*.c) on parsed
  * requests, without sockets, over one engine on the CPU backend that lives
  * as long as the process, with circuit "mul" (tests/fixtures/bn128)
  * registered.
@@ -19,15 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/api.h"
-#include "engine/backend.h"
+#include "daemon/routes.h"
+#include "backend/backend.h"
 #include "input.h"
 
 enum { MAX_QUERY = 8 };
 static const char fuzz_prefix[] = "/FUZZ/";
 
 static cuzk_engine *engine;
-static api_context api;
+static routes_context api;
 static char fixtures[PATH_MAX]; /* tests/fixtures, absolute */
 
 typedef struct {
@@ -61,7 +61,7 @@ static void respond(const char *method, const char *path, const char *body, size
                     http_response *rs)
 {
     http_request rq = {method, path, body, len, query_lookup, q};
-    api_handle(&api, &rq, rs);
+    routes_handle(&api, &rq, rs);
 }
 
 static int setup(void)
@@ -76,7 +76,7 @@ static int setup(void)
     cuzk_error err = {0};
     if (!(engine = cuzk_engine_create(&cfg, backend_cpu_create(1), &err)))
         return -1;
-    api_init(&api, engine, "cpu", 0.05);
+    routes_init(&api, engine, "cpu", 0.05);
     char body[3 * PATH_MAX];
     snprintf(body, sizeof body, "{\"id\": \"mul\", \"zkey\": \"%s/bn128/mul.zkey\", \"r1cs\": \"%s/bn128/mul.r1cs\"}",
              fixtures, fixtures);

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/pce.h"
+#include "synthesis/pce.h"
 #include "input.h"
-#include "groth16/binfile.h"
+#include "codec/binfile.h"
 
 enum { PCE_HEADER = 80 };
 

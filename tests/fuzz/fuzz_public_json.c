@@ -2,7 +2,7 @@
  * accepts must write (cuzk_public_to_json) and read back the same. */
 #include <stdlib.h>
 
-#include "groth16/json_io.h"
+#include "codec/json_io.h"
 #include "input.h"
 
 static char *public_read_write(const uint8_t *data, size_t size, const void *ctx)

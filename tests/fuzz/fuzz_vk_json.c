@@ -2,7 +2,7 @@
  * must write (cuzk_vk_to_json) and read back to the same text. */
 #include <stdlib.h>
 
-#include "groth16/json_io.h"
+#include "codec/json_io.h"
 #include "input.h"
 
 static char *vk_read_write(const uint8_t *data, size_t size, const void *ctx)

@@ -3,7 +3,7 @@
  * (tests/fuzz/make-corpus runs it). */
 #include <stdio.h>
 
-#include "engine/pce.h"
+#include "synthesis/pce.h"
 #include "groth16/zkey.h"
 
 int main(int argc, char **argv)

@@ -79,7 +79,7 @@ enum { CTIME_WINDOWS = 4, CTIME_PER_WINDOW = 255 };
         G##_generator(&g);                                                              \
         G##_jac_from_affine(&multiples[0], &g);                                         \
         for (size_t i = 1; i < N; i++)                                                  \
-            G##_jac_add_affine(&multiples[i], &multiples[i - 1], &g);                   \
+            G##_jac_add_affine_var(&multiples[i], &multiples[i - 1], &g);                   \
         G##_jac_batch_to_affine(table, multiples, N, scratch);                          \
         uint8_t digits[CTIME_WINDOWS];                                                  \
         if (cuzk_random_bytes(digits, sizeof digits))                                   \
@@ -94,7 +94,7 @@ enum { CTIME_WINDOWS = 4, CTIME_PER_WINDOW = 255 };
         G##_jac_set_inf(&want);                                                         \
         for (size_t j = 0; j < CTIME_WINDOWS; j++)                                      \
             if (digits[j])                                                              \
-                G##_jac_add_affine(&want, &want, &table[j * CTIME_PER_WINDOW + digits[j] - 1]); \
+                G##_jac_add_affine_var(&want, &want, &table[j * CTIME_PER_WINDOW + digits[j] - 1]); \
         if (!G##_jac_eq(&r, &want))                                                     \
             exit(3);                                                                    \
     }

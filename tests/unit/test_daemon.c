@@ -19,7 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "daemon/api.h"
+#include "daemon/routes.h"
 #include "daemon/config.h"
 #include "daemon/endpoint.h"
 #include "daemon/http_client.h"
@@ -94,8 +94,8 @@ static void test_config_defaults_are_the_engines(void **state)
     assert_int_equal(got.budget_bytes, want.budget_bytes);
     assert_int_equal(got.synthesis_workers, want.synthesis_workers);
     assert_int_equal(got.synthesis_threads, want.synthesis_threads);
-    assert_int_equal(got.gpu_workers_per_device, want.gpu_workers_per_device);
-    assert_int_equal(got.max_gpu_queue_depth, want.max_gpu_queue_depth);
+    assert_int_equal(got.workers_per_device, want.workers_per_device);
+    assert_int_equal(got.max_device_queue_depth, want.max_device_queue_depth);
     assert_int_equal(got.policy, want.policy);
     assert_true(got.poll_ms == want.poll_ms && got.pacer_kp == want.pacer_kp && got.pacer_ki == want.pacer_ki);
     assert_true(got.pacer_target_depth == want.pacer_target_depth);
@@ -293,12 +293,12 @@ typedef struct {
     char dir[32], zkey[64], r1cs[64], witness[64], other_witness[64];
     cuzk_wtns w;
     cuzk_engine *engine;
-    api_context api;
-} api_fixture;
+    routes_context api;
+} routes_fixture;
 
 static int api_setup(void **state)
 {
-    api_fixture *f = calloc(1, sizeof *f);
+    routes_fixture *f = calloc(1, sizeof *f);
     snprintf(f->dir, sizeof f->dir, "/tmp/cuzk-api-XXXXXX");
     if (!f || !mkdtemp(f->dir))
         return -1;
@@ -321,14 +321,14 @@ static int api_setup(void **state)
     cfg.budget_bytes = 256ULL << 20;
     if (!(f->engine = cuzk_engine_create(&cfg, backend_cpu_create(1), &err)))
         return -1;
-    api_init(&f->api, f->engine, "cpu", 5);
+    routes_init(&f->api, f->engine, "cpu", 5);
     *state = f;
     return 0;
 }
 
 static int api_teardown(void **state)
 {
-    api_fixture *f = *state;
+    routes_fixture *f = *state;
     cuzk_engine_destroy(f->engine);
     cuzk_wtns_free(&f->w);
     int rc = remove_tree(f->dir);
@@ -348,12 +348,12 @@ static const char *fake_lookup(const void *ctx, const char *key)
 
 /* Calls the API; checks the status and, for an error, that the body is
  * {"error": ...} containing error_has. Returns the body parsed (decref it). */
-static json_t *call_api(api_fixture *f, const char *method, const char *path, const char *body, const fake_query *q,
+static json_t *call_api(routes_fixture *f, const char *method, const char *path, const char *body, const fake_query *q,
                         int status, const char *error_has)
 {
     http_request rq = {method, path, body ? body : "", body ? strlen(body) : 0, fake_lookup, q};
     http_response rs = {0};
-    api_handle(&f->api, &rq, &rs);
+    routes_handle(&f->api, &rq, &rs);
     if (rs.status != status)
         fail_msg("%s %s: status %d, expected %d: %s", method, path, rs.status, status, rs.body ? rs.body : "");
     json_t *j = json_loads(rs.body, 0, NULL);
@@ -366,13 +366,13 @@ static json_t *call_api(api_fixture *f, const char *method, const char *path, co
     return j;
 }
 
-static void expect_error(api_fixture *f, const char *method, const char *path, const char *body, int status,
+static void expect_error(routes_fixture *f, const char *method, const char *path, const char *body, int status,
                          const char *error_has)
 {
     json_decref(call_api(f, method, path, body, NULL, status, error_has));
 }
 
-static void register_c(api_fixture *f)
+static void register_c(routes_fixture *f)
 {
     char body[256];
     snprintf(body, sizeof body, "{\"id\": \"c\", \"zkey\": \"%s\", \"r1cs\": \"%s\"}", f->zkey, f->r1cs);
@@ -385,7 +385,7 @@ static void register_c(api_fixture *f)
 
 static void test_api_routes_and_circuits(void **state)
 {
-    api_fixture *f = *state;
+    routes_fixture *f = *state;
     expect_error(f, "GET", "/v2/nothing", NULL, 404, "no such resource");
     expect_error(f, "PUT", "/v1/jobs", "{}", 405, "allowed: POST");
     expect_error(f, "POST", "/v1/jobs/7", NULL, 405, "GET, DELETE");
@@ -434,7 +434,7 @@ static char *base64_of_file(const char *path)
 
 static void test_api_bad_jobs(void **state)
 {
-    api_fixture *f = *state;
+    routes_fixture *f = *state;
     char body[1024];
     expect_error(f, "POST", "/v1/jobs", "{\"circuit\": \"c\", \"partitions\": [", 400, "not valid JSON");
     expect_error(f, "POST", "/v1/jobs", "{\"circuit\": 1, \"partitions\": []}", 400, "\"circuit\"");
@@ -479,7 +479,7 @@ static void test_api_bad_jobs(void **state)
     json_decref(call_api(f, "GET", "/v1/jobs/1", NULL, &bad_wait, 400, "wait_ms"));
 }
 
-static json_int_t submit_ok(api_fixture *f, const char *body)
+static json_int_t submit_ok(routes_fixture *f, const char *body)
 {
     json_t *j = call_api(f, "POST", "/v1/jobs", body, NULL, 202, NULL);
     json_int_t id = json_integer_value(json_object_get(j, "job_id"));
@@ -489,7 +489,7 @@ static json_int_t submit_ok(api_fixture *f, const char *body)
     return id;
 }
 
-static json_t *await_done(api_fixture *f, json_int_t id)
+static json_t *await_done(routes_fixture *f, json_int_t id)
 {
     char path[64];
     snprintf(path, sizeof path, "/v1/jobs/%lld", (long long)id);
@@ -505,7 +505,7 @@ static json_t *await_done(api_fixture *f, json_int_t id)
 
 static void test_api_jobs(void **state)
 {
-    api_fixture *f = *state;
+    routes_fixture *f = *state;
     char body[1024];
     snprintf(body, sizeof body,
              "{\"circuit\": \"c\", \"priority\": \"high\", \"request_id\": \"r1\", \"partitions\": [{\"witness\": "
@@ -586,7 +586,7 @@ static void check_exposition(const char *text)
 
 static void test_api_status_and_metrics(void **state)
 {
-    api_fixture *f = *state;
+    routes_fixture *f = *state;
     json_t *j = call_api(f, "GET", "/v1/status", NULL, NULL, 200, NULL);
     assert_string_equal(json_string_value(json_object_get(j, "backend")), "cpu");
     assert_true(json_is_true(json_object_get(j, "accepting_jobs")));
@@ -601,7 +601,7 @@ static void test_api_status_and_metrics(void **state)
 
     http_request rq = {"GET", "/metrics", "", 0, NULL, NULL};
     http_response rs = {0};
-    api_handle(&f->api, &rq, &rs);
+    routes_handle(&f->api, &rq, &rs);
     assert_int_equal(rs.status, 200);
     assert_non_null(strstr(rs.content_type, "text/plain; version=0.0.4"));
     check_exposition(rs.body);
@@ -621,8 +621,8 @@ static void test_api_status_and_metrics(void **state)
 /* Once draining, submissions are refused; reads go on. */
 static void test_api_draining(void **state)
 {
-    api_fixture *f = *state;
-    api_stop_accepting(&f->api);
+    routes_fixture *f = *state;
+    routes_stop_accepting(&f->api);
     char body[256];
     snprintf(body, sizeof body, "{\"circuit\": \"c\", \"partitions\": [{\"witness\": \"%s\"}]}", f->witness);
     expect_error(f, "POST", "/v1/jobs", body, 503, "shutting down");
@@ -634,21 +634,21 @@ static void test_api_draining(void **state)
 /* ---------- the server and the client over a unix socket ---------- */
 
 /* A small server's settings over the fixture's API, without a token. */
-static http_server_config server_config(api_fixture *f)
+static http_server_config server_config(routes_fixture *f)
 {
     return (http_server_config){.max_body_bytes = 1024,
                                 .max_connections = 8,
                                 .idle_timeout_s = 10,
                                 .unauthenticated_per_address = 4,
                                 .unauthenticated_timeout_s = 10,
-                                .handle = api_handle,
+                                .handle = routes_handle,
                                 .handle_ctx = &f->api,
                                 .counters = &f->api.counters};
 }
 
 static void test_server_and_client(void **state)
 {
-    api_fixture *f = *state;
+    routes_fixture *f = *state;
     char sock[64];
     snprintf(sock, sizeof sock, "unix:%s/api.sock", f->dir);
     endpoint ep;
@@ -693,7 +693,7 @@ static void test_server_and_client(void **state)
 /* A TCP listener without a token is refused at start. */
 static void test_tcp_needs_token(void **state)
 {
-    api_fixture *f = *state;
+    routes_fixture *f = *state;
     endpoint ep;
     cuzk_error err = {0};
     assert_int_equal(endpoint_parse("tcp:127.0.0.1:1", &ep, &err), CUZK_OK);

@@ -1,4 +1,4 @@
-/* Device memory admission (engine/device_admission.h): the rule on its own
+/* Device memory admission (backend/device_admission.h): the rule on its own
  * (an idle device takes anything, a proof of unknown need runs alone,
  * known needs run together while their sum fits the capacity), the
  * bookkeeping of enter and leave, and a worker that waits while a proof
@@ -11,7 +11,7 @@
 
 #include <pthread.h>
 
-#include "engine/device_admission.h"
+#include "backend/device_admission.h"
 
 static size_t fixed_capacity(void *ctx)
 {

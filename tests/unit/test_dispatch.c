@@ -1,4 +1,4 @@
-/* The pacer's PI arithmetic (engine/dispatch.h) alone: the service-time
+/* The pacer's PI arithmetic (engine/pacer_control.h) alone: the service-time
  * average, each term of the interval, the clamps, and the closed loop on a
  * modelled device (an event simulation in model time, no threads, no
  * clocks), where it must hold the device queue near its target with
@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "engine/dispatch.h"
+#include "engine/pacer_control.h"
 #include "util/vclock.h"
 
 #define EPS 1e-12

@@ -318,20 +318,20 @@ static int ec_scalar(uint64_t *k, const oracle_line *ln, int idx)
         G##_gen_mul(&want, ks);                                                                    \
         G##_scaled(&pj, p);                                                                        \
         G##_scaled(&qj, q);                                                                        \
-        G##_jac_add(&s, &pj, &qj);                                                                 \
+        G##_jac_add_var(&s, &pj, &qj);                                                                 \
         EC_EXPECT(G##_jac_eq(&s, &want), NULL, #G " jac_add, pool %d + %d", i, j);                 \
-        G##_jac_add(&s, &qj, &pj);                                                                 \
+        G##_jac_add_var(&s, &qj, &pj);                                                                 \
         EC_EXPECT(G##_jac_eq(&s, &want), NULL, #G " jac_add commuted, pool %d + %d", i, j);        \
-        G##_jac_add_affine(&s, &pj, q);                                                            \
+        G##_jac_add_affine_var(&s, &pj, q);                                                            \
         EC_EXPECT(G##_jac_eq(&s, &want), NULL, #G " jac_add_affine, pool %d + %d", i, j);          \
         t = pj;                                                                                    \
-        G##_jac_add(&t, &t, &qj);                                                                  \
+        G##_jac_add_var(&t, &t, &qj);                                                                  \
         EC_EXPECT(G##_jac_eq(&t, &want), NULL, #G " jac_add r = p, pool %d + %d", i, j);           \
         t = qj;                                                                                    \
-        G##_jac_add(&t, &pj, &t);                                                                  \
+        G##_jac_add_var(&t, &pj, &t);                                                                  \
         EC_EXPECT(G##_jac_eq(&t, &want), NULL, #G " jac_add r = q, pool %d + %d", i, j);           \
         t = pj;                                                                                    \
-        G##_jac_add_affine(&t, &t, q);                                                             \
+        G##_jac_add_affine_var(&t, &t, q);                                                             \
         EC_EXPECT(G##_jac_eq(&t, &want), NULL, #G " jac_add_affine r = p, pool %d + %d", i, j);    \
         G##_jac_to_affine(&sa, &s);                                                                \
         EC_EXPECT(G##_affine_on_curve(&sa), NULL, #G " sum off the curve, pool %d + %d", i, j);    \
@@ -350,36 +350,36 @@ static int ec_scalar(uint64_t *k, const oracle_line *ln, int idx)
         G##_scaled(&pj, p);                                                                        \
         G##_scaled(&pj2, p);                                                                       \
         EC_EXPECT(G##_jac_eq(&pj, &pj2), NULL, #G " jac_eq of two scalings, pool %d", i);          \
-        G##_jac_dbl(&s, &pj);                                                                      \
+        G##_jac_dbl_var(&s, &pj);                                                                      \
         EC_EXPECT(G##_jac_eq(&s, &want), NULL, #G " jac_dbl, pool %d", i);                         \
         t = pj;                                                                                    \
-        G##_jac_dbl(&t, &t);                                                                       \
+        G##_jac_dbl_var(&t, &t);                                                                       \
         EC_EXPECT(G##_jac_eq(&t, &want), NULL, #G " jac_dbl in place, pool %d", i);                \
-        G##_jac_add(&s, &pj, &pj2);                                                                \
+        G##_jac_add_var(&s, &pj, &pj2);                                                                \
         EC_EXPECT(G##_jac_eq(&s, &want), NULL, #G " jac_add(P, P), pool %d", i);                   \
-        G##_jac_add(&s, &pj, &pj);                                                                 \
+        G##_jac_add_var(&s, &pj, &pj);                                                                 \
         EC_EXPECT(G##_jac_eq(&s, &want), NULL, #G " jac_add(P, P) same pointer, pool %d", i);      \
-        G##_jac_add_affine(&s, &pj, p);                                                            \
+        G##_jac_add_affine_var(&s, &pj, p);                                                            \
         EC_EXPECT(G##_jac_eq(&s, &want), NULL, #G " jac_add_affine(P, P), pool %d", i);            \
         G##_affine_neg(&np, p);                                                                    \
-        G##_jac_add_affine(&s, &pj, &np);                                                          \
+        G##_jac_add_affine_var(&s, &pj, &np);                                                          \
         EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " jac_add_affine(P, -P), pool %d", i);              \
         G##_jac_neg(&t, &pj2);                                                                     \
-        G##_jac_add(&s, &pj, &t);                                                                  \
+        G##_jac_add_var(&s, &pj, &t);                                                                  \
         EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " jac_add(P, -P), pool %d", i);                     \
         G##_affine_set_inf(&ainf);                                                                 \
         G##_scaled(&inf, &ainf); /* z = 0, x and y arbitrary */                                    \
-        G##_jac_add(&s, &inf, &pj);                                                                \
+        G##_jac_add_var(&s, &inf, &pj);                                                                \
         EC_EXPECT(G##_jac_eq(&s, &pj), NULL, #G " jac_add(inf, P), pool %d", i);                   \
-        G##_jac_add(&s, &pj, &inf);                                                                \
+        G##_jac_add_var(&s, &pj, &inf);                                                                \
         EC_EXPECT(G##_jac_eq(&s, &pj), NULL, #G " jac_add(P, inf), pool %d", i);                   \
-        G##_jac_add_affine(&s, &inf, p);                                                           \
+        G##_jac_add_affine_var(&s, &inf, p);                                                           \
         EC_EXPECT(G##_jac_eq(&s, &pj), NULL, #G " jac_add_affine(inf, P), pool %d", i);            \
-        G##_jac_add_affine(&s, &pj, &ainf);                                                        \
+        G##_jac_add_affine_var(&s, &pj, &ainf);                                                        \
         EC_EXPECT(G##_jac_eq(&s, &pj), NULL, #G " jac_add_affine(P, inf), pool %d", i);            \
-        G##_jac_add(&s, &inf, &inf);                                                               \
+        G##_jac_add_var(&s, &inf, &inf);                                                               \
         EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " jac_add(inf, inf)");                              \
-        G##_jac_dbl(&s, &inf);                                                                     \
+        G##_jac_dbl_var(&s, &inf);                                                                     \
         EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " jac_dbl(inf)");                                   \
         EC_EXPECT(!G##_jac_eq(&pj, &inf) && !G##_jac_eq(&inf, &pj), NULL, #G " jac_eq(P, inf)");   \
         EC_EXPECT(G##_jac_eq(&inf, &inf), NULL, #G " jac_eq(inf, inf)");                           \
@@ -395,10 +395,10 @@ static int ec_scalar(uint64_t *k, const oracle_line *ln, int idx)
         EC_EXPECT(G##_affine_is_inf(&np), NULL, #G " affine_neg(inf)");                            \
         G##_jac_from_affine(&s, &ainf);                                                            \
         EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " jac_from_affine(inf)");                           \
-        G##_jac_add_affine(&s, &inf, &ainf);                                                       \
+        G##_jac_add_affine_var(&s, &inf, &ainf);                                                       \
         EC_EXPECT(G##_jac_is_inf(&s), NULL, #G " jac_add_affine(inf, inf)");                       \
         t = pj;                                                                                    \
-        G##_jac_add(&t, &t, &t);                                                                   \
+        G##_jac_add_var(&t, &t, &t);                                                                   \
         EC_EXPECT(G##_jac_eq(&t, &want), NULL, #G " jac_add(P, P) all aliased, pool %d", i);       \
     }                                                                                              \
                                                                                                    \
@@ -420,10 +420,10 @@ static int ec_scalar(uint64_t *k, const oracle_line *ln, int idx)
             G##_scaled(&p, &pts[i]);                                                               \
             G##_scaled(&q, &pts[i + 1]);                                                           \
             G##_scaled(&r, &pts[i + 2]);                                                           \
-            G##_jac_add(&l, &p, &q);                                                               \
-            G##_jac_add(&l, &l, &r);                                                               \
-            G##_jac_add(&rr, &q, &r);                                                              \
-            G##_jac_add(&rr, &p, &rr);                                                             \
+            G##_jac_add_var(&l, &p, &q);                                                               \
+            G##_jac_add_var(&l, &l, &r);                                                               \
+            G##_jac_add_var(&rr, &q, &r);                                                              \
+            G##_jac_add_var(&rr, &p, &rr);                                                             \
             EC_EXPECT(G##_jac_eq(&l, &rr), NULL, #G " associativity, pool %d", i);                 \
         }                                                                                          \
         assert_int_equal(oracle_failures() - before, 0);                                           \

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "groth16/synth.h"
 #include "support.h"
 #include "util/vclock.h"
@@ -32,7 +32,7 @@ static void sim_config(cuzk_engine_config *cfg, cuzk_dispatch_policy policy, int
     cuzk_engine_config_default(cfg);
     cfg->policy = policy;
     cfg->synthesis_workers = synth_workers;
-    cfg->max_gpu_queue_depth = depth;
+    cfg->max_device_queue_depth = depth;
     cfg->sim_synth_ms = synth_ms;
     cfg->poll_ms = 20;
     cfg->budget_bytes = budget;
@@ -267,7 +267,7 @@ static void test_pacer_holds_queue_near_target(void **state)
     print_message("device queue depth: semaphore %.2f, pacer %.2f; pacer dispatch interval %.4f s, "
                   "service %.4f s, busy %.2f; pool allocations: semaphore %llu, pacer %llu\n",
                   sem.queue_depth_mean, pace.queue_depth_mean, pace.dispatch_interval_mean,
-                  pace_stats.gpu_busy_s[0] / partitions, pace.busy_fraction,
+                  pace_stats.device_busy_s[0] / partitions, pace.busy_fraction,
                   (unsigned long long)sem_stats.pool.allocations, (unsigned long long)pace_stats.pool.allocations);
     assert_int_equal(pace_stats.partitions_done, partitions);
     assert_true(pace_stats.pool.allocations <= (uint64_t)(depth + workers));
@@ -278,9 +278,9 @@ static void test_pacer_holds_queue_near_target(void **state)
     assert_true(pace.queue_depth_mean < sem.queue_depth_mean / 2);
     assert_true(pace.busy_fraction >= 0.7);
     /* one worker per device: its busy time fits between its first start and last end */
-    assert_true(pace_stats.gpu_span_s[0] > 0 && pace_stats.gpu_busy_s[0] <= pace_stats.gpu_span_s[0] + 1e-9);
-    assert_true(sem_stats.gpu_span_s[0] > 0 && sem_stats.gpu_busy_s[0] <= sem_stats.gpu_span_s[0] + 1e-9);
-    double service = pace_stats.gpu_busy_s[0] / partitions;
+    assert_true(pace_stats.device_span_s[0] > 0 && pace_stats.device_busy_s[0] <= pace_stats.device_span_s[0] + 1e-9);
+    assert_true(sem_stats.device_span_s[0] > 0 && sem_stats.device_busy_s[0] <= sem_stats.device_span_s[0] + 1e-9);
+    double service = pace_stats.device_busy_s[0] / partitions;
     assert_true(pace.dispatch_interval_mean >= 0.7 * service && pace.dispatch_interval_mean <= 1.5 * service);
     cuzk_engine_stats_free(&sem_stats);
     cuzk_engine_stats_free(&pace_stats);
@@ -322,7 +322,7 @@ static void test_cancel_frees_everything(void **state)
     cuzk_engine_get_stats(e, &s);
     assert_int_equal(s.pool.buffers_idle, s.pool.buffers_total);
     assert_int_equal(s.budget.by_category[BUDGET_PARTITIONS], 0);
-    assert_int_equal(s.queued + s.synthesizing + s.gpu_queued + s.on_gpu, 0);
+    assert_int_equal(s.queued + s.synthesizing + s.device_queued + s.on_device, 0);
     cuzk_engine_stats_free(&s);
     /* permits came back: a new job runs to completion */
     uint64_t next = submit_sim(e, 4, CUZK_PRIORITY_NORMAL, NULL);
@@ -996,7 +996,7 @@ static void test_witness_forms(void **state)
     assert_memory_equal(before, w.values, bytes);
     cuzk_engine_stats s;
     cuzk_engine_get_stats(e, &s); /* the CPU's phase timings are its own clock: part of the busy time */
-    assert_true(s.gpu_device_s[0] > 0 && s.gpu_device_s[0] <= s.gpu_busy_s[0]);
+    assert_true(s.device_clock_s[0] > 0 && s.device_clock_s[0] <= s.device_busy_s[0]);
     cuzk_engine_stats_free(&s);
 
     /* the last value set to r itself, written past the writer's check */
@@ -1179,7 +1179,7 @@ static void test_submit_wait_cancellable(void **state)
     cuzk_engine_config_default(&cfg);
     cfg.synthesis_workers = 1;
     cfg.prewarm_buffers = 0;
-    cfg.max_gpu_queue_depth = 1;
+    cfg.max_device_queue_depth = 1;
     /* both PCEs, one key and one partition: room for one circuit's job */
     cfg.budget_bytes = 2 * z.pce + z.key + z.partition + z.key / 2;
     cuzk_error err = {0};

@@ -26,10 +26,10 @@
 #include <unistd.h>
 
 #include "ff/field.h"
-#include "groth16/binfile.h"
-#include "groth16/curve_id.h"
-#include "groth16/decimal.h"
-#include "groth16/json_io.h"
+#include "codec/binfile.h"
+#include "codec/curve_id.h"
+#include "codec/decimal.h"
+#include "codec/json_io.h"
 #include "groth16/r1cs.h"
 #include "groth16/wtns.h"
 #include "groth16/zkey.h"

@@ -233,8 +233,8 @@ typedef struct {
         G##_jac_mul_var(&q, &g, kq.l, 256);                                                    \
         for (size_t i = 0; i < n; i++) {                                                       \
             jac[i] = p;                                                                        \
-            G##_jac_dbl(&p, &p);                                                               \
-            G##_jac_add(&p, &p, &q);                                                           \
+            G##_jac_dbl_var(&p, &p);                                                               \
+            G##_jac_add_var(&p, &p, &q);                                                           \
         }                                                                                      \
         G##_jac_batch_to_affine(out, jac, n, scratch);                                         \
         free(jac);                                                                             \

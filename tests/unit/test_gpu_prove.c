@@ -6,7 +6,7 @@
  *     blinding each time); also with a, b, c built on the device, on a key
  *     whose points stream from host memory in several slices, and on a
  *     resident key without window tables
- *   - a packed witness (src/groth16/wtns_pack.h: a bit-heavy or all-zero
+ *   - a packed witness (src/synthesis/wtns_pack.h: a bit-heavy or all-zero
  *     one packs, a random one does not) gives the same results, through
  *     the backend and through cuzk_gpu_prove_packed on a key of its own
  *   - GPU proofs verify, again with the key resident, for an all-zero
@@ -35,7 +35,7 @@
 
 #include "cuzk/groth16.h"
 #include "ec/ec.h"
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "engine/engine.h"
 #include "gpu/gpu.h"
 #include "groth16/synth.h"
@@ -67,7 +67,7 @@ static void free_circuit(circuit *c)
 
 /* *s <- the sum of the C and H results (all a proof uses of them: a
  * backend may return it in c alone) */
-#define SUM_C_H(G, s, m) G##_jac_add((G##_jac *)(s), (const G##_jac *)(m)->c, (const G##_jac *)(m)->h)
+#define SUM_C_H(G, s, m) G##_jac_add_var((G##_jac *)(s), (const G##_jac *)(m)->c, (const G##_jac *)(m)->h)
 
 /* 1 when the CPU's and the GPU's results are the same points: A, B1,
  * C + H in G1 and B2 in G2 of the curve's groups; *which <- the first that
@@ -335,8 +335,8 @@ static void run_engine_on_gpus(int devices, cuzk_synth_shape shape)
     cuzk_engine_config_default(&cfg);
     cfg.synthesis_workers = 4;
     cfg.synthesis_threads = 2; /* packing on threads */
-    cfg.gpu_workers_per_device = 2;
-    cfg.max_gpu_queue_depth = 4;
+    cfg.workers_per_device = 2;
+    cfg.max_device_queue_depth = 4;
     cfg.budget_bytes = 1ULL << 30;
     cfg.log = cuzk_logger_open(log_path, CUZK_LOG_INFO);
     assert_non_null(cfg.log);
@@ -365,9 +365,9 @@ static void run_engine_on_gpus(int devices, cuzk_synth_shape shape)
     cuzk_engine_stats st;
     cuzk_engine_get_stats(e, &st);
     for (int d = 0; d < n_devices; d++)
-        if (!(st.gpu_busy_s[d] > 0) || !(st.gpu_device_s[d] > 0) || st.gpu_device_s[d] > st.gpu_busy_s[d])
-            fail_msg("GPU %d of %d: busy %g s, by its own clock %g s", d, n_devices, st.gpu_busy_s[d],
-                     st.gpu_device_s[d]);
+        if (!(st.device_busy_s[d] > 0) || !(st.device_clock_s[d] > 0) || st.device_clock_s[d] > st.device_busy_s[d])
+            fail_msg("GPU %d of %d: busy %g s, by its own clock %g s", d, n_devices, st.device_busy_s[d],
+                     st.device_clock_s[d]);
     cuzk_engine_stats_free(&st);
     cuzk_engine_destroy(e);
     cuzk_logger_close(cfg.log);

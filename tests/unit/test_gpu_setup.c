@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "engine/engine.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"

@@ -69,8 +69,8 @@ static void random_scalar(fe *k, unsigned bits, uint64_t *seed)
         for (size_t i = 0; i < n; i++) {                                                       \
             jac[i] = p;                                                                        \
             memcpy(&t[i], &tp, sizeof tp);                                                     \
-            G##_jac_dbl(&p, &p);                                                               \
-            G##_jac_add(&p, &p, &q);                                                           \
+            G##_jac_dbl_var(&p, &p);                                                               \
+            G##_jac_add_var(&p, &p, &q);                                                           \
             FR##_dbl(&tp, &tp);                                                                \
             FR##_add(&tp, &tp, &tq);                                                           \
         }                                                                                      \

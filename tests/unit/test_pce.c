@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/pce.h"
+#include "synthesis/pce.h"
 #include "ff/fr_any.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"

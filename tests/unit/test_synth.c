@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "ff/fr_any.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "groth16/curve_id.h"
-#include "groth16/decimal.h"
+#include "codec/curve_id.h"
+#include "codec/decimal.h"
 #include "witness/input.h"
 
 static void test_fnv1a64(void **state)

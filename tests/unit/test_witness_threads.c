@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/curve_id.h"
+#include "codec/curve_id.h"
 #include "support.h"
 #include "witness/circom.h"
 

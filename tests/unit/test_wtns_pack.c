@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cuzk/cuzk.h"
-#include "groth16/wtns_pack.h"
+#include "synthesis/wtns_pack.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
