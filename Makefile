@@ -96,11 +96,13 @@ $(1)/libcuzk-internal.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIB_SRC)) $$(patsubst %
 # only the API's names (cuzk_*) stay global, so the module names inside
 # (pool_create, http_call, ...) cannot clash with a program's. Programs
 # link it with the libraries listed in libcuzk.libs.
-# rapidsnark's C API (groth16_*) is global too.
+# rapidsnark's C API (groth16_*) and supraseal-c2's (create_SRS, evict_SRS,
+# drop_SRS, clone_SRS, generate_groth16_proofs_c) are global too.
 $(1)/libcuzk.a: $(1)/libcuzk-internal.a
 	@rm -f $$@
 	ld -r --whole-archive $$< -o $(1)/obj/libcuzk-all.o
-	objcopy -w --keep-global-symbol='cuzk_*' --keep-global-symbol='groth16_*' $(1)/obj/libcuzk-all.o $(1)/obj/libcuzk-api.o
+	objcopy -w --keep-global-symbol='cuzk_*' --keep-global-symbol='groth16_*' --keep-global-symbol='*_SRS' \
+	    --keep-global-symbol=generate_groth16_proofs_c $(1)/obj/libcuzk-all.o $(1)/obj/libcuzk-api.o
 	ar rcs $$@ $(1)/obj/libcuzk-api.o
 	@echo '$$(LDLIBS)' >$(1)/libcuzk.libs
 

@@ -120,12 +120,18 @@ int cli_setup_key(const char *who, struct cuzk_backend *b, cuzk_r1cs *r, int thr
  * after saying so on stderr. */
 int cli_device_key_usable(const struct cuzk_backend *b);
 
+/* cuzk setup --format params: a development key for the BLS12-381 r1cs at
+ * r1cs_path in bellperson's layout, written to params_path and its .vk
+ * beside it (KEY.params -> KEY.vk). CLI_OK, or CLI_FAIL after reporting. */
+int cli_setup_params(const char *r1cs_path, const char *params_path, int threads);
+
 /* Parses a whole positive number within [lo, hi]; -1 on junk. */
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
 
 extern const cli_command cli_cmd_wtns_calculate, cli_cmd_groth16_fullprove, cli_cmd_wtns_export_json, cli_cmd_r1cs_info;
 extern const cli_command cli_cmd_groth16_prove, cli_cmd_groth16_verify, cli_cmd_zkey_export_vk, cli_cmd_setup,
     cli_cmd_circuit_synth, cli_cmd_bench_prove, cli_cmd_bench_pipeline;
+extern const cli_command cli_cmd_params_info, cli_cmd_params_prove, cli_cmd_params_verify;
 extern const cli_command cli_cmd_daemon, cli_cmd_client_register, cli_cmd_client_submit, cli_cmd_client_await,
     cli_cmd_client_prove, cli_cmd_client_status, cli_cmd_client_cancel, cli_cmd_client_metrics,
     cli_cmd_client_preload, cli_cmd_client_evict, cli_cmd_client_verification_key, cli_cmd_diag_pool,

@@ -1,6 +1,7 @@
 /* cuzk zkey export verificationkey, and cuzk setup (development keys). */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "backend/backend.h"
@@ -30,6 +31,7 @@ static int run_export_vk(int argc, char **argv)
 typedef struct {
     cuzk_curve_id curve;
     const char *backend;
+    const char *format;
 } setup_opts;
 
 static int setup_opt(int opt, const char *arg, void *ctx)
@@ -41,6 +43,9 @@ static int setup_opt(int opt, const char *arg, void *ctx)
     case 'b':
         o->backend = arg;
         return 0;
+    case 'f':
+        o->format = arg;
+        return strcmp(arg, "zkey") && strcmp(arg, "params") ? -1 : 0;
     }
     return -1;
 }
@@ -52,8 +57,11 @@ static const char setup_warning[] =
 static int run_setup(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"curve", required_argument, NULL, 'c'}, {"backend", required_argument, NULL, 'b'}, {0, 0, 0, 0}};
-    setup_opts o = {(cuzk_curve_id)-1, "auto"};
+        {"curve", required_argument, NULL, 'c'},
+        {"backend", required_argument, NULL, 'b'},
+        {"format", required_argument, NULL, 'f'},
+        {0, 0, 0, 0}};
+    setup_opts o = {(cuzk_curve_id)-1, "auto", "zkey"};
     cli_common common;
     int first, rc = cli_parse(argc, argv, &cli_cmd_setup, opts, setup_opt, &o, &common, &first);
     if (rc)
@@ -63,6 +71,8 @@ static int run_setup(int argc, char **argv)
     if (!backend_is_choice(o.backend, 1))
         return cli_usage_error(&cli_cmd_setup, "--backend takes one of " CUZK_BACKEND_PROVERS ", not '%s'", o.backend);
     fputs(setup_warning, stderr);
+    if (!strcmp(o.format, "params"))
+        return cli_setup_params(argv[first], argv[first + 1], common.threads);
     cuzk_error err = {0};
     cuzk_r1cs r;
     cuzk_zkey z;
@@ -104,8 +114,11 @@ const cli_command cli_cmd_zkey_export_vk = {
 
 const cli_command cli_cmd_setup = {
     "setup", NULL,
-    "cuzk setup [--curve " CUZK_CURVE_CHOICES "] [--backend " CUZK_BACKEND_PROVERS "] <circuit.r1cs> <circuit.zkey>\n"
+    "cuzk setup [--curve " CUZK_CURVE_CHOICES "] [--backend " CUZK_BACKEND_PROVERS "] [--format zkey|params]\n"
+    "           <circuit.r1cs> <circuit.zkey | key.params>\n"
     "  Makes a DEVELOPMENT Groth16 key (random toxic waste, NOT for production) that snarkjs accepts.\n"
+    "  --format F    zkey (default: snarkjs's) or params: Filecoin's (bellperson's layout, BLS12-381,\n"
+    "                blstrs's domain; computed on the CPU), its .vk written beside (KEY.params -> KEY.vk)\n"
     "  --curve C     fail unless the r1cs is over curve C\n"
     "  --backend B   where the key's points are computed: gpu (the fixed-base multiplications on\n"
     "                GPU 0), cpu, or auto (default: gpu when one is usable); the same kind of key\n"

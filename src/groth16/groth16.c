@@ -96,6 +96,12 @@ int cuzk_groth16_verifying_key(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err)
 
 int cuzk_groth16_setup_with(const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_error *err)
 {
+    return cuzk_groth16_setup_domain(r, o, NULL, z, err);
+}
+
+int cuzk_groth16_setup_domain(const cuzk_r1cs *r, const cuzk_setup_options *o, const cuzk_setup_domain *d,
+                              cuzk_zkey *z, cuzk_error *err)
+{
     if ((uint64_t)r->n_pub_out + r->n_pub_in + 1 > r->n_wires)
         return cuzk_fail(err, CUZK_ERR_ARG, "the r1cs has %u wires, fewer than its public signals + 1",
                          r->n_wires);
@@ -103,7 +109,8 @@ int cuzk_groth16_setup_with(const cuzk_r1cs *r, const cuzk_setup_options *o, cuz
         return cuzk_fail(err, CUZK_ERR_ARG, "a setup without host points needs a multiplier that keeps them");
     cuzk_setup_options opts = *o;
     opts.nthreads = o->nthreads < 1 ? 1 : o->nthreads;
-    return ops_for(r->curve)->setup(r, &opts, z, err);
+    static const cuzk_setup_domain snarkjs = {5, 0};
+    return ops_for(r->curve)->setup(r, &opts, d ? d : &snarkjs, z, err);
 }
 
 int cuzk_groth16_setup(const cuzk_r1cs *r, int nthreads, cuzk_zkey *z, cuzk_error *err)

@@ -10,6 +10,12 @@
  *   a primitive 2^log_n-th root of unity (one for log_n = 0). log_n > s has
  *   no such root: w = 0.
  *
+ * void F_ntt_root_of(F *w, unsigned log_n, uint64_t generator)
+ *   On output w = generator^((r - 1) / 2^log_n), a primitive 2^log_n-th root
+ *   of unity when generator generates the multiplicative group: 5 gives
+ *   F_ntt_root's roots (snarkjs's), 7 the roots of bellman and blstrs for
+ *   bls12_381_fr (Filecoin's domain). log_n > s: w = 0.
+ *
  * int F_ntt(F *a, size_t n, int nthreads)
  *   In place, natural order in and out: a[i] <- sum_j a[j] w_n^(i j), with
  *   w_n = F_ntt_root(log2 n). n must be 2^k, 0 <= k <= s.
@@ -31,6 +37,12 @@
  *   vector engine (AVX-512 IFMA, AVX2 or none) the plan's transforms use is
  *   decided here.
  *
+ * int F_ntt_plan_new_root(F_ntt_plan **plan, size_t n, const F *w, const F *shift,
+ *                         int nthreads)
+ *   F_ntt_plan_new on the domain of w, a primitive n-th root of unity that
+ *   the plan's transforms take for w_n (NULL: F_ntt_root's); w is not
+ *   checked. Same returns.
+ *
  * void F_ntt_plan_free(F_ntt_plan *plan)
  *   Frees a plan (NULL: nothing).
  *
@@ -40,6 +52,13 @@
  *   out; the same as F_intt, F_scale_by_powers by g, F_ntt. Returns 0,
  *   CUZK_ERR_ARG (plan or a NULL) or CUZK_ERR_NOMEM (a untouched). Output
  *   does not depend on nthreads; plans may be shared by threads.
+ *
+ * int F_intt_scaled(const F_ntt_plan *plan, F *a, int nthreads)
+ *   In place, n = the plan's size, g its shift: from a[i] = p(w_n^i) to
+ *   a[i] = p_i g^i, p's coefficients times powers of g, natural order in
+ *   and out; the same as F_intt then F_scale_by_powers by g. With g = h^-1
+ *   it takes p's values on the coset h<w_n> back to p's coefficients.
+ *   Same returns as F_ntt_to_coset.
  */
 #ifndef CUZK_POLY_NTT_H
 #define CUZK_POLY_NTT_H
@@ -52,12 +71,15 @@
 #define NTT_DECLARE(F)                                                                          \
     typedef struct F##_ntt_plan F##_ntt_plan;                                                   \
     void F##_ntt_root(F *w, unsigned log_n);                                                    \
+    void F##_ntt_root_of(F *w, unsigned log_n, uint64_t generator);                             \
     int F##_ntt(F *a, size_t n, int nthreads);                                                  \
     int F##_intt(F *a, size_t n, int nthreads);                                                 \
     void F##_scale_by_powers(F *a, size_t n, const F *g, int nthreads);                         \
     int F##_ntt_plan_new(F##_ntt_plan **plan, size_t n, const F *g, int nthreads);              \
+    int F##_ntt_plan_new_root(F##_ntt_plan **plan, size_t n, const F *w, const F *g, int nthreads); \
     void F##_ntt_plan_free(F##_ntt_plan *plan);                                                 \
-    int F##_ntt_to_coset(const F##_ntt_plan *plan, F *a, int nthreads);
+    int F##_ntt_to_coset(const F##_ntt_plan *plan, F *a, int nthreads);                         \
+    int F##_intt_scaled(const F##_ntt_plan *plan, F *a, int nthreads);
 
 #define NTT_DECLARE_CURVE(prefix, PREFIX, snarkjs) NTT_DECLARE(prefix##_fr)
 CUZK_CURVES(NTT_DECLARE_CURVE)

@@ -1,5 +1,5 @@
 # The libraries export only the API. build/libcuzk.a: every global symbol
-# it defines is cuzk_* or rapidsnark's groth16_* (the Makefile links the
+# it defines is cuzk_*, rapidsnark's groth16_* or supraseal-c2's (the Makefile links the
 # objects into one and keeps only those global, so the module names inside
 # cannot clash with a program's), and a program using it links and runs.
 # build/libcuzk.so: exactly the names of src/api/libcuzk.map, which are
@@ -18,7 +18,7 @@ trap 'rm -rf "$WORK"' EXIT
 nm -g --defined-only "$LIB" | awk 'NF == 3 && $2 != "u" {print $3}' >"$WORK/exported.txt"
 # the public names: the map's, and the headers' declarations
 MAP=$ROOT/src/api/libcuzk.map
-sed -n 's/^ *\([a-z0-9_]*\);$/\1/p' "$MAP" | sort >"$WORK/map.txt"
+sed -n 's/^ *\([A-Za-z0-9_]*\);$/\1/p' "$MAP" | sort >"$WORK/map.txt"
 {
     grep -ho '^CUZK_API [^(]*(' "$ROOT"/include/cuzk/*.h | sed 's/($//; s/.*[ *]//'
     grep -hoE '^(int|void) +groth16_[a-z0-9_]+\(' "$ROOT/include/cuzk/rapidsnark/prover.h" | sed 's/($//; s/.* //'

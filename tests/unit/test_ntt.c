@@ -368,6 +368,89 @@ static void test_bad_sizes(void **state)
     }
 }
 
+/* ntt_root_of: generator 5 gives ntt_root's table (snarkjs's roots) on both
+ * fields; 7 on bls12_381_fr gives the 2^32-th root of bellman and blstrs,
+ * 0x16a2a19e...439f0d2b (zkcrypto's ROOT_OF_UNITY, normal form). */
+static void test_root_of_generator(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k <= BLS12_381_FR_TWO_ADICITY + 1; k++) {
+        bls12_381_fr a, b;
+        bls12_381_fr_ntt_root(&a, k);
+        bls12_381_fr_ntt_root_of(&b, k, 5);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    for (unsigned k = 0; k <= BN254_FR_TWO_ADICITY + 1; k++) {
+        bn254_fr a, b;
+        bn254_fr_ntt_root(&a, k);
+        bn254_fr_ntt_root_of(&b, k, 5);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    static const bls12_381_fr blstrs_root = {
+        {0x3829971f439f0d2bULL, 0xb63683508c2280b9ULL, 0xd09b681922c813b4ULL, 0x16a2a19edfe81f20ULL}};
+    bls12_381_fr w, plain;
+    bls12_381_fr_ntt_root_of(&w, BLS12_381_FR_TWO_ADICITY, 7);
+    bls12_381_fr_from_mont(&plain, &w);
+    assert_memory_equal(&plain, &blstrs_root, sizeof plain);
+}
+
+/* A plan on the domain of 7's roots (Filecoin's): to_coset with shift g = 7
+ * gives c(g w^i) from c(w^i), and intt_scaled with shift g^-1 takes those
+ * back to c's coefficients (bellman's coset FFT and its inverse), against
+ * Horner; n = 2^0..2^10 and, past the first blocked pass, 2^14 as a round
+ * trip; 1 and 3 threads. */
+static void test_plan_on_other_roots(void **state)
+{
+    (void)state;
+    const field_ops *f = &bls12_381_fr_ops;
+    for (unsigned k = 0; k <= 14; k++) {
+        if (k > 10 && k < 14)
+            continue;
+        size_t n = (size_t)1 << k;
+        fe w, g, ginv, one;
+        bls12_381_fr_ntt_root_of((bls12_381_fr *)&w, k, 7);
+        bls12_381_fr_from_u64((bls12_381_fr *)&g, 7);
+        bls12_381_fr_inv((bls12_381_fr *)&ginv, (const bls12_381_fr *)&g);
+        f->set_one(&one);
+        bls12_381_fr_ntt_plan *fwd, *back;
+        assert_int_equal(bls12_381_fr_ntt_plan_new_root(&fwd, n, (bls12_381_fr *)&w, (bls12_381_fr *)&g, 2), 0);
+        assert_int_equal(bls12_381_fr_ntt_plan_new_root(&back, n, (bls12_381_fr *)&w, (bls12_381_fr *)&ginv, 2), 0);
+        fe *c = random_vec(f, n, 900 + k), *a = malloc(n * sizeof *a), *want = malloc(n * sizeof *want);
+        assert_non_null(a);
+        assert_non_null(want);
+        if (k <= 10) {
+            eval_points(f, a, c, n, &one, &w);
+            eval_points(f, want, c, n, &g, &w);
+        } else { /* values c; their coefficients on the 7-domain by a plan of shift 1 */
+            bls12_381_fr_ntt_plan *plain;
+            memcpy(a, c, n * sizeof *a);
+            memcpy(want, c, n * sizeof *a);
+            assert_int_equal(bls12_381_fr_ntt_plan_new_root(&plain, n, (bls12_381_fr *)&w, (bls12_381_fr *)&one, 2), 0);
+            assert_int_equal(bls12_381_fr_intt_scaled(plain, (bls12_381_fr *)want, 2), 0);
+            bls12_381_fr_ntt_plan_free(plain);
+            memcpy(c, want, n * sizeof *c);
+        }
+        fe *b = copy_vec(a, n);
+        assert_int_equal(bls12_381_fr_ntt_to_coset(fwd, (bls12_381_fr *)a, 1), 0);
+        assert_int_equal(bls12_381_fr_ntt_to_coset(fwd, (bls12_381_fr *)b, 3), 0);
+        assert_memory_equal(a, b, n * sizeof *a);
+        if (k <= 10)
+            assert_memory_equal(a, want, n * sizeof *a);
+        assert_int_equal(bls12_381_fr_intt_scaled(back, (bls12_381_fr *)a, 1), 0);
+        assert_int_equal(bls12_381_fr_intt_scaled(back, (bls12_381_fr *)b, 3), 0);
+        assert_memory_equal(a, b, n * sizeof *a);
+        assert_memory_equal(a, c, n * sizeof *a);
+        assert_int_equal(bls12_381_fr_intt_scaled(NULL, (bls12_381_fr *)a, 1), CUZK_ERR_ARG);
+        assert_int_equal(bls12_381_fr_intt_scaled(back, NULL, 1), CUZK_ERR_ARG);
+        bls12_381_fr_ntt_plan_free(fwd);
+        bls12_381_fr_ntt_plan_free(back);
+        free(c);
+        free(a);
+        free(b);
+        free(want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +462,8 @@ int main(void)
         cmocka_unit_test(test_to_coset_vs_horner),
         cmocka_unit_test(test_to_coset_large),
         cmocka_unit_test(test_bad_sizes),
+        cmocka_unit_test(test_root_of_generator),
+        cmocka_unit_test(test_plan_on_other_roots),
     };
     int failed = 0;
     for (int path = 0; path < arith_paths(); path++)

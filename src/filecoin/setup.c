@@ -1,0 +1,98 @@
+/* Development keys in bellperson's layout (contracts in setup.h). */
+#include "filecoin/setup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "filecoin/assignment.h"
+#include "filecoin/prove.h"
+#include "groth16/groth16.h"
+#include "groth16/groth16_ops.h"
+#include "util/err.h"
+
+/* out <- the first `inputs` points of all, then those of the aux variables
+ * set in d; -1 when one kept is the identity (its index in *bad) */
+#define FILTER_DEFINE(G)                                                                                    \
+    static int filter_##G(bls12_381_##G##_affine *out, const bls12_381_##G##_affine *all, size_t inputs,    \
+                          const fil_density *inp, const fil_density *aux, size_t *bad)                      \
+    {                                                                                                       \
+        size_t k = 0;                                                                                       \
+        for (size_t i = 0; i < inputs + aux->bit_len; i++) {                                                \
+            int keep = i < inputs ? (!inp || fil_density_get(inp, i)) : fil_density_get(aux, i - inputs);   \
+            if (!keep)                                                                                      \
+                continue;                                                                                   \
+            if (bls12_381_##G##_affine_is_inf(&all[i])) {                                                   \
+                *bad = i;                                                                                   \
+                return -1;                                                                                  \
+            }                                                                                               \
+            out[k++] = all[i];                                                                              \
+        }                                                                                                   \
+        return 0;                                                                                           \
+    }
+FILTER_DEFINE(g1)
+FILTER_DEFINE(g2)
+
+int fil_setup(const cuzk_r1cs *r, const fil_setup_options *o, fil_params *p, cuzk_error *err)
+{
+    memset(p, 0, sizeof *p);
+    if (r->curve != CUZK_CURVE_BLS12_381)
+        return cuzk_fail(err, CUZK_ERR_ARG, "Filecoin's keys are for BLS12-381 circuits only");
+    fil_density a_aux, b_inp, b_aux;
+    int rc = fil_densities_of_r1cs(r, &a_aux, &b_inp, &b_aux, err);
+    if (rc)
+        return rc;
+    cuzk_setup_options so = {.nthreads = o ? o->nthreads : 1,
+                             .toxic = o ? o->toxic : NULL,
+                             .progress = o ? o->progress : NULL,
+                             .progress_ctx = o ? o->progress_ctx : NULL};
+    const cuzk_setup_domain bellman = {FIL_DOMAIN_GENERATOR, 1};
+    cuzk_zkey z;
+    if ((rc = cuzk_groth16_setup_domain(r, &so, &bellman, &z, err)))
+        goto out;
+    size_t inputs = (size_t)z.n_public + 1, aux = z.n_vars - inputs, bad = 0;
+    for (size_t j = 0; j < aux; j++)
+        if (bls12_381_g1_affine_is_inf((const bls12_381_g1_affine *)z.c + j)) {
+            rc = cuzk_fail(err, CUZK_ERR_ARG,
+                           "wire %zu is in no constraint: its l point is the identity, which a .params cannot hold",
+                           inputs + j);
+            goto out_z;
+        }
+    memcpy(&p->vk.alpha_g1, z.alpha1, sizeof p->vk.alpha_g1);
+    memcpy(&p->vk.beta_g1, z.beta1, sizeof p->vk.beta_g1);
+    memcpy(&p->vk.delta_g1, z.delta1, sizeof p->vk.delta_g1);
+    memcpy(&p->vk.beta_g2, z.beta2, sizeof p->vk.beta_g2);
+    memcpy(&p->vk.gamma_g2, z.gamma2, sizeof p->vk.gamma_g2);
+    memcpy(&p->vk.delta_g2, z.delta2, sizeof p->vk.delta_g2);
+    p->vk.n_ic = (uint32_t)inputs;
+    p->vk.ic = (bls12_381_g1_affine *)z.ic;
+    z.ic = NULL;
+    p->n_l = (uint32_t)aux;
+    p->l = (bls12_381_g1_affine *)z.c;
+    z.c = NULL;
+    p->n_h = z.domain_size - 1;
+    p->h = (bls12_381_g1_affine *)z.h;
+    z.h = NULL;
+    p->n_a = (uint32_t)(inputs + a_aux.popcount);
+    p->n_b_g1 = p->n_b_g2 = (uint32_t)(b_inp.popcount + b_aux.popcount);
+    p->a = aligned_alloc(64, ((size_t)p->n_a * sizeof *p->a + 63) / 64 * 64 + 64);
+    p->b_g1 = aligned_alloc(64, ((size_t)p->n_b_g1 * sizeof *p->b_g1 + 63) / 64 * 64 + 64);
+    p->b_g2 = aligned_alloc(64, ((size_t)p->n_b_g2 * sizeof *p->b_g2 + 63) / 64 * 64 + 64);
+    if (!p->a || !p->b_g1 || !p->b_g2) {
+        rc = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for the key's a and b queries");
+        goto out_z;
+    }
+    if (filter_g1(p->a, (const bls12_381_g1_affine *)z.a, inputs, NULL, &a_aux, &bad) ||
+        filter_g1(p->b_g1, (const bls12_381_g1_affine *)z.b1, inputs, &b_inp, &b_aux, &bad) ||
+        filter_g2(p->b_g2, (const bls12_381_g2_affine *)z.b2, inputs, &b_inp, &b_aux, &bad))
+        rc = cuzk_fail(err, CUZK_ERR_ARG, "wire %zu's terms cancel at tau (its query point is the identity); run setup "
+                       "again", bad);
+out_z:
+    cuzk_zkey_free(&z);
+    if (rc)
+        fil_params_free(p);
+out:
+    fil_density_free(&a_aux);
+    fil_density_free(&b_inp);
+    fil_density_free(&b_aux);
+    return rc;
+}
