@@ -5,7 +5,13 @@
 #ifndef CUZK_GROTH16_GROTH16_H
 #define CUZK_GROTH16_GROTH16_H
 
+/* the setup's cancel flag; the CUDA code (C++) includes this header too */
+#ifdef __cplusplus
+#include <atomic>
+using std::atomic_int;
+#else
 #include <stdatomic.h>
+#endif
 
 #include "cuzk/cuzk.h"
 #include "codec/json_io.h"
