@@ -64,7 +64,7 @@ template <class F> __device__ __noinline__ void xyzz_dbl_to(xyzz<F> *p)
 
 /* Jacobian (X, Y, Z) for (X/Z^2, Y/Z^3); Z = 0 is infinity. Only chains
  * of doublings use it (window tables): a doubling there takes 2 products
- * and 5 squares where XYZZ's takes 6 and 3 (~30 % less work; XYZZ pays
+ * and 5 squares where XYZZ's takes 6 and 3 (less work; XYZZ pays
  * off in additions, which Jacobian makes dearer). */
 template <class F> struct jacobian {
     F x, y, z;
@@ -74,8 +74,8 @@ template <class F> struct jacobian {
  * D = 2((X1 + B)^2 - A - C), E = 3A, F = E^2, X3 = F - 2D,
  * Y3 = E (D - X3) - 8C, Z3 = 2 Y1 Z1. Infinity (Z1 = 0) stays infinity;
  * a point with Y1 = 0 (order 2) becomes it. Inlined, by value: it is the
- * whole of a table build's loop (out of line, through memory, BN254 G1's
- * 2^24 table took 0.75 s instead of 0.65). */
+ * whole of a table build's loop (out of line, through memory, the table
+ * builds were slower). */
 template <class F> FF_INLINE jacobian<F> jacobian_dbl(const jacobian<F> &p)
 {
     const F a = p.x.sqr(), b = p.y.sqr(), c = b.sqr();

@@ -35,8 +35,8 @@
  * products reduced once per coefficient (fp2, below). Products by
  * a factor known in advance (the NTT's twiddles) take Shoup's route
  * instead (fp::shoup): partial products, no Montgomery reduction. The GPU's
- * integer multiply-add pipe is the limit of the MSM (ncu: 86 % busy in the
- * BLS12-381 G1 bucket kernel), so fewer multiply-adds is what counts.
+ * integer multiply-add pipe is the limit of the MSM (ncu on the BLS12-381
+ * G1 bucket kernel), so fewer multiply-adds is what counts.
  *
  * The carry flag lives between separate asm statements of one chain; no
  * compiler-generated PTX in between uses it (only explicit .cc/.c PTX
@@ -55,11 +55,10 @@
 /* Fields of at least this many limbs (BLS12-381's Fp) multiply in an
  * out-of-line function, operands and result in registers: one copy of the
  * ~700 instructions instead of one per product, so the MSM's point
- * addition loop fits the instruction cache. ncu on the BLS12-381 G1 bucket
- * kernel with every product inlined: 44 % of warp stalls waiting for an
- * instruction fetch. Measured on the H200 at 2^24: G1 209 -> 167 ms (with
- * 3 blocks per SM), G2 902 -> 711 ms. 8-limb fields stay inlined (their
- * kernels are smaller). */
+ * addition loop fits the instruction cache: with every product inlined,
+ * the BLS12-381 G1 bucket kernel's warps stalled mostly on instruction
+ * fetches (bench/results/2026-12-07-measurements-from-comments.md).
+ * 8-limb fields stay inlined (their kernels are smaller). */
 #ifndef FF_MUL_OUTLINE_LIMBS
 #define FF_MUL_OUTLINE_LIMBS 12
 #endif
@@ -67,16 +66,13 @@
 /* Products in lock step: two independent products (or reductions) of an
  * out-of-line field run in one call, row by row, so that their carry
  * chains overlap (four chains instead of two); the bucket kernels' warps
- * wait on the chains' latency (ncu: 46 % of the cycles between
- * instructions, 12 warps an SM). Measured on the H100 (2026-12-06,
- * bench/results/2026-12-06-h100-lockstep.md), MSMs of 2^24 / 2^27 random
- * scalars:
+ * wait on the chains' latency. The settings kept, as measured in
+ * bench/results/2026-12-06-h100-lockstep.md:
  * FF_MUL2          1: the point formulas' pairs (mul2, sqr2) of BLS12-381
- *                  G1's Fp as well. Off: G1 2^27 takes 769 ms, 789 on (the
- *                  pair comes back through the stack at 168 registers)
+ *                  G1's Fp as well. Off (0) is faster for G1 (the pair
+ *                  comes back through the stack)
  * FF_FP2_LOCKSTEP  1: an Fp2 product's two reductions and its square's
- *                  two base products, inside the Fp2 call. On: G2 2^24
- *                  305 -> 289 ms */
+ *                  two base products, inside the Fp2 call: faster G2 */
 #ifndef FF_MUL2
 #define FF_MUL2 0
 #endif
@@ -332,9 +328,9 @@ template <class P> struct alignas(16) fp {
 
     /* a^2 R^-1 mod m. Out of line: the square's fewer multiply-adds
      * (sqr_wide), then the reduction. Inlined fields square as a product:
-     * sqr_wide and redc inlined made the BN254 G1 MSM 2.5 % slower on the
-     * H200 (2^24: 54.6 -> 56.0 ms), where out of line the BLS12-381 G1 MSM
-     * gains 1 %. */
+     * sqr_wide and redc inlined made the BN254 G1 MSM slower, where out of
+     * line the BLS12-381 G1 MSM gains
+     * (bench/results/2026-12-07-measurements-from-comments.md). */
     FF_INLINE fp sqr() const
     {
         if (N >= FF_MUL_OUTLINE_LIMBS)

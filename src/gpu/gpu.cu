@@ -104,10 +104,8 @@ static int open_on(cuzk_gpu *g, int device, cuzk_error *err)
         return cuzk_fail(err, CUZK_GPU_ERR_DEVICE, "CUDA device %d has no stream-ordered memory pools", device);
     /* The stream at the device's highest priority, the copy stream at the
      * default (lowest): a digit sort on the copy stream (prove.cu) takes
-     * the SMs the stream's MSMs leave, and slows them less (2^27 bit-heavy
-     * on the H200, the sort beside A and B1 at one priority: A 47 -> 70 ms,
-     * B1 30 -> 43; 2^26 on an H100, A + B1 + B2 0.113 -> 0.106 s with the
-     * priorities: bench/results/2026-12-06-h100-stream-priority.md). */
+     * the SMs the stream's MSMs leave, and slows them less
+     * (bench/results/2026-12-06-h100-stream-priority.md). */
     int lowest = 0, highest = 0;
     GPU_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     GPU_CHECK(cudaStreamCreateWithPriority(&g->stream, cudaStreamNonBlocking, highest));

@@ -371,8 +371,8 @@ static void free_points(cuzk_gpu_key *k)
 }
 
 /* restage_points when the tables fit beside the points: made from them
- * where they lie, with no trip through host memory (2^24: 7.6 of the
- * setup's 25.6 s went to that trip). Out of device memory on the way the
+ * where they lie, with no trip through host memory (which took a large
+ * share of a setup's time). Out of device memory on the way the
  * key stays as the setup made it. */
 static int restage_on_device(cuzk_gpu *g, cuzk_gpu_key *k, const key_progress &progress, cuzk_error *err)
 {

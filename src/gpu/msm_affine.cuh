@@ -22,7 +22,7 @@
  * warp's accesses are contiguous: ~600 bytes move per addition, which
  * costs more than the 4 products saved unless a product is dear. On the
  * H200 (bench/results/2026-12-04-h200-msm.md) BLS12-381 G2's first pass
- * runs 1.39x the XYZZ walk's speed; G1 of both curves is slower.
+ * is faster than the XYZZ walk; G1 of both curves is slower.
  *
  * Exceptional sums: q = a (doubling, in the same batch with d = 2 y_a),
  * q = -a (the accumulator becomes empty), y_a = 0 when doubling (a point

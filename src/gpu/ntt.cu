@@ -23,8 +23,8 @@
  * 2^K] from two small power tables, then the lower stages are gathered from
  * it, tw[m + j] = tw[n/2 + j n/(2m)]. Each entry holds the twiddle with its
  * Shoup quotient (ff.cuh), 64 bytes: the products by twiddles, the NTT's
- * whole arithmetic, take 207 multiply-adds instead of 264 (measured on the
- * H200: 2^24 4.23 -> 3.76 ms, 2^27 36.8 -> 32.3 ms for BLS12-381).
+ * whole arithmetic, take 207 multiply-adds instead of 264
+ * (bench/results/2026-12-07-measurements-from-comments.md).
  *
  * cuzk_gpu_ntt = bit reversal (times 1/n for the inverse) + DIT passes, the
  * CPU's structure, with the bit reversal folded into the first pass's

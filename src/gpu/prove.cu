@@ -154,8 +154,9 @@ static int array_prepare(cuzk_gpu *g, const cuzk_gpu_key *k, int i, const fr_wor
  * i), and for C' + H', one MSM over C's array with the scalars
  * [C's ; H's]. Those are sorted on the context's copy stream while the
  * stream sums B2, A and B1 (sorting is memory bound, bucket sums compute
- * bound: C' + H' 188 -> 177 ms at 2^24). Sorting A's and B's digits there
- * during the NTTs was tried: the NTTs slowed as much (34 -> 40 ms). When
+ * bound). Sorting A's and B's digits there during the NTTs was tried: the
+ * NTTs slowed as much as the sort gained
+ * (bench/results/2026-12-07-measurements-from-comments.md). When
  * C' + H' is made in slices, ch holds H's digits where they are sorted
  * the same way (h_digits_aside), from ch_scalars, [C's ; H's]: freed on
  * the stream, after the copy stream is done with them (digits_release). */
@@ -259,9 +260,8 @@ static size_t c_plus_h_slices(cuzk_gpu *g, const cuzk_gpu_key *k)
 
 /* The sliced C' + H' (c_plus_h_slices > 1) with H's digits sorted on the
  * copy stream while the stream sums B2, A, B1 and C (a sort is memory
- * bound, bucket sums compute bound; 2^27 bit-heavy on an H200: C' + H'
- * 0.819 -> 0.769 s, A and B1 slowed 36 ms beside the sort when they ran
- * first, both streams at one priority): all of H's points as one MSM,
+ * bound, bucket sums compute bound;
+ * bench/results/2026-12-06-h200-abc-aside-raw.txt): all of H's points as one MSM,
  * where its digits, C's largest slice's and the MSMs' room fit in what is
  * left (the slices count every digit; the lengths know a witness's are
  * mostly zero, as at 2^27 bits, where H is one point over a slice), and
@@ -352,8 +352,7 @@ static int resident_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, 
     }
     /* B2 first: C' + H''s digits are sorted on the copy stream meanwhile,
      * and a G2 sum (compute bound) loses less beside a sort (memory bound)
-     * than G1's (2^26 bit-heavy on an H100, priorities on: A + B1 + B2
-     * 0.106 s either way, B2 0.057 -> 0.071 and A 0.031 -> 0.018) */
+     * than G1's (bench/results/2026-12-06-h100-stream-priority.md) */
     static const int order[3] = {KEY_B2, KEY_A, KEY_B1};
     for (const int i : order) {
         GPU_TRY(msm_group_of(k->curve, i == KEY_B2)->sorted(g, result[i], k->pts[i], d.w[k->same_set[i]], err));
