@@ -7,8 +7,10 @@
 
 /* the setup's cancel flag; the CUDA code (C++) includes this header too */
 #ifdef __cplusplus
+extern "C++" { /* this header may be included inside extern "C" */
 #include <atomic>
 using std::atomic_int;
+}
 #else
 #include <stdatomic.h>
 #endif
