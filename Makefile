@@ -75,7 +75,7 @@ $(1)/obj/%.o: %.c $(1)/cflags.stamp
 	$$(CC) $(2) -c $$< -o $$@
 
 # wasm_glue.c embeds the glue's source with .incbin, out of -MMD's sight.
-$(1)/obj/src/witness/wasm_glue.o: src/witness/glue/circuit_glue.c
+$(1)/obj/src/witness/wasm_glue.o: src/witness/glue/fields.c src/witness/glue/entries.c
 
 $(1)/obj/%.o: %.cpp $(1)/cflags.stamp
 	@mkdir -p $$(dir $$@)

@@ -32,7 +32,7 @@ build/fuzz/obj/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
-build/fuzz/obj/src/witness/wasm_glue.o: src/witness/glue/circuit_glue.c
+build/fuzz/obj/src/witness/wasm_glue.o: src/witness/glue/fields.c src/witness/glue/entries.c
 
 build/fuzz/libcuzk-fuzz.a: $(patsubst %.c,build/fuzz/obj/%.o,$(FUZZ_LIB_SRC)) $(patsubst %.S,build/fuzz/obj/%.o,$(LIB_ASM))
 	@rm -f $@
