@@ -76,7 +76,7 @@ static int setup(void)
     cuzk_error err = {0};
     if (!(engine = cuzk_engine_create(&cfg, backend_cpu_create(1), &err)))
         return -1;
-    routes_init(&api, engine, "cpu", 0.05);
+    routes_init(&api, engine, "cpu", 0.05, 64);
     char body[3 * PATH_MAX];
     snprintf(body, sizeof body, "{\"id\": \"mul\", \"zkey\": \"%s/bn128/mul.zkey\", \"r1cs\": \"%s/bn128/mul.r1cs\"}",
              fixtures, fixtures);
