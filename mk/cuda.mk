@@ -89,11 +89,12 @@ GPU_LDLIBS  :=
 GPU_C_SRC_EXCLUDE :=
 GPU_BENCH   :=
 
-# The tests of gpu_bench.h's entries: compiled, not linked (gpu_none.c has
-# no stubs for them); in their place a script that skips. Rebuilt when
-# CUDA is switched (the config stamp), as the real ones are.
+# The tests of gpu_bench.h's entries: in their place a script that skips
+# (gpu_none.c has no stubs for those entries). Not compiled either: they
+# are large, and the CUDA build (scripts/gpu-check) compiles and runs them.
+# Rebuilt when CUDA is switched (the config stamp), as the real ones are.
 define gpu_bench_test_standin
-$(1)/tests/$(2): $(1)/obj/tests/unit/$(2).o build/config-nocuda.stamp
+$(1)/tests/$(2): build/config-nocuda.stamp
 	@mkdir -p $$(dir $$@)
 	printf '#!/bin/sh\necho "SKIP: $(2) needs a build with CUDA (make CUDA=1)"\nexit 77\n' >$$@ && chmod +x $$@
 endef

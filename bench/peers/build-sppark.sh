@@ -40,42 +40,12 @@ fi
 [ -x "$NVCC" ] || { echo "build-sppark: no nvcc at '$NVCC'" >&2; exit 1; }
 mkdir -p "$OUT/obj"
 
-# export <git dir> <folder>: the mirror's HEAD, fresh, into $OUT/<folder>;
-# with REUSE=1 the trees an earlier run exported stay (to rebuild on a
-# machine that has nvcc but not the mirrors: carry build/peers there).
-export_tree() {
-    git --git-dir="$1" rev-parse --verify -q HEAD >/dev/null ||
-        { echo "build-sppark: no git snapshot at $1 (fetch github:supranational/$2)" >&2; exit 1; }
-    rm -rf "${OUT:?}/$2" && mkdir -p "$OUT/$2"
-    git --git-dir="$1" archive HEAD | tar -x -C "$OUT/$2"
-    echo "$2 $(git --git-dir="$1" rev-parse HEAD)"
-}
-if [ "${REUSE:-0}" = 1 ] && [ -f "$OUT/SOURCES" ] && [ -d "$OUT/sppark" ] && [ -d "$OUT/blst" ]; then
-    echo "build-sppark: reusing the trees of $OUT/SOURCES"
-else
-    { export_tree "$SPPARK_GIT" sppark; export_tree "$BLST_GIT" blst; } >"$OUT/SOURCES"
-fi
-cat "$OUT/SOURCES"
+. bench/peers/lib.sh
+peer_trees sppark="$SPPARK_GIT" blst="$BLST_GIT"
 SPPARK_COMMIT=$(awk '$1 == "sppark" {print substr($2, 1, 12)}' "$OUT/SOURCES")
-
-# blst by its own script; __BLST_PORTABLE__: both multiply paths, chosen by
-# cpuid at run time, so the binary runs on any x86-64 host.
-rm -rf "$OUT/obj/blst" && mkdir -p "$OUT/obj/blst"
-(cd "$OUT/obj/blst" && CC="$CC" sh ../../blst/build.sh -D__BLST_PORTABLE__ >build.log 2>&1) ||
-    { cat "$OUT/obj/blst/build.log" >&2; exit 1; }
-
-# cuzk's CPU code the harness needs (bases, the checks' oracle): the
-# Makefile's release library, from which the linker takes the members the
-# harness reaches (a list of our files here went stale as they moved).
-# CUDA=0: the library's CPU objects only (no nvcc build of src/gpu). A
-# copy stays in $OUT/obj for REUSE=1 on a machine that cannot build it.
-OUR_LIB=$OUT/obj/libcuzk-internal.a
-if [ "${REUSE:-0}" = 1 ] && [ -f "$OUR_LIB" ]; then
-    echo "build-sppark: reusing $OUR_LIB"
-else
-    ${MAKE:-make} --no-print-directory CUDA=0 -j"$(nproc)" build/libcuzk-internal.a
-    cp build/libcuzk-internal.a "$OUR_LIB"
-fi
+peer_blst
+# cuzk's CPU code the harness needs (bases, the checks' oracle)
+peer_our_lib
 
 # sppark as its Rust build compiles it (rust/src/build.rs, poc/msm-cuda and
 # poc/ntt-cuda build.rs): the curve as a define, its root and blst's src/ as

@@ -20,8 +20,14 @@
  * EIO / EBADMSG a missing or bad file, ENOMEM); message malloc'd (the
  * caller frees it; supraseal-c2's Rust side does), NULL on success.
  *
- * This build proves on the CPU (the GPU path comes next): with no GPU the
- * calls work the same, only slower.
+ * Where proofs are made: CUZK_SUPRASEAL_BACKEND=auto (or unset) proves on
+ * GPU 0 when this build has CUDA and a GPU is visible, else on the CPU;
+ * =gpu insists on the GPU (every call fails with ENODEV when there is
+ * none), =cpu stays on the CPU. The proofs are the same bytes either way.
+ * On the GPU the SRS's points go to device memory on the first proof and
+ * stay there with the SRS (made again when a batch brings another
+ * circuit's densities); an SRS that does not fit is ENOMEM, not a slow
+ * fallback.
  *
  * Thread safety: any call from any thread; generate_groth16_proofs_c calls
  * run one at a time (as supraseal-c2's do). create_SRS with cache = true

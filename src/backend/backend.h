@@ -16,6 +16,7 @@
 
 #include "synthesis/pce.h"
 #include "backend/host_alloc.h"
+#include "groth16/bellman.h"
 #include "groth16/groth16.h"
 #include "synthesis/wtns_pack.h"
 
@@ -80,6 +81,15 @@ struct cuzk_backend {
      * flag again and, set, returns CUZK_ERR_CANCELLED. NULL: prove_start
      * waits on nothing but the device. */
     void (*wake)(cuzk_backend *b);
+    /* Keys in bellman's layout (groth16/bellman.h) resident on `device`,
+     * and the device part of a proof with one: bellman's quotient, the
+     * MSMs (m: A, B1, B2, and C' + H' in c). Thread-safe. NULL: none on
+     * this backend (bellman's proofs run on the CPU, src/filecoin). */
+    int (*bellman_key_load)(cuzk_backend *b, int device, const cuzk_bellman_key *key, void **handle,
+                            cuzk_error *err);
+    int (*bellman_prove)(cuzk_backend *b, void *handle, const cuzk_bellman_witness *w, cuzk_msm_results *m,
+                         cuzk_prove_timings *times, cuzk_error *err);
+    void (*bellman_key_free)(cuzk_backend *b, void *handle);
     void (*destroy)(cuzk_backend *b);
 };
 

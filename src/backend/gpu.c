@@ -368,6 +368,68 @@ static void gpu_key_forget(cuzk_backend *b, uint64_t serial)
     }
 }
 
+/* A key in bellman's layout on one device. It is not among the device's
+ * zkeys (d->keys): its owner (src/filecoin) keeps it for as long as it
+ * wants it; idle zkeys are evicted to make room for it. */
+typedef struct {
+    int device;
+    cuzk_gpu_key *key;
+} bellman_key;
+
+static int gpu_bellman_key_load(cuzk_backend *b, int device, const cuzk_bellman_key *key, void **handle,
+                                cuzk_error *err)
+{
+    gpu_backend *gb = (gpu_backend *)b;
+    if (device < 0 || device >= b->n_devices)
+        return cuzk_fail(err, CUZK_ERR_ARG, "no GPU %d in this backend (%d)", device, b->n_devices);
+    gpu_device *d = &gb->dev[device];
+    bellman_key *k = calloc(1, sizeof *k);
+    if (!k)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory");
+    k->device = device;
+    cuzk_gpu *g = NULL;
+    int rc = context_take(d, &g, err);
+    while (!rc && (rc = cuzk_gpu_key_upload_bellman(g, key, &k->key, err)) == CUZK_ERR_NOMEM) {
+        pthread_mutex_lock(&d->lock);
+        int freed = evict_one_idle_key(d);
+        pthread_mutex_unlock(&d->lock);
+        if (!freed)
+            break;
+    }
+    if (g)
+        context_give_back(d, g);
+    if (rc) {
+        free(k);
+        return rc;
+    }
+    *handle = k;
+    return CUZK_OK;
+}
+
+static int gpu_bellman_prove(cuzk_backend *b, void *handle, const cuzk_bellman_witness *w, cuzk_msm_results *m,
+                             cuzk_prove_timings *times, cuzk_error *err)
+{
+    const bellman_key *k = handle;
+    gpu_device *d = &((gpu_backend *)b)->dev[k->device];
+    cuzk_gpu *g = NULL;
+    int rc = context_take(d, &g, err);
+    if (rc)
+        return rc;
+    rc = cuzk_gpu_prove_bellman(g, k->key, w, m, times, err);
+    context_give_back(d, g);
+    return rc;
+}
+
+static void gpu_bellman_key_free(cuzk_backend *b, void *handle)
+{
+    (void)b;
+    bellman_key *k = handle;
+    if (k) {
+        cuzk_gpu_key_free(k->key);
+        free(k);
+    }
+}
+
 /* With a limit, the ballast (the card's size less the limit) is not ours. */
 static int gpu_device_memory(cuzk_backend *b, int device, backend_device_memory *m)
 {
@@ -458,6 +520,9 @@ cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err)
                               .setup = gpu_setup,
                               .device_memory = gpu_device_memory,
                               .key_forget = gpu_key_forget,
+                              .bellman_key_load = gpu_bellman_key_load,
+                              .bellman_prove = gpu_bellman_prove,
+                              .bellman_key_free = gpu_bellman_key_free,
                               .destroy = gpu_destroy};
     int rc = CUZK_OK;
     for (int i = 0; i < count; i++) {

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "cli/cli.h"
 #include "filecoin/assignment.h"
 #include "filecoin/params.h"
 #include "filecoin/prove.h"
+#include "filecoin/prove_device.h"
 #include "filecoin/setup.h"
 #include "codec/json_io.h"
 #include "util/err.h"
@@ -191,6 +193,7 @@ static int run_info(int argc, char **argv)
 typedef struct {
     int deterministic;
     const char *blst_path;
+    const char *backend;
 } prove_opts;
 
 static int prove_opt(int opt, const char *arg, void *ctx)
@@ -203,8 +206,37 @@ static int prove_opt(int opt, const char *arg, void *ctx)
     case 'b':
         o->blst_path = arg;
         return 0;
+    case 'B':
+        o->backend = arg;
+        return backend_is_choice(arg, 1) ? 0 : -1;
     }
     return -1;
+}
+
+/* The proof on the backend named (its device when it keeps bellman keys,
+ * else the CPU); *key_s <- the seconds the key took to reach the device. */
+static int prove_on_backend(const char *name, const fil_params *p, const fil_assignment *as, const bls12_381_fr *r,
+                            const bls12_381_fr *s, int threads, fil_proof *proof, double *key_s, const char **used,
+                            cuzk_error *err)
+{
+    *key_s = 0;
+    cuzk_backend *b = backend_create(name, &(backend_options){.cpu_threads = threads, .gpu_devices = 1}, err);
+    if (!b)
+        return err->code ? err->code : CUZK_ERR_ARG;
+    *used = b->name;
+    int rc;
+    if (!b->bellman_key_load) {
+        rc = fil_prove(p, as, r, s, threads, proof, err);
+    } else {
+        fil_device_key *k = NULL;
+        double t0 = cuzk_now_s();
+        rc = fil_device_key_load(&k, b, 0, p, as, err);
+        *key_s = cuzk_now_s() - t0;
+        rc = rc ? rc : fil_prove_on(k, as, r, s, proof, err);
+        fil_device_key_free(k);
+    }
+    b->destroy(b);
+    return rc;
 }
 
 static int write_bytes(const char *path, const void *data, size_t len, cuzk_error *err)
@@ -223,8 +255,11 @@ static int write_bytes(const char *path, const void *data, size_t len, cuzk_erro
 static int run_prove(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"deterministic", no_argument, NULL, 'd'}, {"blst", required_argument, NULL, 'b'}, {0, 0, 0, 0}};
-    prove_opts o = {0};
+        {"deterministic", no_argument, NULL, 'd'},
+        {"blst", required_argument, NULL, 'b'},
+        {"backend", required_argument, NULL, 'B'},
+        {0, 0, 0, 0}};
+    prove_opts o = {.backend = "auto"};
     cli_common common;
     int first, rc = cli_parse(argc, argv, &cli_cmd_params_prove, opts, prove_opt, &o, &common, &first);
     if (rc)
@@ -261,8 +296,10 @@ static int run_prove(int argc, char **argv)
     }
     fil_proof proof;
     what = "proving";
-    rc = fil_prove(&p, &as, o.deterministic ? NULL : &rs[0], o.deterministic ? NULL : &rs[1], common.threads, &proof,
-                   &err);
+    double key_s = 0;
+    const char *used = o.backend;
+    rc = prove_on_backend(o.backend, &p, &as, o.deterministic ? NULL : &rs[0], o.deterministic ? NULL : &rs[1],
+                          common.threads, &proof, &key_s, &used, &err);
     cuzk_wipe(rs, sizeof rs);
     if (rc)
         goto done;
@@ -277,8 +314,8 @@ static int run_prove(int argc, char **argv)
     what = "writing the public inputs";
     rc = cuzk_public_write_json((const uint64_t (*)[4])(w.values + 4), (uint32_t)(as.n_inputs - 1), public_path, &err);
     if (!rc)
-        fprintf(stderr, "params prove: read in %.2f s, proved in %.2f s%s\n", t1 - t0, t2 - t1,
-                o.deterministic ? " (deterministic: r = s = 0)" : "");
+        fprintf(stderr, "params prove: read in %.2f s, key to the device in %.2f s, proved in %.2f s (backend %s)%s\n",
+                t1 - t0, key_s, t2 - t1 - key_s, used, o.deterministic ? " (deterministic: r = s = 0)" : "");
 done:
     fil_assignment_free(&as);
     fil_params_free(&p);
@@ -343,12 +380,13 @@ const cli_command cli_cmd_params_info = {
 
 const cli_command cli_cmd_params_prove = {
     "params prove", NULL,
-    "cuzk params prove [--deterministic] [--blst FILE] <circuit.r1cs> <key.params> <witness.wtns> <proof>\n"
+    "cuzk params prove [--deterministic] [--blst FILE] [--backend B] <circuit.r1cs> <key.params> <witness.wtns> <proof>\n"
     "                  <public.json>\n"
     "  Proves as bellperson does (BLS12-381; circom's wire 0 is the input ONE): writes the proof as\n"
     "  bellperson's 192 bytes (a, b, c compressed) and the public inputs as snarkjs's public.json.\n"
     "  --deterministic  r = s = 0 (the same proof every time; for comparing provers, not for use)\n"
     "  --blst FILE      also write the proof in blst's affine layout (supraseal-c2's groth16_proof)\n"
+    "  --backend B      " CUZK_BACKEND_PROVERS " (default auto: the GPU when one is usable; the same bytes)\n"
     "  --threads N      worker threads (default: all CPUs)\n",
     run_prove};
 

@@ -169,25 +169,33 @@ int fil_prove(const fil_params *p, const fil_assignment *as, const bls12_381_fr 
         goto done;
     }
     bls12_381_g1_jac_add_var(&L, &L, &H);
-    bls12_381_fr rn = {{0}}, sn = {{0}};
-    if (r)
-        bls12_381_fr_from_mont(&rn, r);
-    if (s)
-        bls12_381_fr_from_mont(&sn, s);
-    const fil_vk *vk = &p->vk;
-    bls12_381_groth16_blind(&A, &B2, &L, &B1, &vk->alpha_g1, &vk->beta_g1, &vk->beta_g2, &vk->delta_g1,
-                            &vk->delta_g2, &rn, &sn);
-    cuzk_wipe(&rn, sizeof rn);
-    cuzk_wipe(&sn, sizeof sn);
-    bls12_381_g1_jac_to_affine(&proof->a, &A);
-    bls12_381_g2_jac_to_affine(&proof->b, &B2);
-    bls12_381_g1_jac_to_affine(&proof->c, &L);
+    fil_proof_finish(&p->vk, &A, &B1, &B2, &L, r, s, proof);
 done:
     free(h);
     free(sa);
     free(sb);
     free(sz);
     return rc;
+}
+
+void fil_proof_finish(const fil_vk *vk, const bls12_381_g1_jac *A, const bls12_381_g1_jac *B1,
+                      const bls12_381_g2_jac *B2, const bls12_381_g1_jac *LH, const bls12_381_fr *r,
+                      const bls12_381_fr *s, fil_proof *proof)
+{
+    bls12_381_g1_jac a = *A, b1 = *B1, c = *LH;
+    bls12_381_g2_jac b2 = *B2;
+    bls12_381_fr rn = {{0}}, sn = {{0}};
+    if (r)
+        bls12_381_fr_from_mont(&rn, r);
+    if (s)
+        bls12_381_fr_from_mont(&sn, s);
+    bls12_381_groth16_blind(&a, &b2, &c, &b1, &vk->alpha_g1, &vk->beta_g1, &vk->beta_g2, &vk->delta_g1,
+                            &vk->delta_g2, &rn, &sn);
+    cuzk_wipe(&rn, sizeof rn);
+    cuzk_wipe(&sn, sizeof sn);
+    bls12_381_g1_jac_to_affine(&proof->a, &a);
+    bls12_381_g2_jac_to_affine(&proof->b, &b2);
+    bls12_381_g1_jac_to_affine(&proof->c, &c);
 }
 
 /* a uniformly random r in [0, r) by rejection, Montgomery form */

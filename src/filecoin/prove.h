@@ -49,6 +49,12 @@ int fil_assignment_check(const fil_params *p, const fil_assignment *as, cuzk_err
 int fil_prove(const fil_params *p, const fil_assignment *as, const bls12_381_fr *r, const bls12_381_fr *s,
               int nthreads, fil_proof *proof, cuzk_error *err);
 
+/* The proof from the MSMs A, B1, B2 and C' + H' (LH): the blinding with
+ * r and s as fil_prove takes them (groth16_ops.h), the points affine. */
+void fil_proof_finish(const fil_vk *vk, const bls12_381_g1_jac *A, const bls12_381_g1_jac *B1,
+                      const bls12_381_g2_jac *B2, const bls12_381_g1_jac *LH, const bls12_381_fr *r,
+                      const bls12_381_fr *s, fil_proof *proof);
+
 /* Random r, s for fil_prove (getrandom; Montgomery form); -1 when
  * getrandom fails. Wipe them after use. */
 int fil_random_blinding(bls12_381_fr *r, bls12_381_fr *s);

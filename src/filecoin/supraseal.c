@@ -1,5 +1,6 @@
-/* supraseal-c2's C ABI over the CPU prover (contracts in
- * include/cuzk/supraseal.h). */
+/* supraseal-c2's C ABI over bellperson's prover (contracts in
+ * include/cuzk/supraseal.h): on GPU 0 through the gpu backend when one is
+ * usable (or CUZK_SUPRASEAL_BACKEND says so), else on the CPU. */
 #include "cuzk/supraseal.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 
 #include "filecoin/params.h"
 #include "filecoin/prove.h"
+#include "filecoin/prove_device.h"
 #include "util/threads.h"
 
 _Static_assert(sizeof(cuzk_blst_fr) == sizeof(bls12_381_fr), "blst_fr is Fr's 4 words");
@@ -24,7 +26,31 @@ typedef struct {
     atomic_long refs;
     char *path;
     fil_params params;
+    fil_device_key *device_key; /* on the prover's device once a proof needed it (under one_at_a_time) */
 } srs_inner;
+
+/* The device prover, chosen once: CUZK_SUPRASEAL_BACKEND = cpu, gpu, or
+ * auto (unset: the gpu backend when one is usable, else the CPU). */
+static pthread_once_t prover_once = PTHREAD_ONCE_INIT;
+static cuzk_backend *prover;         /* NULL: the CPU */
+static char prover_error[640];      /* why the gpu asked for cannot be had */
+
+static void prover_choose(void)
+{
+    const char *want = getenv("CUZK_SUPRASEAL_BACKEND");
+    if (!want || !*want || !strcmp(want, "auto")) {
+        if (!backend_gpu_usable())
+            return;
+        want = "gpu";
+    }
+    if (!strcmp(want, "cpu"))
+        return;
+    cuzk_error err = {0};
+    if (strcmp(want, "gpu"))
+        snprintf(prover_error, sizeof prover_error, "CUZK_SUPRASEAL_BACKEND=%s: not auto, cpu or gpu", want);
+    else if (!(prover = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err)))
+        snprintf(prover_error, sizeof prover_error, "CUZK_SUPRASEAL_BACKEND=gpu: %s", err.msg);
+}
 
 /* The cache: the most recently used first, at most CACHE_SIZE, each
  * holding one reference. */
@@ -58,6 +84,7 @@ static int errno_of(int status)
 static void inner_release(srs_inner *s)
 {
     if (s && atomic_fetch_sub(&s->refs, 1) == 1) {
+        fil_device_key_free(s->device_key);
         fil_params_free(&s->params);
         free(s->path);
         free(s);
@@ -204,13 +231,31 @@ cuzk_rust_error generate_groth16_proofs_c(const cuzk_assignment provers[], size_
         if (!below_r(&r_s[i]) || !below_r(&s_s[i]))
             return fail(EINVAL, "circuit %zu: r or s is not below the scalar field's modulus", i);
     }
+    pthread_once(&prover_once, prover_choose);
+    if (prover_error[0])
+        return fail(ENODEV, "%s", prover_error);
+    srs_inner *inner = srs->ptr;
     pthread_mutex_lock(&one_at_a_time);
     int rc = CUZK_OK;
     size_t i = 0;
     for (; i < num_circuits && !rc; i++) {
         fil_assignment as = view_of(&provers[i]);
-        rc = fil_prove(p, &as, (const bls12_381_fr *)&r_s[i], (const bls12_381_fr *)&s_s[i], cuzk_cpu_count(),
-                       (fil_proof *)&proofs[i], &err);
+        const bls12_381_fr *r = (const bls12_381_fr *)&r_s[i], *s = (const bls12_381_fr *)&s_s[i];
+        if (!prover) {
+            rc = fil_prove(p, &as, r, s, cuzk_cpu_count(), (fil_proof *)&proofs[i], &err);
+            continue;
+        }
+        if (inner->device_key && !fil_device_key_fits(inner->device_key, &as)) {
+            fil_device_key_free(inner->device_key); /* another circuit's densities: made again */
+            inner->device_key = NULL;
+        }
+        if (!inner->device_key && (rc = fil_device_key_load(&inner->device_key, prover, 0, p, &as, &err))) {
+            if (rc == CUZK_ERR_NOMEM)
+                snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+                         " (CUZK_SUPRASEAL_BACKEND=cpu proves on the CPU)");
+            continue;
+        }
+        rc = fil_prove_on(inner->device_key, &as, r, s, (fil_proof *)&proofs[i], &err);
     }
     pthread_mutex_unlock(&one_at_a_time);
     return rc ? fail(errno_of(rc), "circuit %zu: %s", i - 1, err.msg) : ok();

@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "cuzk/cuzk.h"
+#include "groth16/bellman.h"
 #include "groth16/groth16.h"
 #include "synthesis/wtns_pack.h"
 
@@ -162,6 +163,19 @@ int cuzk_gpu_prove_packed(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_wtns_pa
  * coefficients only: enough to finish and verify proofs). */
 int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_gpu_key **key,
                    cuzk_error *err);
+
+/* *out <- the key b (groth16/bellman.h) on g's device, its points
+ * resident as they are (no window tables), with the index lists that
+ * pick each point's scalar. CUZK_ERR_ARG for a key whose counts or
+ * variables disagree, CUZK_ERR_NOMEM when it does not fit. */
+int cuzk_gpu_key_upload_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, cuzk_gpu_key **out, cuzk_error *err);
+
+/* The device part of one proof with a key of cuzk_gpu_key_upload_bellman:
+ * w (host memory) to the device, bellman's quotient, the MSMs A, B1, B2
+ * and C' + H' as one (m->c the sum, m->h infinity); t as cuzk_gpu_prove
+ * fills it. */
+int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w, cuzk_msm_results *m,
+                           cuzk_prove_timings *t, cuzk_error *err);
 
 /* Page-locked host memory (cudaHostAlloc) for fast, asynchronous copies;
  * NULL when it cannot be had. */

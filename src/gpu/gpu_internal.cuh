@@ -100,6 +100,14 @@ int copy_to_device(void *dst, const void *src, size_t bytes, cuzk_error *err);
  * form. gpu.cu. */
 int scalars_to_normal(cuzk_gpu *g, cuzk_curve_id curve, void *x, size_t n, cuzk_error *err);
 
+/* Bellman's quotient (groth16/bellman.h; ntt.cu), queued on g's stream:
+ * v[0..2] hold a, b, c's evaluations on the domain of n points whose root
+ * comes from `generator` (n each, natural order, Montgomery), v[3] is
+ * scratch of n; on return v[0] holds the n coefficients of (a b - c) / Z
+ * in normal form (the last is 0), found on the coset generator<w>; the
+ * other buffers are overwritten. */
+int bellman_h(cuzk_gpu *g, cuzk_curve_id curve, void *const v[4], size_t n, uint64_t generator, cuzk_error *err);
+
 /* Device memory a call may still take: free memory, and what g's pool
  * holds unused (0 when unknown). gpu.cu. */
 size_t memory_left(cuzk_gpu *g);

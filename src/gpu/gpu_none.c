@@ -114,6 +114,21 @@ int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_options *o,
     return no_cuda(err);
 }
 
+int cuzk_gpu_key_upload_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, cuzk_gpu_key **out, cuzk_error *err)
+{
+    (void)g, (void)b;
+    if (out)
+        *out = NULL;
+    return no_cuda(err);
+}
+
+int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w, cuzk_msm_results *m,
+                           cuzk_prove_timings *t, cuzk_error *err)
+{
+    (void)g, (void)k, (void)w, (void)m, (void)t;
+    return no_cuda(err);
+}
+
 void *cuzk_gpu_host_alloc(size_t bytes)
 {
     (void)bytes;

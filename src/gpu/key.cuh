@@ -43,6 +43,10 @@ struct cuzk_gpu_key {
     bool registered[KEY_ARRAYS];
     /* the A and B matrices, once given (row_start NULL until then) */
     gpu::abc_rows rows;
+    /* 0: a zkey's key (snarkjs's quotient, cuzk_gpu_prove); else a key in
+     * bellman's layout (key_bellman.cu, cuzk_gpu_prove_bellman), the
+     * generator of its domain */
+    uint64_t bellman_generator;
 };
 
 namespace gpu {

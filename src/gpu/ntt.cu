@@ -298,6 +298,31 @@ template <class F> __global__ void coset_h_kernel(F *a, const F *b, const F *c, 
         store(a + i, (load(a + i) * load_ro(b + i) - load_ro(c + i)).from_mont());
 }
 
+/* out[(k i) mod n] <- in[i], i < n = mask + 1: evaluations on the domain of
+ * the root w^k put where the domain of w has them (k odd: a permutation) */
+template <class F> __global__ void root_order_kernel(const F *in, size_t n, size_t k, F *out)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        store(out + ((k * i) & (n - 1)), load_ro(in + i));
+}
+
+/* a <- (a b - c) zinv: the quotient on a coset where Z is the constant 1 / zinv */
+template <class F> __global__ void quotient_kernel(F *a, const F *b, const F *c, size_t n, F zinv)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        store(a + i, (load(a + i) * load_ro(b + i) - load_ro(c + i)) * zinv);
+}
+
+/* out[i] <- from_mont(in[rev(i)]): bit-reversed coefficients to natural */
+template <class F> __global__ void unreverse_normal_kernel(const F *in, size_t n, unsigned lg, F *out)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        store(out + i, load_ro(in + bit_reverse(i, lg)).from_mont());
+}
+
 /* ---- the CPU field of each curve, for constants computed on the host ---- */
 
 #define NTT_FIELD(NAME, CPU, DEV, IDX, ADICITY)                                                \
@@ -307,8 +332,11 @@ template <class F> __global__ void coset_h_kernel(F *a, const F *b, const F *c, 
         static constexpr int curve = IDX;                                                      \
         static constexpr unsigned two_adicity = ADICITY;                                       \
         static void root(host *w, unsigned lg) { CPU##_ntt_root(w, lg); }                      \
+        static void root_of(host *w, unsigned lg, uint64_t g) { CPU##_ntt_root_of(w, lg, g); } \
+        static bool is_one(const host *a) { return CPU##_is_one(a); }                          \
         static void inv(host *r, const host *a) { CPU##_inv(r, a); }                           \
         static void mul(host *r, const host *a, const host *b) { CPU##_mul(r, a, b); }         \
+        static void sub(host *r, const host *a, const host *b) { CPU##_sub(r, a, b); }         \
         static void from_u64(host *r, uint64_t v) { CPU##_from_u64(r, v); }                    \
     };                                                                                         \
     static_assert(sizeof(DEV) == sizeof(CPU), "device and CPU elements are the same bytes");
@@ -531,6 +559,85 @@ static int coset_h_queue(cuzk_gpu *g, typename T::dev *a, typename T::dev *b, ty
     return 0;
 }
 
+/* k with w_g = w^k, w_g the root of order n = 2^lg from generator g and w
+ * ours (F_ntt_root), both primitive: bit j of k is set when w_g w^-k, k
+ * its bits below j, has order 2^(lg - j) (its 2^(lg-1-j)-th power is -1,
+ * not 1). -1 when g gives no primitive root (not a generator of Fr*). */
+template <class T> static long long root_power(unsigned lg, uint64_t generator)
+{
+    typename T::host w, wg, w_inv;
+    T::root(&w, lg);
+    T::root_of(&wg, lg, generator);
+    T::inv(&w_inv, &w);
+    size_t k = 0;
+    for (unsigned j = 0; j < lg; j++) {
+        const typename T::host u = host_pow2k<T>(wg, lg - 1 - j);
+        if (!T::is_one(&u)) {
+            k |= (size_t)1 << j;
+            const typename T::host step = host_pow2k<T>(w_inv, j);
+            T::mul(&wg, &wg, &step); /* wg <- wg w^-(2^j) */
+        }
+    }
+    return T::is_one(&wg) && (lg == 0 || (k & 1)) ? (long long)k : -1;
+}
+
+/* Bellman's quotient (gpu_internal.cuh, bellman_h) on buffers v[0..4) */
+template <class T>
+static int bellman_h_queue(cuzk_gpu *g, typename T::dev *const v[4], unsigned lg, uint64_t generator,
+                           cuzk_error *err)
+{
+    using F = typename T::dev;
+    const size_t n = (size_t)1 << lg;
+    const long long k = root_power<T>(lg, generator);
+    if (k < 0)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%llu generates no root of unity of order 2^%u",
+                         (unsigned long long)generator, lg);
+    /* into our domain's order, each vector one buffer along: a in v[3], b in v[0], c in v[1] */
+    F *const a = v[3], *const b = v[0], *const c = v[1];
+    const F *const from[3] = {v[0], v[1], v[2]};
+    F *const to[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        root_order_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(from[i], n, (size_t)k,
+                                                                                            to[i]);
+        GPU_LAUNCHED();
+    }
+    typename T::host shift, shift_inv, ninv, one, zinv;
+    T::from_u64(&shift, generator);
+    T::inv(&shift_inv, &shift);
+    T::from_u64(&ninv, n);
+    T::inv(&ninv, &ninv);
+    T::from_u64(&one, 1);
+    zinv = host_pow2k<T>(shift, lg); /* Z(g w^i) = g^n - 1 */
+    T::sub(&zinv, &zinv, &one);
+    T::inv(&zinv, &zinv);
+    const unsigned K = lg / 2; /* k = hi 2^K + lo */
+    if (lg > 0) {
+        const twiddle<F> *tw;
+        GPU_TRY(twiddles<T>(g, lg, &tw, err));
+        dev_buf<F> lo, hi;
+        GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift), to_dev<T>(one), err));
+        GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift, K)), to_dev<T>(ninv), err));
+        for (F *x : to)
+            GPU_TRY(to_coset_queue<T>(g, x, lg, tw, lo, hi, K, err));
+        quotient_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, b, c, n,
+                                                                                          to_dev<T>(zinv));
+        GPU_LAUNCHED();
+        /* the coset iFFT: DIF with w^-1 (bit-reversed coefficients of
+         * H(g x), times n), then position p times n^-1 g^-rev(p) */
+        GPU_TRY(run_passes(g, a, lg, tw, true, true, err));
+        GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift_inv), to_dev<T>(one), err));
+        GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift_inv, K)), to_dev<T>(ninv), err));
+        coset_scale_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, n, lg, lo, hi, K);
+        GPU_LAUNCHED();
+    } else { /* n = 1: every transform is the identity */
+        quotient_kernel<F><<<1, 1, 0, g->stream>>>(a, b, c, n, to_dev<T>(zinv));
+        GPU_LAUNCHED();
+    }
+    unreverse_normal_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, n, lg, v[0]);
+    GPU_LAUNCHED();
+    return 0;
+}
+
 /* log2 n when n = 2^k with k <= max_lg, else -1 */
 static int log2_exact(size_t n, unsigned max_lg)
 {
@@ -602,6 +709,23 @@ static int coset_h_call(cuzk_gpu *given, void *a, const void *b, const void *c, 
 static int bad_curve(cuzk_error *err, int curve)
 {
     return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", curve);
+}
+
+int bellman_h(cuzk_gpu *g, cuzk_curve_id curve, void *const v[4], size_t n, uint64_t generator, cuzk_error *err)
+{
+    const unsigned max_lg = curve == CUZK_CURVE_BN254 ? bn254_ntt::two_adicity : bls12_381_ntt::two_adicity;
+    const int lg = log2_exact(n, max_lg);
+    if (lg < 0)
+        return cuzk_fail(err, CUZK_ERR_ARG, "domain size %zu is not a power of two up to 2^%u", n, max_lg);
+    switch (curve) {
+    case CUZK_CURVE_BN254:
+        return bellman_h_queue<bn254_ntt>(g, reinterpret_cast<bn254_ntt::dev *const *>(v), (unsigned)lg, generator,
+                                          err);
+    case CUZK_CURVE_BLS12_381:
+        return bellman_h_queue<bls12_381_ntt>(g, reinterpret_cast<bls12_381_ntt::dev *const *>(v), (unsigned)lg,
+                                              generator, err);
+    }
+    return bad_curve(err, curve);
 }
 
 } /* namespace gpu */

@@ -122,6 +122,8 @@ static int kept_scalars(cudaStream_t st, const cuzk_gpu_key *k, int i, const fr_
                         cuzk_error *err)
 {
     const size_t n = k->kept[i];
+    if (n == 0) /* no launch of 0 blocks */
+        return 0;
     if (!k->idx[i]) {
         GPU_CHECK(cudaMemcpyAsync(dst, scalars, n * sizeof *dst, cudaMemcpyDeviceToDevice, st));
         return 0;
@@ -431,6 +433,46 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
     return 0;
 }
 
+/* A proof with a key in bellman's layout (gpu.h, cuzk_gpu_prove_bellman):
+ * the phases of prove(), ABC empty (a, b, c come whole from the host). */
+static int prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w, cuzk_msm_results *m,
+                         cuzk_prove_timings *t, cuzk_error *err)
+{
+    const size_t n = k->domain_size, ni = (size_t)k->n_public + 1, nz = k->n_vars - ni;
+    /* a (h once the quotient is done) apart from the other three, which go
+     * back to the pool before the MSMs need its memory for their digits */
+    dev_buf<fr_words> d_a, d_rest, d_w;
+    GPU_TRY(d_a.alloc(g, n, err));
+    GPU_TRY(d_rest.alloc(g, 3 * n, err));
+    GPU_TRY(d_w.alloc(g, k->n_vars, err));
+    void *const v[4] = {d_a.get(), d_rest.get(), d_rest.get() + n, d_rest.get() + 2 * n};
+    proof_digits digits;
+    digits_release release = {g};
+
+    GPU_TRY(mark(g, PHASE_START, err));
+    GPU_CHECK(cudaMemcpyAsync(d_w, w->inputs, ni * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+    GPU_CHECK(cudaMemcpyAsync(d_w.get() + ni, w->aux, nz * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+    const void *const abc[3] = {w->a, w->b, w->c};
+    for (int i = 0; i < 3; i++) {
+        fr_words *dst = static_cast<fr_words *>(v[i]);
+        GPU_CHECK(cudaMemcpyAsync(dst, abc[i], w->abc_size * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+        GPU_CHECK(cudaMemsetAsync(dst + w->abc_size, 0, (n - w->abc_size) * sizeof(fr_words), g->stream));
+    }
+    GPU_TRY(mark(g, PHASE_H2D, err));
+    GPU_TRY(scalars_to_normal(g, k->curve, d_w, k->n_vars, err)); /* the MSMs' scalars */
+    GPU_TRY(mark(g, PHASE_ABC, err));
+    GPU_TRY(bellman_h(g, k->curve, v, n, k->bellman_generator, err));
+    d_rest.release();
+    GPU_TRY(mark(g, PHASE_NTT, err));
+    memset(m, 0, sizeof *m);
+    m->curve = k->curve;
+    GPU_TRY(resident_msms(g, k, d_w, d_a, digits, m, err));
+    GPU_CHECK(cudaEventSynchronize(g->phase_ev[PHASE_MSM_H]));
+    if (t)
+        phase_times(g, true, t);
+    return 0;
+}
+
 } /* namespace gpu */
 
 /* What cuzk_gpu_prove and cuzk_gpu_prove_packed require alike */
@@ -442,6 +484,8 @@ static int prove_args(const char *call, cuzk_gpu *g, const cuzk_gpu_key *k, cons
     if (k->device != g->device)
         return cuzk_fail(err, CUZK_ERR_ARG, "%s: the key is on device %d, the context on device %d", call,
                          k->device, g->device);
+    if (k->bellman_generator)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: the key is in bellman's layout (cuzk_gpu_prove_bellman)", call);
     if (!abc && !k->rows.row_start)
         return cuzk_fail(err, CUZK_ERR_ARG, "%s: no a, b, c given and the key has no rows to build "
                          "them (cuzk_gpu_key_set_rows)", call);
@@ -464,4 +508,21 @@ extern "C" int cuzk_gpu_prove_packed(cuzk_gpu *g, const cuzk_gpu_key *k, const c
         return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove_packed: %zu values packed, the key has %u wires", w->n,
                          k->n_vars);
     return gpu::prove(g, k, nullptr, nullptr, w, m, t, err);
+}
+
+extern "C" int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w,
+                                      cuzk_msm_results *m, cuzk_prove_timings *t, cuzk_error *err)
+{
+    if (!g || !k || !w || !m || !k->bellman_generator)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove_bellman: needs a context, a key in bellman's layout, "
+                         "a witness, results");
+    if (k->device != g->device)
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove_bellman: the key is on device %d, the context on %d",
+                         k->device, g->device);
+    if (w->abc_size > k->domain_size || (w->abc_size && (!w->a || !w->b || !w->c)) || !w->inputs ||
+        (k->n_vars > (size_t)k->n_public + 1 && !w->aux))
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove_bellman: %zu rows of a, b, c for a domain of %u, or "
+                         "a missing array", w->abc_size, k->domain_size);
+    GPU_CHECK(cudaSetDevice(g->device));
+    return gpu::prove_bellman(g, k, w, m, t, err);
 }

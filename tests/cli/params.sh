@@ -1,7 +1,8 @@
 # Filecoin's parameter files end to end: `cuzk setup --format params` on
 # circom's own BLS12-381 r1cs (the fixture) and on a synthetic circuit,
 # `params info` (counts alone and --check), `params prove` and `params
-# verify` (random and deterministic proofs, the blst layout), and clean
+# verify` (random and deterministic proofs, the blst layout, the default
+# backend's bytes against --backend cpu's), and clean
 # failures: a tampered proof, a wrong public input, a truncated key, a
 # BN254 circuit, a witness of another circuit.
 source "$(dirname "$0")/../interop/lib.sh"
@@ -28,6 +29,12 @@ step "deterministic proofs: the same bytes twice; the blst layout"
 "$CUZK" params prove --deterministic --blst "$d/p.blst" "$FIX/mul.r1cs" "$d/mul.params" "$FIX/mul.wtns" "$d/p1" "$d/pub1.json"
 "$CUZK" params prove --deterministic --threads 1 "$FIX/mul.r1cs" "$d/mul.params" "$FIX/mul.wtns" "$d/p2" "$d/pub2.json"
 cmp "$d/p1" "$d/p2" || { echo "FAIL: deterministic proofs differ"; exit 1; }
+# auto proves on the GPU where one is usable: the CPU's bytes either way
+"$CUZK" params prove --deterministic --backend cpu "$FIX/mul.r1cs" "$d/mul.params" "$FIX/mul.wtns" "$d/p3" "$d/pub3.json" \
+    2>"$d/p3.txt"
+grep -q "(backend cpu)" "$d/p3.txt" || { cat "$d/p3.txt"; echo "FAIL: --backend cpu not used"; exit 1; }
+cmp "$d/p1" "$d/p3" || { echo "FAIL: the default backend's proof differs from the CPU's"; exit 1; }
+expect_fail "$CUZK" params prove --backend tpu "$FIX/mul.r1cs" "$d/mul.params" "$FIX/mul.wtns" "$d/x" "$d/x.json"
 [ "$(stat -c %s "$d/p.blst")" = 384 ] || { echo "FAIL: the blst layout is not 384 bytes"; exit 1; }
 "$CUZK" params verify "$d/mul.vk" "$d/pub1.json" "$d/p1" | grep -q "OK!"
 

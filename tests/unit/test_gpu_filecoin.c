@@ -1,0 +1,208 @@
+/* Bellperson's prover with its device part on the GPU
+ * (src/filecoin/prove_device.c over the gpu backend's bellman keys):
+ * with r = s = 0 the proofs are the CPU prover's bytes, for every density
+ * shape (random, all dense, no B-aux, one input, a one-constraint domain
+ * of 2, a, b, c filling the domain or not) and at 2^15; blinded proofs
+ * verify; a key proves many assignments the same; an assignment with
+ * other densities is refused; and supraseal-c2's ABI on the GPU gives the
+ * CPU's bytes for a batch. Skips (77) without a usable GPU. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "cuzk/supraseal.h"
+#include "filecoin/assignment.h"
+#include "filecoin/params.h"
+#include "filecoin/prove.h"
+#include "filecoin/prove_device.h"
+#include "filecoin/setup.h"
+#include "filecoin_circuit.h"
+#include "support.h"
+#include "util/threads.h"
+
+static cuzk_backend *gpu;
+
+typedef struct {
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    fil_params p;
+    fil_assignment as;
+} case_t;
+
+static void case_make(case_t *c, fc_shape shape, uint32_t n_pub, uint32_t m, uint64_t seed)
+{
+    cuzk_error err = {0};
+    assert_int_equal(fc_build(shape, n_pub, m, seed, &c->r, &c->w), 0);
+    fil_setup_options o = {.nthreads = cuzk_cpu_count(), .toxic = test_toxic};
+    if (fil_setup(&c->r, &o, &c->p, &err))
+        fail_msg("setup: %s", err.msg);
+    if (fil_assignment_from_r1cs(&c->as, &c->r, &c->w, cuzk_cpu_count(), &err))
+        fail_msg("assignment: %s", err.msg);
+}
+
+static void case_free(case_t *c)
+{
+    fil_assignment_free(&c->as);
+    fil_params_free(&c->p);
+    cuzk_wtns_free(&c->w);
+    cuzk_r1cs_free(&c->r);
+}
+
+static const uint64_t (*public_of(const case_t *c))[4] { return (const uint64_t (*)[4])(c->w.values + 4); }
+
+/* the GPU's proofs against the CPU's (r = s = 0), twice with one key, and
+ * a blinded one that verifies */
+static void check_case(case_t *c)
+{
+    cuzk_error err = {0};
+    fil_device_key *k = NULL;
+    if (fil_device_key_load(&k, gpu, 0, &c->p, &c->as, &err))
+        fail_msg("device key: %s", err.msg);
+    fil_proof cpu, dev, again, blinded;
+    if (fil_prove(&c->p, &c->as, NULL, NULL, cuzk_cpu_count(), &cpu, &err))
+        fail_msg("CPU prove: %s", err.msg);
+    if (fil_prove_on(k, &c->as, NULL, NULL, &dev, &err) || fil_prove_on(k, &c->as, NULL, NULL, &again, &err))
+        fail_msg("GPU prove: %s", err.msg);
+    assert_memory_equal(&dev, &cpu, sizeof cpu);
+    assert_memory_equal(&again, &cpu, sizeof cpu);
+    bls12_381_fr r, s;
+    assert_int_equal(fil_random_blinding(&r, &s), 0);
+    if (fil_prove_on(k, &c->as, &r, &s, &blinded, &err))
+        fail_msg("GPU prove, blinded: %s", err.msg);
+    assert_memory_not_equal(&blinded, &cpu, sizeof cpu);
+    if (fil_verify(&c->p.vk, public_of(c), c->as.n_inputs - 1, &blinded, &err))
+        fail_msg("verify: %s", err.msg);
+    fil_device_key_free(k);
+}
+
+static void test_shapes(void **state)
+{
+    (void)state;
+    static const struct {
+        fc_shape shape;
+        uint32_t n_pub, m;
+    } shapes[] = {
+        {FC_RANDOM, 3, 40},    {FC_ALL_DENSE, 2, 12}, {FC_NO_B_AUX, 1, 30}, {FC_RANDOM, 0, 25},
+        {FC_RANDOM, 0, 1},     {FC_RANDOM, 1, 29},    {FC_RANDOM, 1, 30},   {FC_RANDOM, 4, 1000},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        case_t c;
+        case_make(&c, shapes[i].shape, shapes[i].n_pub, shapes[i].m, 100 + i);
+        check_case(&c);
+        case_free(&c);
+    }
+}
+
+/* a 2^15 domain: the NTT's several passes, MSMs of thousands of points */
+static void test_large(void **state)
+{
+    (void)state;
+    case_t c;
+    case_make(&c, FC_RANDOM, 5, (1u << 15) - 10, 200);
+    assert_int_equal(c.p.n_h + 1, 1u << 15);
+    check_case(&c);
+    case_free(&c);
+}
+
+/* densities other than the key's, with the same counts: refused */
+static void test_other_densities(void **state)
+{
+    (void)state;
+    case_t c;
+    cuzk_error err = {0};
+    case_make(&c, FC_RANDOM, 2, 60, 300);
+    fil_device_key *k = NULL;
+    if (fil_device_key_load(&k, gpu, 0, &c.p, &c.as, &err))
+        fail_msg("device key: %s", err.msg);
+    size_t on = 0, off = 0; /* one set bit and one clear bit of a_aux swapped: the popcount stays */
+    while (on < c.as.n_aux && !fil_density_get(&c.as.a_aux, on))
+        on++;
+    while (off < c.as.n_aux && fil_density_get(&c.as.a_aux, off))
+        off++;
+    if (on == c.as.n_aux || off == c.as.n_aux)
+        skip(); /* this seed's circuit has no such pair */
+    c.as.a_aux.bits[on / 64] ^= 1ULL << (on % 64);
+    c.as.a_aux.bits[off / 64] ^= 1ULL << (off % 64);
+    assert_false(fil_device_key_fits(k, &c.as));
+    fil_proof proof;
+    assert_int_equal(fil_prove_on(k, &c.as, NULL, NULL, &proof, &err), CUZK_ERR_MISMATCH);
+    assert_non_null(strstr(err.msg, "densities"));
+    fil_device_key_free(k);
+    case_free(&c);
+}
+
+static cuzk_assignment abi_of(const fil_assignment *x)
+{
+    return (cuzk_assignment){x->a_aux.bits, x->a_aux.bit_len, x->a_aux.popcount,
+                             x->b_inp.bits, x->b_inp.bit_len, x->b_inp.popcount,
+                             x->b_aux.bits, x->b_aux.bit_len, x->b_aux.popcount,
+                             (const cuzk_blst_fr *)x->a, (const cuzk_blst_fr *)x->b, (const cuzk_blst_fr *)x->c,
+                             x->abc_size,
+                             (const cuzk_blst_fr *)x->inputs, x->n_inputs,
+                             (const cuzk_blst_fr *)x->aux, x->n_aux};
+}
+
+/* supraseal-c2's ABI on the GPU (CUZK_SUPRASEAL_BACKEND=gpu, set in
+ * main): a batch of two gives the CPU prover's bytes */
+static void test_abi_batch(void **state)
+{
+    (void)state;
+    case_t c;
+    cuzk_error err = {0};
+    case_make(&c, FC_RANDOM, 3, 500, 400);
+    char dir[64], path[128];
+    snprintf(dir, sizeof dir, "/tmp/cuzk-gpu-c2-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/k.params", dir);
+    if (fil_params_write(&c.p, path, &err))
+        fail_msg("write: %s", err.msg);
+    cuzk_srs srs;
+    cuzk_rust_error e = create_SRS(&srs, path, true);
+    if (e.code)
+        fail_msg("create_SRS: %s", e.message);
+    cuzk_assignment batch[2] = {abi_of(&c.as), abi_of(&c.as)};
+    cuzk_blst_fr zero[2] = {{{0}}};
+    cuzk_groth16_proof proofs[2];
+    e = generate_groth16_proofs_c(batch, 2, zero, zero, proofs, &srs);
+    if (e.code)
+        fail_msg("generate_groth16_proofs_c: %s", e.message);
+    fil_proof cpu;
+    if (fil_prove(&c.p, &c.as, NULL, NULL, cuzk_cpu_count(), &cpu, &err))
+        fail_msg("CPU prove: %s", err.msg);
+    assert_memory_equal(&proofs[0], &cpu, sizeof cpu);
+    assert_memory_equal(&proofs[1], &cpu, sizeof cpu);
+    evict_SRS(&srs);
+    drop_SRS(&srs);
+    assert_int_equal(remove_tree(dir), 0);
+    case_free(&c);
+}
+
+int main(void)
+{
+    if (!backend_gpu_usable()) {
+        printf("SKIP: test_gpu_filecoin needs a GPU\n");
+        return 77;
+    }
+    cuzk_error err = {0};
+    if (!(gpu = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err))) {
+        fprintf(stderr, "gpu backend: %s\n", err.msg);
+        return 1;
+    }
+    setenv("CUZK_SUPRASEAL_BACKEND", "gpu", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_large),
+        cmocka_unit_test(test_other_densities),
+        cmocka_unit_test(test_abi_batch),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    gpu->destroy(gpu);
+    return failed;
+}
