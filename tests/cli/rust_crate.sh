@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The Rust crate rust/supraseal-c2 (supraseal-c2's API over libcuzk, for
+# bellperson's cuda-supraseal): `cargo test` with Debian's cargo and rustc
+# (1.63, what scripts/install-deps installs; /usr/bin first, ahead of a
+# rustup toolchain in PATH), offline, its CARGO_HOME and target folder in
+# build/, linking build/libcuzk.a: proofs synthesized in Rust, byte for
+# byte the C prover's, blinded ones verified by `cuzk params verify`, and
+# every bad input an error (tests/proofs.rs, tests/errors.rs). Skips
+# (77) without cargo and rustc.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+
+pick() { # the Debian tool when installed, else the first in PATH
+    if [ -x "/usr/bin/$1" ]; then echo "/usr/bin/$1"; else command -v "$1" || true; fi
+}
+cargo=$(pick cargo) rustc=$(pick rustc) rustdoc=$(pick rustdoc)
+if [ -z "$cargo" ] || [ -z "$rustc" ]; then
+    echo "cargo/rustc not installed (scripts/install-deps installs Debian's): the Rust crate's tests skipped"
+    exit 77
+fi
+for f in build/libcuzk.a build/libcuzk.libs build/cuzk; do
+    [ -e "$f" ] || { echo "FAIL: $f is missing: run make"; exit 1; }
+done
+echo "--- $("$cargo" --version), $("$rustc" --version)"
+export CARGO_HOME=$root/build/cargo-home CARGO_TARGET_DIR=$root/build/rust RUSTC=$rustc \
+    CUZK_LIB_DIR=$root/build CUZK_BIN=$root/build/cuzk
+[ -n "$rustdoc" ] && export RUSTDOC=$rustdoc
+"$cargo" test --offline --locked --manifest-path rust/supraseal-c2/Cargo.toml 2>&1
+rm -rf "$CARGO_TARGET_DIR"/tmp/cuzk-* # the tests' scratch folders (kept when one fails)
+echo "rust_crate: all passed"
