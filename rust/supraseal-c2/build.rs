@@ -32,9 +32,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", dir.join(LIBS).display());
     println!("cargo:rustc-link-search=native={}", dir.display());
     println!("cargo:rustc-link-lib=static=cuzk");
-    for flag in libs.split_whitespace() {
-        link_flag(flag);
-    }
+    link_libs(&libs);
     // for crates that build C against the same library (links = "cuzk")
     println!("cargo:lib_dir={}", dir.display());
 }
@@ -79,16 +77,36 @@ fn pkg_config_libdir() -> Option<PathBuf> {
     }
 }
 
-/// One word of libcuzk.libs as cargo's link instructions.
-fn link_flag(flag: &str) {
-    if let Some(lib) = flag.strip_prefix("-l") {
-        println!("cargo:rustc-link-lib={}", lib);
-    } else if let Some(dir) = flag.strip_prefix("-L") {
-        println!("cargo:rustc-link-search=native={}", dir);
-    } else if flag == "-pthread" {
-        println!("cargo:rustc-link-lib=pthread");
-    } else {
-        println!("cargo:warning=libcuzk.libs: {} left out (only -l and -L are passed on)", flag);
+/// libcuzk.libs's flags as cargo's link instructions. A library found as
+/// lib<name>.a in one of its own -L folders (the CUDA runtime,
+/// libcudart_static) is linked statically, which bundles it into this
+/// crate: a Rust static library built on top (filecoin-ffi's
+/// libfilcrypto.a) then needs no -L at its final link, only the system
+/// libraries that rustc's native-static-libs lists.
+fn link_libs(flags: &str) {
+    let mut dirs = Vec::new();
+    let mut libs = Vec::new();
+    for flag in flags.split_whitespace() {
+        if let Some(dir) = flag.strip_prefix("-L") {
+            dirs.push(PathBuf::from(dir));
+        } else if let Some(lib) = flag.strip_prefix("-l") {
+            libs.push(lib.to_string());
+        } else if flag == "-pthread" {
+            libs.push("pthread".to_string());
+        } else {
+            println!("cargo:warning=libcuzk.libs: {} left out (only -l and -L are passed on)", flag);
+        }
+    }
+    for dir in &dirs {
+        println!("cargo:rustc-link-search=native={}", dir.display());
+    }
+    for lib in libs {
+        let archive = format!("lib{}.a", lib);
+        if dirs.iter().any(|d| d.join(&archive).is_file()) {
+            println!("cargo:rustc-link-lib=static={}", lib);
+        } else {
+            println!("cargo:rustc-link-lib={}", lib);
+        }
     }
 }
 

@@ -5,8 +5,10 @@
 # rustup toolchain in PATH), offline, its CARGO_HOME and target folder in
 # build/, linking build/libcuzk.a: proofs synthesized in Rust, byte for
 # byte the C prover's, blinded ones verified by `cuzk params verify`, and
-# every bad input an error (tests/proofs.rs, tests/errors.rs). Skips
-# (77) without cargo and rustc.
+# every bad input an error (tests/proofs.rs, tests/errors.rs); then
+# rust/patch-check, a crate calling it in bellperson's shape through
+# [patch.crates-io] as a Filecoin build does. Skips (77) without cargo
+# and rustc.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -26,6 +28,9 @@ echo "--- $("$cargo" --version), $("$rustc" --version)"
 export CARGO_HOME=$root/build/cargo-home CARGO_TARGET_DIR=$root/build/rust RUSTC=$rustc \
     CUZK_LIB_DIR=$root/build CUZK_BIN=$root/build/cuzk
 [ -n "$rustdoc" ] && export RUSTDOC=$rustdoc
-"$cargo" test --offline --locked --manifest-path rust/supraseal-c2/Cargo.toml 2>&1
+for crate in supraseal-c2 patch-check; do
+    echo "--- cargo test: rust/$crate"
+    "$cargo" test --offline --locked --manifest-path "rust/$crate/Cargo.toml" 2>&1
+done
 rm -rf "$CARGO_TARGET_DIR"/tmp/cuzk-* # the tests' scratch folders (kept when one fails)
 echo "rust_crate: all passed"

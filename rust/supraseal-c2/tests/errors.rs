@@ -109,70 +109,52 @@ fn panic_message<F: FnOnce()>(f: F) -> String {
     }
 }
 
+/// The field-by-field entry point's panic message ("" on success) for s
+/// given as n_a copies of its a (for one circuit) and these bitmaps
+/// (a_aux, b_inp, b_aux).
+fn field_by_field<D>(srs: &SRS, s: &Synthesized, n_a: usize, bitmaps: [&[D]; 3]) -> String {
+    let a = vec![s.a.as_ptr(); n_a];
+    let (b, c, i, x) = ([s.b.as_ptr()], [s.c.as_ptr()], [s.inputs.as_ptr()], [s.aux.as_ptr()]);
+    let (sizes, counts) =
+        ([s.a.len(), s.inputs.len(), s.aux.len()], [s.a_aux.popcount, s.b_inp.popcount, s.b_aux.popcount]);
+    let mut proofs = [[0u64; 48]];
+    panic_message(|| {
+        generate_groth16_proof(
+            &a,
+            &b,
+            &c,
+            sizes[0],
+            &i,
+            &x,
+            sizes[1],
+            sizes[2],
+            bitmaps[0],
+            bitmaps[1],
+            bitmaps[2],
+            counts[0],
+            counts[1],
+            counts[2],
+            1,
+            &[ZERO],
+            &[ZERO],
+            &mut proofs,
+            srs,
+        )
+    })
+}
+
 /// The field-by-field entry point (supraseal-c2's older one, panicking
 /// as it does): its slices' lengths and bitmaps checked before libcuzk
 /// reads them.
 #[test]
 fn bad_arguments_field_by_field() {
     let (_, srs, s) = fixture_key("fields");
-    let call = |n_a: usize, a_aux: &[usize], word32: bool| {
-        let a = vec![s.a.as_ptr(); n_a];
-        let (b, c, i, x) = ([s.b.as_ptr()], [s.c.as_ptr()], [s.inputs.as_ptr()], [s.aux.as_ptr()]);
-        let (n_abc, n_in, n_aux) = (s.a.len(), s.inputs.len(), s.aux.len());
-        let mut proofs = [[0u64; 48]];
-        panic_message(|| {
-            if word32 {
-                let w = [u32::MAX; 4];
-                generate_groth16_proof(
-                    &a,
-                    &b,
-                    &c,
-                    n_abc,
-                    &i,
-                    &x,
-                    n_in,
-                    n_aux,
-                    &w,
-                    &w,
-                    &w,
-                    0,
-                    0,
-                    0,
-                    1,
-                    &[ZERO],
-                    &[ZERO],
-                    &mut proofs,
-                    &srs,
-                )
-            } else {
-                generate_groth16_proof(
-                    &a,
-                    &b,
-                    &c,
-                    n_abc,
-                    &i,
-                    &x,
-                    n_in,
-                    n_aux,
-                    a_aux,
-                    &s.b_inp.words,
-                    &s.b_aux.words,
-                    s.a_aux.popcount,
-                    s.b_inp.popcount,
-                    s.b_aux.popcount,
-                    1,
-                    &[ZERO],
-                    &[ZERO],
-                    &mut proofs,
-                    &srs,
-                )
-            }
-        })
-    };
-    assert_eq!(call(1, &s.a_aux.words, false), "");
-    assert!(call(2, &s.a_aux.words, false).contains("ntt_a_scalars has 2 elements for 1 circuits"));
-    assert!(call(1, &[], false).contains("a_aux_density_bv has 0 words"));
-    assert!(call(1, &s.a_aux.words, true).contains("a density word is 4 bytes"));
+    let words = [&s.a_aux.words[..], &s.b_inp.words, &s.b_aux.words];
+    assert_eq!(field_by_field(&srs, &s, 1, words), "");
+    assert!(field_by_field(&srs, &s, 2, words).contains("ntt_a_scalars has 2 elements for 1 circuits"));
+    assert!(field_by_field(&srs, &s, 1, [&[], words[1], words[2]]).contains("a_aux_density_bv has 0 words"));
+    let w32 = [u32::MAX; 4];
+    assert!(field_by_field(&srs, &s, 1, [&w32[..]; 3]).contains("a density word is 4 bytes"));
 }
 
 /// supraseal-c2's own entry point panics with libcuzk's message: a panic
