@@ -63,27 +63,15 @@ fn deterministic_proof_is_the_c_provers_on_the_fixture() {
     verify(&dir, &k, &mul_public(&read_wtns(&wtns).unwrap()), &proofs[0]).unwrap();
 }
 
-/// A synthetic bit-heavy circuit: thousands of rows, sparse B columns,
-/// several inputs (the densities matter).
+/// A synthetic circuit (half random gates, half SHA-256-like bit gates):
+/// thousands of rows, sparse B columns, several inputs (the densities
+/// matter).
 #[test]
 fn deterministic_proof_is_the_c_provers_on_a_synthetic_circuit() {
     let dir = scratch("synthetic");
     let (r1cs, wtns) = (dir.join("s.r1cs"), dir.join("s.wtns"));
-    let args = [
-        "circuit",
-        "synth",
-        "--curve",
-        "bls12381",
-        "--constraints",
-        "3000",
-        "--public",
-        "3",
-        "--shape",
-        "bits",
-        "--seed",
-        "7",
-    ];
-    let mut argv: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+    let args = "circuit synth --curve bls12381 --constraints 3000 --public 3 --shape mixed --seed 7";
+    let mut argv: Vec<&std::ffi::OsStr> = args.split(' ').map(|a| a.as_ref()).collect();
     argv.extend([r1cs.as_os_str(), wtns.as_os_str()]);
     cuzk(&argv).expect("cuzk circuit synth");
     let k = keyed(&dir, "s", &r1cs);
