@@ -5,6 +5,7 @@
 //!   1. $CUZK_LIB_DIR (a folder holding libcuzk.a and libcuzk.libs)
 //!   2. the cuzk checkout this crate sits in: ../../build (`make`)
 //!   3. an installed cuzk: `pkg-config --variable=libdir cuzk` (`make install`)
+//!
 //! libcuzk.libs, written beside libcuzk.a by the Makefile, lists the link
 //! flags of that build (-l and -L; the CUDA runtime's for a GPU build).
 

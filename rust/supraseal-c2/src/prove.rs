@@ -250,3 +250,19 @@ pub fn generate_groth16_proof<S, D, PR>(
         panic!("{}", e);
     }
 }
+
+/// The layouts libcuzk reads (include/cuzk/supraseal.h): an Assignment
+/// is 17 words (three bitmaps of pointer, bit length, popcount; a, b, c
+/// and abc_size; inputs and aux with their sizes), an SRS one pointer, an
+/// error an int and a pointer.
+#[cfg(test)]
+mod layout {
+    use std::mem::size_of;
+
+    #[test]
+    fn sizes_are_the_c_abis() {
+        assert_eq!(size_of::<super::Assignment<[u64; 4]>>(), 17 * 8);
+        assert_eq!(size_of::<crate::SRS>(), 8);
+        assert_eq!(size_of::<crate::error::RawError>(), 16);
+    }
+}

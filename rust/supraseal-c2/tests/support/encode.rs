@@ -25,7 +25,7 @@ fn words(p: &Proof, from: usize) -> FpW {
 }
 
 fn put_be(out: &mut [u8], f: &Field<6>, x: &FpW) {
-    let v = f.from_mont(x);
+    let v = f.to_normal(x);
     for i in 0..6 {
         out[8 * i..8 * i + 8].copy_from_slice(&v[5 - i].to_be_bytes());
     }
@@ -43,7 +43,7 @@ fn compress(out: &mut [u8], f: &Field<6>, x: &[FpW], y_sign: &FpW, all: &[FpW]) 
         put_be(&mut out[48 * k..48 * k + 48], f, c);
     }
     out[0] |= 0x80;
-    if f.is_larger_half(&f.from_mont(y_sign)) {
+    if f.is_larger_half(&f.to_normal(y_sign)) {
         out[0] |= 0x20;
     }
 }

@@ -79,34 +79,15 @@ impl<const N: usize> Field<N> {
         out
     }
 
-    /// a - b mod m
-    pub fn sub(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
-        let (d, borrow) = sub_words(a, b);
-        if borrow {
-            self.add_unreduced(&d)
-        } else {
-            d
-        }
-    }
-
-    fn add_unreduced(&self, a: &[u64; N]) -> [u64; N] {
-        let mut out = [0u64; N];
-        let mut carry = 0u128;
-        for i in 0..N {
-            let s = a[i] as u128 + self.modulus[i] as u128 + carry;
-            out[i] = s as u64;
-            carry = s >> 64;
-        }
-        out
-    }
-
-    /// a b R^-1 mod m (CIOS)
+    /// a b R^-1 mod m (CIOS): per word b_i of b, t <- (t + a b_i + q m) /
+    /// 2^64 with q = t_0 (-m^-1) mod 2^64, which makes the low word zero;
+    /// t < 2m throughout, one subtraction at the end
     pub fn mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         let mut t = [0u64; 8]; // N + 2 words, N <= 6
-        for i in 0..N {
+        for &bi in b.iter() {
             let mut carry = 0u128;
             for j in 0..N {
-                let s = t[j] as u128 + a[j] as u128 * b[i] as u128 + carry;
+                let s = t[j] as u128 + a[j] as u128 * bi as u128 + carry;
                 t[j] = s as u64;
                 carry = s >> 64;
             }
@@ -136,7 +117,7 @@ impl<const N: usize> Field<N> {
         self.mul(a, &self.r2)
     }
 
-    pub fn from_mont(&self, a: &[u64; N]) -> [u64; N] {
+    pub fn to_normal(&self, a: &[u64; N]) -> [u64; N] {
         let mut one = [0u64; N];
         one[0] = 1;
         self.mul(a, &one)
