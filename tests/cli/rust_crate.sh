@@ -25,12 +25,20 @@ for f in build/libcuzk.a build/libcuzk.libs build/cuzk; do
     [ -e "$f" ] || { echo "FAIL: $f is missing: run make"; exit 1; }
 done
 echo "--- $("$cargo" --version), $("$rustc" --version)"
-export CARGO_HOME=$root/build/cargo-home CARGO_TARGET_DIR=$root/build/rust RUSTC=$rustc \
-    CUZK_LIB_DIR=$root/build CUZK_BIN=$root/build/cuzk
+export CARGO_HOME=$root/build/cargo-home CARGO_TARGET_DIR=$root/build/rust RUSTC=$rustc CUZK_BIN=$root/build/cuzk
 [ -n "$rustdoc" ] && export RUSTDOC=$rustdoc
+unset CUZK_LIB_DIR # build.rs finds the checkout's build/libcuzk.a, as a patched Filecoin build does
 for crate in supraseal-c2 patch-check; do
     echo "--- cargo test: rust/$crate"
     "$cargo" test --offline --locked --manifest-path "rust/$crate/Cargo.toml" 2>&1
 done
 rm -rf "$CARGO_TARGET_DIR"/tmp/cuzk-* # the tests' scratch folders (kept when one fails)
+
+echo "--- a CUZK_LIB_DIR without the library: a build error that says so"
+empty=$(mktemp -d)
+trap 'rm -rf "$empty"' EXIT
+if CUZK_LIB_DIR=$empty "$cargo" build --offline --locked --manifest-path rust/supraseal-c2/Cargo.toml >"$empty/out.txt" 2>&1; then
+    echo "FAIL: built without libcuzk"; exit 1
+fi
+grep -q "CUZK_LIB_DIR=$empty holds no libcuzk.a" "$empty/out.txt" || { cat "$empty/out.txt"; echo "FAIL: no clear message"; exit 1; }
 echo "rust_crate: all passed"
