@@ -7,8 +7,9 @@
 # byte the C prover's, blinded ones verified by `cuzk params verify`, and
 # every bad input an error (tests/proofs.rs, tests/errors.rs); then
 # rust/patch-check, a crate calling it in bellperson's shape through
-# [patch.crates-io] as a Filecoin build does. Skips (77) without cargo
-# and rustc.
+# [patch.crates-io] as a Filecoin build does, also as a static library
+# linked into a C program with rustc's native-static-libs alone (as Go
+# links filecoin-ffi's). Skips (77) without cargo and rustc.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -41,4 +42,19 @@ if CUZK_LIB_DIR=$empty "$cargo" build --offline --locked --manifest-path rust/su
     echo "FAIL: built without libcuzk"; exit 1
 fi
 grep -q "CUZK_LIB_DIR=$empty holds no libcuzk.a" "$empty/out.txt" || { cat "$empty/out.txt"; echo "FAIL: no clear message"; exit 1; }
+
+echo "--- a Rust static library on top (as filecoin-ffi's libfilcrypto.a) links with native-static-libs alone"
+CARGO_TARGET_DIR=$empty/target RUSTFLAGS="--print native-static-libs" "$cargo" build --offline --locked \
+    --manifest-path rust/patch-check/Cargo.toml >"$empty/build.txt" 2>&1 || { cat "$empty/build.txt"; exit 1; }
+libs=$(sed -n 's/.*native-static-libs: //p' "$empty/build.txt" | head -n 1)
+cat >"$empty/use.c" <<'C'
+#include <stdio.h>
+int patch_check_read_params(const char *path);
+int main(int argc, char **argv) { printf("%d\n", patch_check_read_params(argv[1])); return 0; }
+C
+# shellcheck disable=SC2086 # the libraries are words
+cc "$empty/use.c" "$empty/target/debug/libcuzk_patch_check.a" $libs -o "$empty/use"
+build/cuzk setup --format params tests/fixtures/bls12381/mul.r1cs "$empty/mul.params" 2>/dev/null
+[ "$("$empty/use" "$empty/mul.params")" = 0 ] || { echo "FAIL: the linked program does not read the key"; exit 1; }
+[ "$("$empty/use" "$empty/none.params")" = 5 ] || { echo "FAIL: a missing key is not EIO"; exit 1; }
 echo "rust_crate: all passed"

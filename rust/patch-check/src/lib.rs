@@ -6,7 +6,9 @@
 //! in place in blstrs's layout. Written for this check, in bellperson's
 //! shape, not its code.
 
+use std::ffi::CStr;
 use std::io;
+use std::os::raw::{c_char, c_int};
 use std::path::PathBuf;
 
 /// A density bit vector (bitvec's usize words) and its count of set bits.
@@ -109,4 +111,22 @@ pub fn create_proof_batch<Scalar: Copy + Default>(
         srs,
     );
     Ok(proofs)
+}
+
+/// For the C link check (tests/cli/rust_crate.sh), as Go calls
+/// libfilcrypto.a: 0 when the parameter file at path reads as an SRS,
+/// else the error's code (-1 for a NULL or non-UTF-8 path).
+#[no_mangle]
+pub extern "C" fn patch_check_read_params(path: *const c_char) -> c_int {
+    if path.is_null() {
+        return -1;
+    }
+    // SAFETY: the caller passes a NUL-terminated string
+    match unsafe { CStr::from_ptr(path) }.to_str() {
+        Ok(p) => match supraseal_c2::SRS::try_new(PathBuf::from(p), false) {
+            Ok(_) => 0,
+            Err(e) => e.code,
+        },
+        Err(_) => -1,
+    }
 }
