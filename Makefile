@@ -34,7 +34,7 @@ REL_CFLAGS := $(CFLAGS_COMMON) -fvisibility=hidden -O3 -g -DNDEBUG
 # half the sanitizer tree's compile time; line tables and types stay.
 DBG_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fno-var-tracking-assignments -fsanitize=address,undefined \
               -fno-sanitize-recover=all -fno-omit-frame-pointer -DCUZK_VERIFY
-LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpthread -lm -ldl
+LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lsqlite3 -lpthread -lm -ldl
 TEST_LDLIBS := -lcmocka
 
 # src/witness/glue/ holds the C program compiled with each circom circuit at
