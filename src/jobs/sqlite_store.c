@@ -84,6 +84,9 @@ static double wall_now(void)
 static int db_fail(sqlite_store *s, int rc, const char *what, cuzk_error *err)
 {
     const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+    /* a write or an open that found no room is SQLite's I/O error */
+    if (s->db && sqlite3_system_errno(s->db) == ENOSPC)
+        rc = SQLITE_FULL;
     switch (rc & 0xff) {
     case SQLITE_FULL:
         return cuzk_fail(err, CUZK_ERR_UNAVAILABLE,

@@ -23,7 +23,10 @@ static int make_dirs(const char *dir, cuzk_error *err)
         char c = *p;
         *p = 0;
         if (mkdir(path, 0750) && errno != EEXIST)
-            return cuzk_fail(err, CUZK_ERR_IO, "cannot make the state directory %s: %s", path, strerror(errno));
+            return cuzk_fail(err, CUZK_ERR_IO,
+                             "cannot make the state directory %s: %s (set [daemon] state_dir, or empty it for jobs "
+                             "in memory only)",
+                             path, strerror(errno));
         if (!(*p = c))
             break;
     }
@@ -64,7 +67,7 @@ int state_lock_take(const char *dir, int *fd, cuzk_error *err)
         int e = errno;
         close(f);
         return cuzk_fail(err, e == ENOSPC ? CUZK_ERR_UNAVAILABLE : CUZK_ERR_IO, "cannot write %s: %s", path,
-                         strerror(e));
+                         e == ENOSPC ? "the disk is full" : strerror(e));
     }
     *fd = f;
     return CUZK_OK;
