@@ -10,19 +10,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "jobs/engine_runs.h"
 #include "jobs/state_lock.h"
 #include "util/crash_point.h"
 #include "util/err.h"
 #include "util/timer.h"
 
-/* A partition handed to the engine: reserved while its engine job is being
- * submitted, running once the engine has it. */
-typedef enum { SLOT_FREE, SLOT_SUBMITTING, SLOT_RUNNING } slot_state;
+/* A partition handed to the engine (engine_runs.h). */
 typedef struct {
-    slot_state state;
+    engine_run run; /* first */
     store_partition part;
-    uint64_t engine_job;
-    int cancel_sent; /* its job was cancelled: the engine job too */
 } slot;
 
 struct jobs_sqlite {
@@ -43,38 +40,12 @@ struct jobs_sqlite {
     uint64_t proofs, failures, requeued, errors;
     double record_s;
 
-    /* engine jobs that ended, from the engine's hook: a leaf lock */
-    pthread_mutex_t ended_lock;
-    pthread_cond_t ended_cv;
-    uint64_t *ended;
-    int n_ended;
+    ended_queue ended; /* engine jobs that ended, from the engine's hook */
 
     atomic_int accepting, feeding, stopping;
     int threads_started;
     pthread_t feeder, completer;
 };
-
-/* Waits on cv (lock held) for up to s seconds of real time. */
-static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *lock, double s)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    double t = (double)ts.tv_sec + ts.tv_nsec / 1e9 + (s > 0 ? s : 0);
-    ts.tv_sec = (time_t)t;
-    ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-    pthread_cond_timedwait(cv, lock, &ts);
-}
-
-static void on_engine_job_end(void *ctx, uint64_t job_id)
-{
-    jobs_sqlite *j = ctx;
-    pthread_mutex_lock(&j->ended_lock);
-    /* each slot's engine job ends once: capacity entries always suffice */
-    if (j->n_ended < j->capacity)
-        j->ended[j->n_ended++] = job_id;
-    pthread_cond_signal(&j->ended_cv);
-    pthread_mutex_unlock(&j->ended_lock);
-}
 
 static void say_job_end(jobs_sqlite *j, uint64_t job_id)
 {
@@ -100,8 +71,9 @@ static void free_slot(jobs_sqlite *j, slot *s)
 {
     pthread_mutex_lock(&j->lock);
     store_partition_free(&s->part);
-    s->state = SLOT_FREE;
+    s->run.state = RUN_FREE;
     j->used--;
+    j->work = 1; /* room was made */
     pthread_cond_broadcast(&j->cv);
     pthread_mutex_unlock(&j->lock);
 }
@@ -128,8 +100,8 @@ static void start_partition(jobs_sqlite *j, slot *s)
     }
     pthread_mutex_lock(&j->lock);
     if (!rc) {
-        s->state = SLOT_RUNNING;
-        s->engine_job = id;
+        s->run.state = RUN_RUNNING;
+        s->run.engine_job = id;
         pthread_cond_broadcast(&j->cv);
         pthread_mutex_unlock(&j->lock);
         return;
@@ -174,12 +146,11 @@ static int feed_some(jobs_sqlite *j)
     slot *mine[room > 0 ? room : 1];
     pthread_mutex_lock(&j->lock);
     for (int i = 0, at = 0; i < k; i++) {
-        while (j->slots[at].state != SLOT_FREE)
+        while (j->slots[at].run.state != RUN_FREE)
             at++;
         mine[i] = &j->slots[at];
-        mine[i]->state = SLOT_SUBMITTING;
+        mine[i]->run = (engine_run){RUN_SUBMITTING, 0, 0};
         mine[i]->part = got[i];
-        mine[i]->cancel_sent = 0;
         j->used++;
     }
     pthread_mutex_unlock(&j->lock);
@@ -228,7 +199,7 @@ static void *feeder_main(void *arg)
             pthread_mutex_lock(&j->lock);
             continue;
         }
-        timed_wait(&j->cv, &j->lock, feeder_tick_s);
+        engine_run_timed_wait(&j->cv, &j->lock, feeder_tick_s);
         if (room && !want)
             j->work = 1; /* the tick looks again: a claim that failed is retried */
     }
@@ -237,30 +208,6 @@ static void *feeder_main(void *arg)
 }
 
 /* ---------- recording what the engine made ---------- */
-
-/* The slot of engine job id (lock held); waits while a partition is still
- * being submitted (its id is not known yet). NULL: not one of ours. */
-static slot *slot_of_locked(jobs_sqlite *j, uint64_t id)
-{
-    for (;;) {
-        int submitting = 0;
-        for (int i = 0; i < j->capacity; i++) {
-            if (j->slots[i].state == SLOT_RUNNING && j->slots[i].engine_job == id)
-                return &j->slots[i];
-            submitting |= j->slots[i].state == SLOT_SUBMITTING;
-        }
-        if (!submitting)
-            return NULL;
-        pthread_cond_wait(&j->cv, &j->lock);
-    }
-}
-
-/* The engine's "partition 0: " says nothing in a one-partition job. */
-static const char *engine_reason(const char *error)
-{
-    static const char prefix[] = "partition 0: ";
-    return strncmp(error, prefix, sizeof prefix - 1) ? error : error + sizeof prefix - 1;
-}
 
 /* Records r, the engine's result for s's partition: *job_end when its job
  * ended with it. */
@@ -287,50 +234,32 @@ static int record(jobs_sqlite *j, slot *s, const cuzk_job_result *r, int *job_en
         return CUZK_OK;
     }
     if (r->state == CUZK_JOB_FAILED) {
-        int rc = store_record_failure(j->store, p->job_id, p->idx, engine_reason(r->error), &recorded, job_end, err);
+        int rc = store_record_failure(j->store, p->job_id, p->idx, engine_run_reason(r->error), &recorded, job_end, err);
         if (!rc) {
             pthread_mutex_lock(&j->lock);
             j->failures += (uint64_t)recorded;
             pthread_mutex_unlock(&j->lock);
             CUZK_LOG(j->log, CUZK_LOG_WARN, "store: partition failed", "job_id=%" PRIu64 " partition=%u error=\"%s\"",
-                     p->job_id, p->idx, engine_reason(r->error));
+                     p->job_id, p->idx, engine_run_reason(r->error));
         }
         return rc;
     }
     /* cancelled: by its job's cancel (the store knows), or by the daemon's
      * own stop (queued again for the next start) */
-    return s->cancel_sent ? CUZK_OK : store_release(j->store, p->job_id, p->idx, err);
+    return s->run.cancel_sent ? CUZK_OK : store_release(j->store, p->job_id, p->idx, err);
 }
 
 /* The completer stops once the daemon stops and nothing is left, or after
  * this long of trying to record what is left. */
 static const double completer_grace_s = 10;
 
-/* The next engine job that ended, 0 when none is left to record (the
- * store stopping: after the grace). */
-static uint64_t next_ended(jobs_sqlite *j, double *stop_at)
+static int slots_used(void *ctx)
 {
-    for (;;) {
-        pthread_mutex_lock(&j->ended_lock);
-        while (!j->n_ended && !atomic_load(&j->stopping))
-            pthread_cond_wait(&j->ended_cv, &j->ended_lock);
-        uint64_t id = j->n_ended ? j->ended[0] : 0;
-        pthread_mutex_unlock(&j->ended_lock);
-        if (!atomic_load(&j->stopping))
-            return id;
-        pthread_mutex_lock(&j->lock);
-        int left = j->used;
-        pthread_mutex_unlock(&j->lock);
-        if (!*stop_at)
-            *stop_at = cuzk_now_s() + completer_grace_s;
-        if (!left || cuzk_now_s() > *stop_at)
-            return 0;
-        if (id)
-            return id;
-        pthread_mutex_lock(&j->ended_lock);
-        timed_wait(&j->ended_cv, &j->ended_lock, 0.1);
-        pthread_mutex_unlock(&j->ended_lock);
-    }
+    jobs_sqlite *j = ctx;
+    pthread_mutex_lock(&j->lock);
+    int used = j->used;
+    pthread_mutex_unlock(&j->lock);
+    return used;
 }
 
 static void *completer_main(void *arg)
@@ -338,9 +267,9 @@ static void *completer_main(void *arg)
     jobs_sqlite *j = arg;
     double stop_at = 0;
     uint64_t id;
-    while ((id = next_ended(j, &stop_at))) {
+    while ((id = ended_queue_next(&j->ended, &j->stopping, slots_used, j, completer_grace_s, &stop_at))) {
         pthread_mutex_lock(&j->lock);
-        slot *s = slot_of_locked(j, id);
+        slot *s = engine_run_find_locked(j->slots, sizeof *j->slots, j->capacity, id, &j->cv, &j->lock);
         pthread_mutex_unlock(&j->lock);
         cuzk_job_result r;
         int have = s && !cuzk_engine_wait(j->engine, id, 0, &r);
@@ -353,27 +282,20 @@ static void *completer_main(void *arg)
         if (have)
             cuzk_job_result_free(&r);
         if (rc) {
-            /* kept for the next try: a full disk, a busy file; the proof
-             * is made again from the engine's result, still held */
+            /* kept for the next try (a full disk, a busy file): the
+             * engine still holds its result */
             CUZK_LOG(j->log, CUZK_LOG_ERROR, "store: result not recorded yet", "error=\"%s\"", err.msg);
             pthread_mutex_lock(&j->lock);
             j->errors++;
             pthread_mutex_unlock(&j->lock);
-            pthread_mutex_lock(&j->ended_lock);
-            timed_wait(&j->ended_cv, &j->ended_lock, 0.5);
-            pthread_mutex_unlock(&j->ended_lock);
+            ended_queue_wait(&j->ended, 0.5);
             continue;
         }
-        pthread_mutex_lock(&j->ended_lock);
-        memmove(j->ended, j->ended + 1, (size_t)--j->n_ended * sizeof *j->ended);
-        pthread_mutex_unlock(&j->ended_lock);
+        ended_queue_pop(&j->ended);
         if (!s)
             continue;
         uint64_t job = s->part.job_id;
         free_slot(j, s);
-        pthread_mutex_lock(&j->lock);
-        j->work = 1; /* room was made */
-        pthread_mutex_unlock(&j->lock);
         if (job_end)
             job_ended(j, job);
     }
@@ -444,7 +366,7 @@ static int st_wait(jobs_api *api, uint64_t job_id, double timeout_s, cuzk_job_re
         cuzk_job_result_free(out);
         pthread_mutex_lock(&j->lock);
         if (j->job_end_seq == seen && !atomic_load(&j->stopping))
-            timed_wait(&j->cv, &j->lock, left < wait_recheck_s ? left : wait_recheck_s);
+            engine_run_timed_wait(&j->cv, &j->lock, left < wait_recheck_s ? left : wait_recheck_s);
         pthread_mutex_unlock(&j->lock);
     }
 }
@@ -460,10 +382,10 @@ static int st_cancel(jobs_api *api, uint64_t job_id, cuzk_error *err)
     pthread_mutex_lock(&j->lock);
     for (int i = 0; i < j->capacity; i++) {
         slot *s = &j->slots[i];
-        if (s->state != SLOT_FREE && s->part.job_id == job_id && !s->cancel_sent) {
-            s->cancel_sent = 1;
-            if (s->state == SLOT_RUNNING)
-                ids[k++] = s->engine_job;
+        if (s->run.state != RUN_FREE && s->part.job_id == job_id && !s->run.cancel_sent) {
+            s->run.cancel_sent = 1;
+            if (s->run.state == RUN_RUNNING)
+                ids[k++] = s->run.engine_job;
         }
     }
     pthread_mutex_unlock(&j->lock);
@@ -495,8 +417,6 @@ jobs_sqlite *jobs_sqlite_open(const jobs_sqlite_config *cfg, cuzk_logger *log, c
     j->lock_fd = -1;
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->cv, NULL);
-    pthread_mutex_init(&j->ended_lock, NULL);
-    pthread_cond_init(&j->ended_cv, NULL);
     atomic_store(&j->accepting, 1);
     atomic_store(&j->feeding, 1);
     if (state_lock_take(cfg->state_dir, &j->lock_fd, err) ||
@@ -509,8 +429,8 @@ jobs_sqlite *jobs_sqlite_open(const jobs_sqlite_config *cfg, cuzk_logger *log, c
 
 void jobs_sqlite_hook_engine(jobs_sqlite *j, cuzk_engine_config *ec)
 {
-    ec->on_job_end = on_engine_job_end;
-    ec->on_job_end_ctx = j;
+    ec->on_job_end = ended_queue_hook;
+    ec->on_job_end_ctx = &j->ended;
     /* the permits, and as many waiting behind them: the engine's queue
      * never runs dry while the completer records */
     j->capacity = 2 * ec->max_device_queue_depth + 2;
@@ -521,8 +441,7 @@ int jobs_sqlite_start(jobs_sqlite *j, cuzk_engine *e, cuzk_error *err)
     j->engine = e;
     j->api.engine = e;
     j->slots = calloc((size_t)j->capacity, sizeof *j->slots);
-    j->ended = calloc((size_t)j->capacity, sizeof *j->ended);
-    if (!j->slots || !j->ended)
+    if (!j->slots || ended_queue_init(&j->ended, j->capacity))
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     int requeued = 0, rc = store_requeue_running(j->store, &requeued, err);
     if (rc)
@@ -560,7 +479,7 @@ int jobs_sqlite_drain(jobs_sqlite *j, double timeout_s)
         /* fed no more (a second signal): what is left waits for the next start */
         int stopped = !atomic_load(&j->feeding) && !j->used;
         if (!idle && !stopped && (timeout_s < 0 || cuzk_now_s() < deadline))
-            timed_wait(&j->cv, &j->lock, wait_recheck_s);
+            engine_run_timed_wait(&j->cv, &j->lock, wait_recheck_s);
         pthread_mutex_unlock(&j->lock);
         if (idle || stopped)
             return idle ? 0 : -1;
@@ -584,9 +503,8 @@ void jobs_sqlite_destroy(jobs_sqlite *j)
     pthread_mutex_lock(&j->lock);
     pthread_cond_broadcast(&j->cv);
     pthread_mutex_unlock(&j->lock);
-    pthread_mutex_lock(&j->ended_lock);
-    pthread_cond_broadcast(&j->ended_cv);
-    pthread_mutex_unlock(&j->ended_lock);
+    if (j->ended.ids)
+        ended_queue_wake(&j->ended);
     if (j->threads_started > 1)
         pthread_join(j->feeder, NULL);
     if (j->threads_started > 0)
@@ -597,10 +515,9 @@ void jobs_sqlite_destroy(jobs_sqlite *j)
     state_lock_release(j->lock_fd);
     pthread_mutex_destroy(&j->lock);
     pthread_cond_destroy(&j->cv);
-    pthread_mutex_destroy(&j->ended_lock);
-    pthread_cond_destroy(&j->ended_cv);
+    if (j->ended.ids)
+        ended_queue_destroy(&j->ended);
     free(j->slots);
-    free(j->ended);
     free(j->state_dir);
     free(j);
 }

@@ -445,13 +445,28 @@ static int claim_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
     return rc;
 }
 
+/* Claim order: priority, then job, then index (RETURNING's rows come in
+ * no particular order). */
+static int claim_order(const void *pa, const void *pb)
+{
+    const store_partition *a = pa, *b = pb;
+    if (a->priority != b->priority)
+        return a->priority < b->priority ? -1 : 1;
+    if (a->job_id != b->job_id)
+        return a->job_id < b->job_id ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
 int store_claim(sqlite_store *s, int max, store_partition *out, int *n, cuzk_error *err)
 {
     *n = 0;
     if (max <= 0)
         return CUZK_OK;
     claim_args a = {max, out, n};
-    return transaction(s, claim_in_tx, &a, err);
+    int rc = transaction(s, claim_in_tx, &a, err);
+    if (!rc)
+        qsort(out, (size_t)*n, sizeof *out, claim_order);
+    return rc;
 }
 
 /* ---------- results ---------- */
