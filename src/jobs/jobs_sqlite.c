@@ -306,6 +306,13 @@ static void *completer_main(void *arg)
 
 static jobs_sqlite *of(jobs_api *api) { return (jobs_sqlite *)api; }
 
+/* The store's trouble is the daemon's, not the request's: 503 (the
+ * request's own codes, an unknown job or a conflict, stay). */
+static int api_code(int rc)
+{
+    return rc == CUZK_ERR_IO || rc == CUZK_ERR_FORMAT || rc == CUZK_ERR_NOMEM ? CUZK_ERR_UNAVAILABLE : rc;
+}
+
 /* What the store keeps of a request beyond paths is bounded. */
 static int check_inline(const jobs_sqlite *j, const cuzk_job_request *req, cuzk_error *err)
 {
@@ -332,8 +339,8 @@ static int st_submit(jobs_api *api, const cuzk_job_request *req, uint64_t *job_i
     if (!rc)
         rc = cuzk_engine_check_request(j->engine, req, err);
     int existing = 0;
-    if (!rc)
-        rc = store_submit(j->store, req, job_id, &existing, err);
+    if (!rc && (rc = store_submit(j->store, req, job_id, &existing, err)))
+        rc = api_code(rc);
     if (rc)
         return rc;
     cuzk_crash_point("store:submitted");
@@ -359,7 +366,7 @@ static int st_wait(jobs_api *api, uint64_t job_id, double timeout_s, cuzk_job_re
         pthread_mutex_lock(&j->lock);
         uint64_t seen = j->job_end_seq;
         pthread_mutex_unlock(&j->lock);
-        int rc = store_read_job(j->store, job_id, out, err);
+        int rc = api_code(store_read_job(j->store, job_id, out, err));
         double left = deadline - cuzk_now_s();
         if (rc || out->state >= CUZK_JOB_DONE || left <= 0)
             return rc;
@@ -374,7 +381,7 @@ static int st_wait(jobs_api *api, uint64_t job_id, double timeout_s, cuzk_job_re
 static int st_cancel(jobs_api *api, uint64_t job_id, cuzk_error *err)
 {
     jobs_sqlite *j = of(api);
-    int ended = 0, rc = store_cancel_job(j->store, job_id, &ended, err);
+    int ended = 0, rc = api_code(store_cancel_job(j->store, job_id, &ended, err));
     if (rc || !ended)
         return rc;
     uint64_t ids[j->capacity > 0 ? j->capacity : 1];

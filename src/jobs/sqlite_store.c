@@ -41,7 +41,7 @@ static const char schema[] =
     "  submitted_at REAL NOT NULL,"
     "  started_at REAL,"
     "  ended_at REAL,"
-    "  CHECK ((state = 'done') = (parts_done = n_partitions)));"
+    "  CHECK (state != 'done' OR parts_done = n_partitions));"
     "CREATE INDEX jobs_ended ON jobs (ended_at) WHERE ended_at IS NOT NULL;"
     "CREATE TABLE partitions ("
     "  job_id INTEGER NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,"
@@ -50,9 +50,6 @@ static const char schema[] =
     "  state TEXT NOT NULL DEFAULT 'queued'"
     "    CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled')),"
     "  witness_path TEXT,"
-    "  witness BLOB,"
-    "  witness_curve INTEGER,"
-    "  input_json TEXT,"
     "  attempts INTEGER NOT NULL DEFAULT 0,"
     "  error TEXT NOT NULL DEFAULT '',"
     "  proof BLOB,"
@@ -62,8 +59,18 @@ static const char schema[] =
     "  device_s REAL NOT NULL DEFAULT 0,"
     "  verified INTEGER NOT NULL DEFAULT 0,"
     "  PRIMARY KEY (job_id, idx),"
-    "  CHECK ((state = 'done') = (proof IS NOT NULL AND publics IS NOT NULL)),"
-    "  CHECK ((witness_path IS NOT NULL) + (witness IS NOT NULL) + (input_json IS NOT NULL) <= 1));"
+    "  CHECK ((state = 'done') = (proof IS NOT NULL AND publics IS NOT NULL)));"
+    /* inline witnesses and inputs apart from the partitions' rows, which
+     * change at each claim and result: a row rewritten is rewritten whole */
+    "CREATE TABLE inputs ("
+    "  job_id INTEGER NOT NULL,"
+    "  idx INTEGER NOT NULL,"
+    "  witness BLOB,"
+    "  witness_curve INTEGER,"
+    "  input_json TEXT,"
+    "  PRIMARY KEY (job_id, idx),"
+    "  FOREIGN KEY (job_id, idx) REFERENCES partitions ON DELETE CASCADE,"
+    "  CHECK ((witness IS NULL) <> (input_json IS NULL)));"
     "CREATE INDEX partitions_queued ON partitions (priority, job_id, idx) WHERE state = 'queued';"
     "CREATE INDEX partitions_running ON partitions (job_id) WHERE state = 'running';"
     "CREATE TABLE circuits ("
@@ -281,27 +288,37 @@ static int find_request(sqlite_store *s, const cuzk_job_request *req, int64_t ha
     return rc;
 }
 
-static int insert_partition(sqlite_store *s, sqlite3_stmt *st, uint64_t job_id, uint32_t i, const cuzk_job_request *req,
-                            cuzk_error *err)
+/* Partition i's row, and its inline witness or input's (st: the two
+ * inserts). */
+static int insert_partition(sqlite_store *s, sqlite3_stmt *st[2], uint64_t job_id, uint32_t i,
+                            const cuzk_job_request *req, cuzk_error *err)
 {
     const cuzk_partition_input *in = req->partitions ? &req->partitions[i] : NULL;
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    sqlite3_bind_int64(st, 1, (sqlite3_int64)job_id);
-    sqlite3_bind_int(st, 2, (int)i);
-    sqlite3_bind_int(st, 3, (int)req->priority);
+    for (int k = 0; k < 2; k++) {
+        sqlite3_reset(st[k]);
+        sqlite3_clear_bindings(st[k]);
+        sqlite3_bind_int64(st[k], 1, (sqlite3_int64)job_id);
+        sqlite3_bind_int(st[k], 2, (int)i);
+    }
+    sqlite3_bind_int(st[0], 3, (int)req->priority);
     if (in && in->witness_path)
-        sqlite3_bind_text(st, 4, in->witness_path, -1, SQLITE_STATIC);
-    if (in && in->witness) {
+        sqlite3_bind_text(st[0], 4, in->witness_path, -1, SQLITE_STATIC);
+    int r = sqlite3_step(st[0]);
+    if (r != SQLITE_DONE)
+        return db_fail(s, r, "insert a partition", err);
+    if (!in || (!in->witness && !in->input_json))
+        return CUZK_OK;
+    if (in->witness) {
         /* the values as they lie in memory: little-endian words, as the
          * cluster's queue keeps them */
-        sqlite3_bind_blob64(st, 5, in->witness->values, (sqlite3_uint64)in->witness->n_witness * 32, SQLITE_STATIC);
-        sqlite3_bind_int(st, 6, (int)in->witness->curve);
+        sqlite3_bind_blob64(st[1], 3, in->witness->values, (sqlite3_uint64)in->witness->n_witness * 32,
+                            SQLITE_STATIC);
+        sqlite3_bind_int(st[1], 4, (int)in->witness->curve);
+    } else {
+        sqlite3_bind_text(st[1], 5, in->input_json, -1, SQLITE_STATIC);
     }
-    if (in && in->input_json)
-        sqlite3_bind_text(st, 7, in->input_json, -1, SQLITE_STATIC);
-    int r = sqlite3_step(st);
-    return r == SQLITE_DONE ? CUZK_OK : db_fail(s, r, "insert a partition", err);
+    r = sqlite3_step(st[1]);
+    return r == SQLITE_DONE ? CUZK_OK : db_fail(s, r, "keep a partition's witness", err);
 }
 
 static int submit_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
@@ -338,14 +355,19 @@ static int submit_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
     sqlite3_bind_double(st, 7, now);
     if ((rc = step_done(s, st, "insert a job", err)))
         return rc;
-    if ((rc = prepare(s,
-                      "INSERT INTO partitions (job_id, idx, priority, witness_path, witness, witness_curve, input_json)"
-                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                      &st, err)))
+    sqlite3_stmt *two[2] = {NULL, NULL};
+    if ((rc = prepare(s, "INSERT INTO partitions (job_id, idx, priority, witness_path) VALUES (?1, ?2, ?3, ?4)",
+                      &two[0], err)) ||
+        (rc = prepare(s,
+                      "INSERT INTO inputs (job_id, idx, witness, witness_curve, input_json) VALUES (?1, ?2, ?3, ?4, ?5)",
+                      &two[1], err))) {
+        sqlite3_finalize(two[0]);
         return rc;
+    }
     for (uint32_t i = 0; i < req->n_partitions && !rc; i++)
-        rc = insert_partition(s, st, id, i, req, err);
-    sqlite3_finalize(st);
+        rc = insert_partition(s, two, id, i, req, err);
+    sqlite3_finalize(two[0]);
+    sqlite3_finalize(two[1]);
     *a->job_id = id;
     return rc;
 }
@@ -375,9 +397,10 @@ static char *dup_column(sqlite3_stmt *st, int col)
     return t ? strdup((const char *)t) : NULL;
 }
 
-/* Row st (job, idx, attempts, circuit, priority, path, witness, curve,
- * input) into p. */
-static int take_partition(sqlite3_stmt *st, store_partition *p, cuzk_error *err)
+/* The claim's row (job, idx, attempts, circuit, priority, path) into p,
+ * and its inline witness or input from the inputs table (in: that
+ * query). */
+static int take_partition(sqlite_store *s, sqlite3_stmt *st, sqlite3_stmt *in, store_partition *p, cuzk_error *err)
 {
     memset(p, 0, sizeof *p);
     p->job_id = (uint64_t)sqlite3_column_int64(st, 0);
@@ -385,18 +408,25 @@ static int take_partition(sqlite3_stmt *st, store_partition *p, cuzk_error *err)
     p->attempt = sqlite3_column_int(st, 2);
     snprintf(p->circuit, sizeof p->circuit, "%s", (const char *)sqlite3_column_text(st, 3));
     p->priority = (cuzk_priority)sqlite3_column_int(st, 4);
-    int nomem = 0;
     if (sqlite3_column_type(st, 5) != SQLITE_NULL)
-        nomem = !(p->witness_path = dup_column(st, 5));
-    else if (sqlite3_column_type(st, 8) != SQLITE_NULL)
-        nomem = !(p->input_json = dup_column(st, 8));
-    else if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
-        size_t len = (size_t)sqlite3_column_bytes(st, 6);
+        return (p->witness_path = dup_column(st, 5)) ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
+    sqlite3_reset(in);
+    sqlite3_bind_int64(in, 1, (sqlite3_int64)p->job_id);
+    sqlite3_bind_int(in, 2, (int)p->idx);
+    int r = sqlite3_step(in), nomem = 0;
+    if (r == SQLITE_DONE)
+        return CUZK_OK; /* a simulated circuit's: nothing */
+    if (r != SQLITE_ROW)
+        return db_fail(s, r, "read a partition's witness", err);
+    if (sqlite3_column_type(in, 2) != SQLITE_NULL) {
+        nomem = !(p->input_json = dup_column(in, 2));
+    } else {
+        size_t len = (size_t)sqlite3_column_bytes(in, 0);
         /* the engine's witnesses are 64-byte aligned */
         p->witness.values = aligned_alloc(64, (len + 63) / 64 * 64 + 64);
         if (!(nomem = !p->witness.values)) {
-            memcpy(p->witness.values, sqlite3_column_blob(st, 6), len);
-            p->witness.curve = (cuzk_curve_id)sqlite3_column_int(st, 7);
+            memcpy(p->witness.values, sqlite3_column_blob(in, 0), len);
+            p->witness.curve = (cuzk_curve_id)sqlite3_column_int(in, 1);
             p->witness.n_witness = (uint32_t)(len / 32);
             p->has_witness = 1;
         }
@@ -413,23 +443,28 @@ typedef struct {
 static int claim_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
 {
     claim_args *a = ctx;
-    sqlite3_stmt *st;
-    int rc = prepare(s,
-                     "UPDATE partitions SET state = 'running', attempts = attempts + 1"
-                     " WHERE (job_id, idx) IN (SELECT job_id, idx FROM partitions WHERE state = 'queued'"
-                     "   ORDER BY priority, job_id, idx LIMIT ?1)"
-                     " RETURNING job_id, idx, attempts,"
-                     "   (SELECT circuit FROM jobs WHERE id = job_id), priority, witness_path, witness, witness_curve,"
-                     "   input_json",
-                     &st, err);
+    sqlite3_stmt *st, *in;
+    int rc = prepare(s, "SELECT witness, witness_curve, input_json FROM inputs WHERE job_id = ?1 AND idx = ?2", &in,
+                     err);
     if (rc)
         return rc;
+    if ((rc = prepare(s,
+                      "UPDATE partitions SET state = 'running', attempts = attempts + 1"
+                      " WHERE (job_id, idx) IN (SELECT job_id, idx FROM partitions WHERE state = 'queued'"
+                      "   ORDER BY priority, job_id, idx LIMIT ?1)"
+                      " RETURNING job_id, idx, attempts, (SELECT circuit FROM jobs WHERE id = job_id), priority,"
+                      "   witness_path",
+                      &st, err))) {
+        sqlite3_finalize(in);
+        return rc;
+    }
     sqlite3_bind_int(st, 1, a->max);
     int r;
     while ((r = sqlite3_step(st)) == SQLITE_ROW && !rc && *a->n < a->max)
-        if (!(rc = take_partition(st, &a->out[*a->n], err)))
+        if (!(rc = take_partition(s, st, in, &a->out[*a->n], err)))
             (*a->n)++;
     sqlite3_finalize(st);
+    sqlite3_finalize(in);
     if (!rc && r != SQLITE_DONE && r != SQLITE_ROW)
         rc = db_fail(s, r, "claim partitions", err);
     if (!rc && *a->n)
@@ -469,6 +504,31 @@ int store_claim(sqlite_store *s, int max, store_partition *out, int *n, cuzk_err
     return rc;
 }
 
+typedef struct {
+    const char *sql;
+    uint64_t job_id;
+    uint32_t idx;
+    int *changed;
+} update_args;
+
+/* One statement of ?1 = job, ?2 = idx (both optional) in a transaction. */
+static int update_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
+{
+    update_args *a = ctx;
+    sqlite3_stmt *st;
+    int rc = prepare(s, a->sql, &st, err);
+    if (rc)
+        return rc;
+    if (sqlite3_bind_parameter_count(st) >= 1)
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)a->job_id);
+    if (sqlite3_bind_parameter_count(st) >= 2)
+        sqlite3_bind_int(st, 2, (int)a->idx);
+    rc = step_done(s, st, a->sql, err);
+    if (!rc && a->changed)
+        *a->changed = sqlite3_changes(s->db);
+    return rc;
+}
+
 /* ---------- results ---------- */
 
 typedef struct {
@@ -503,8 +563,7 @@ static int record_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
     sqlite3_stmt *st;
     int rc = prepare(s,
                      p ? "UPDATE partitions SET state = 'done', proof = ?3, publics = ?4, witness_s = ?5, synth_s = ?6,"
-                         " device_s = ?7, verified = ?8, witness_path = NULL, witness = NULL, input_json = NULL"
-                         " WHERE job_id = ?1 AND idx = ?2 AND state = 'running'"
+                         " device_s = ?7, verified = ?8 WHERE job_id = ?1 AND idx = ?2 AND state = 'running'"
                        : "UPDATE partitions SET state = 'failed', error = ?3"
                          " WHERE job_id = ?1 AND idx = ?2 AND state = 'running'",
                      &st, err);
@@ -550,6 +609,10 @@ static int record_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
     }
     if ((rc = step_done(s, st, "count a partition", err)))
         return rc;
+    /* its witness is not needed any more */
+    update_args drop = {"DELETE FROM inputs WHERE job_id = ?1 AND idx = ?2", a->job_id, a->idx, NULL};
+    if ((rc = update_in_tx(s, &drop, err)))
+        return rc;
     return end_job_if_complete(s, a->job_id, a->job_ended, err);
 }
 
@@ -567,31 +630,6 @@ int store_record_failure(sqlite_store *s, uint64_t job_id, uint32_t idx, const c
     *recorded = *job_ended = 0;
     record_args a = {job_id, idx, NULL, error, recorded, job_ended};
     return transaction(s, record_in_tx, &a, err);
-}
-
-typedef struct {
-    const char *sql;
-    uint64_t job_id;
-    uint32_t idx;
-    int *changed;
-} update_args;
-
-/* One statement of ?1 = job, ?2 = idx (both optional) in a transaction. */
-static int update_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
-{
-    update_args *a = ctx;
-    sqlite3_stmt *st;
-    int rc = prepare(s, a->sql, &st, err);
-    if (rc)
-        return rc;
-    if (sqlite3_bind_parameter_count(st) >= 1)
-        sqlite3_bind_int64(st, 1, (sqlite3_int64)a->job_id);
-    if (sqlite3_bind_parameter_count(st) >= 2)
-        sqlite3_bind_int(st, 2, (int)a->idx);
-    rc = step_done(s, st, a->sql, err);
-    if (!rc && a->changed)
-        *a->changed = sqlite3_changes(s->db);
-    return rc;
 }
 
 int store_release(sqlite_store *s, uint64_t job_id, uint32_t idx, cuzk_error *err)
@@ -629,8 +667,11 @@ static int cancel_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
     update_args parts = {"UPDATE partitions SET state = 'cancelled'"
                          " WHERE job_id = ?1 AND state IN ('queued', 'running')",
                          a->job_id, 0, NULL};
+    update_args inputs = {"DELETE FROM inputs WHERE job_id = ?1", a->job_id, 0, NULL};
     rc = update_in_tx(s, &job, err);
-    return rc || !*a->changed ? rc : update_in_tx(s, &parts, err);
+    if (!rc && *a->changed && !(rc = update_in_tx(s, &parts, err)))
+        rc = update_in_tx(s, &inputs, err);
+    return rc;
 }
 
 int store_cancel_job(sqlite_store *s, uint64_t job_id, int *ended, cuzk_error *err)
