@@ -16,6 +16,7 @@
 struct sqlite_store {
     sqlite3 *db;
     pthread_mutex_t lock;
+    int synchronous; /* the level set now: SYNC_FULL or SYNC_NORMAL */
     char path[4096];
 };
 
@@ -141,13 +142,30 @@ static int query_int(sqlite_store *s, const char *sql, long long *out, cuzk_erro
     return r == SQLITE_ROW || r == SQLITE_DONE ? CUZK_OK : db_fail(s, r, sql, err);
 }
 
-/* fn inside BEGIN IMMEDIATE ... COMMIT, with the store's lock; rolled back
- * when it fails. */
-static int transaction(sqlite_store *s, int (*fn)(sqlite_store *s, void *ctx, cuzk_error *err), void *ctx,
+/* How durable a commit is, in WAL mode:
+ *   SYNC_FULL    on the disk before the commit returns (an fsync of the
+ *                WAL): what a client is told was kept (a submit, a
+ *                cancel, a circuit) survives a power cut;
+ *   SYNC_NORMAL  in the operating system's cache: survives the process's
+ *                death however it dies (kill -9, a crash), not a power
+ *                cut, and costs no fsync. Claims and results: a result
+ *                lost to a power cut is a partition proved again; the next
+ *                FULL commit takes the NORMAL ones before it to the disk. */
+enum { SYNC_NORMAL = 1, SYNC_FULL = 2 };
+
+/* fn inside BEGIN IMMEDIATE ... COMMIT at the durability sync, with the
+ * store's lock; rolled back when it fails. */
+static int transaction(sqlite_store *s, int sync, int (*fn)(sqlite_store *s, void *ctx, cuzk_error *err), void *ctx,
                        cuzk_error *err)
 {
     pthread_mutex_lock(&s->lock);
-    int rc = exec(s, "BEGIN IMMEDIATE", err);
+    int rc = CUZK_OK;
+    if (s->synchronous != sync) {
+        rc = exec(s, sync == SYNC_FULL ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL", err);
+        s->synchronous = rc ? 0 : sync;
+    }
+    if (!rc)
+        rc = exec(s, "BEGIN IMMEDIATE", err);
     if (!rc)
         rc = fn(s, ctx, err);
     if (!rc)
@@ -224,6 +242,7 @@ sqlite_store *store_open(const char *dir, long max_pages, cuzk_error *err)
      * the disk before it returns (WAL's NORMAL would lose the last commits
      * to a power cut) */
     rc = exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", err);
+    s->synchronous = SYNC_FULL;
     if (!rc && max_pages > 0) {
         snprintf(pragmas, sizeof pragmas, "PRAGMA max_page_count = %ld", max_pages);
         rc = exec(s, pragmas, err);
@@ -377,7 +396,7 @@ int store_submit(sqlite_store *s, const cuzk_job_request *req, uint64_t *job_id,
     if (!req->n_partitions)
         return cuzk_fail(err, CUZK_ERR_ARG, "a job has at least one partition");
     submit_args a = {req, job_id, existing};
-    return transaction(s, submit_in_tx, &a, err);
+    return transaction(s, SYNC_FULL, submit_in_tx, &a, err);
 }
 
 /* ---------- claims ---------- */
@@ -498,7 +517,7 @@ int store_claim(sqlite_store *s, int max, store_partition *out, int *n, cuzk_err
     if (max <= 0)
         return CUZK_OK;
     claim_args a = {max, out, n};
-    int rc = transaction(s, claim_in_tx, &a, err);
+    int rc = transaction(s, SYNC_NORMAL, claim_in_tx, &a, err);
     if (!rc)
         qsort(out, (size_t)*n, sizeof *out, claim_order);
     return rc;
@@ -621,7 +640,7 @@ int store_record_proof(sqlite_store *s, uint64_t job_id, uint32_t idx, const sto
 {
     *recorded = *job_ended = 0;
     record_args a = {job_id, idx, p, NULL, recorded, job_ended};
-    return transaction(s, record_in_tx, &a, err);
+    return transaction(s, SYNC_NORMAL, record_in_tx, &a, err);
 }
 
 int store_record_failure(sqlite_store *s, uint64_t job_id, uint32_t idx, const char *error, int *recorded,
@@ -629,7 +648,7 @@ int store_record_failure(sqlite_store *s, uint64_t job_id, uint32_t idx, const c
 {
     *recorded = *job_ended = 0;
     record_args a = {job_id, idx, NULL, error, recorded, job_ended};
-    return transaction(s, record_in_tx, &a, err);
+    return transaction(s, SYNC_NORMAL, record_in_tx, &a, err);
 }
 
 int store_release(sqlite_store *s, uint64_t job_id, uint32_t idx, cuzk_error *err)
@@ -637,14 +656,14 @@ int store_release(sqlite_store *s, uint64_t job_id, uint32_t idx, cuzk_error *er
     update_args a = {"UPDATE partitions SET state = 'queued', attempts = attempts - 1"
                      " WHERE job_id = ?1 AND idx = ?2 AND state = 'running'",
                      job_id, idx, NULL};
-    return transaction(s, update_in_tx, &a, err);
+    return transaction(s, SYNC_NORMAL, update_in_tx, &a, err);
 }
 
 int store_requeue_running(sqlite_store *s, int *n, cuzk_error *err)
 {
     *n = 0;
     update_args a = {"UPDATE partitions SET state = 'queued' WHERE state = 'running'", 0, 0, n};
-    return transaction(s, update_in_tx, &a, err);
+    return transaction(s, SYNC_NORMAL, update_in_tx, &a, err);
 }
 
 static int cancel_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
@@ -678,7 +697,7 @@ int store_cancel_job(sqlite_store *s, uint64_t job_id, int *ended, cuzk_error *e
 {
     *ended = 0;
     update_args a = {NULL, job_id, 0, ended};
-    return transaction(s, cancel_in_tx, &a, err);
+    return transaction(s, SYNC_FULL, cancel_in_tx, &a, err);
 }
 
 /* ---------- reading a job ---------- */
@@ -823,7 +842,7 @@ int store_delete_ended(sqlite_store *s, double retain_s, int *n, cuzk_error *err
     snprintf(sql, sizeof sql,
              "DELETE FROM jobs WHERE ended_at IS NOT NULL AND ended_at < " NOW_SQL " - %.6f", retain_s);
     update_args a = {sql, 0, 0, n};
-    return transaction(s, update_in_tx, &a, err);
+    return transaction(s, SYNC_NORMAL, update_in_tx, &a, err);
 }
 
 int store_count(sqlite_store *s, store_counts *c, cuzk_error *err)
@@ -882,7 +901,7 @@ static int add_circuit_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
 
 int store_add_circuit(sqlite_store *s, const store_circuit *c, cuzk_error *err)
 {
-    return transaction(s, add_circuit_in_tx, (void *)c, err);
+    return transaction(s, SYNC_FULL, add_circuit_in_tx, (void *)c, err);
 }
 
 static int remove_circuit_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
@@ -897,7 +916,7 @@ static int remove_circuit_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
 
 int store_remove_circuit(sqlite_store *s, const char *id, cuzk_error *err)
 {
-    return transaction(s, remove_circuit_in_tx, (void *)id, err);
+    return transaction(s, SYNC_FULL, remove_circuit_in_tx, (void *)id, err);
 }
 
 int store_each_circuit(sqlite_store *s, void (*each)(void *ctx, const store_circuit *c), void *ctx, cuzk_error *err)

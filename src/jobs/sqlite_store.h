@@ -1,6 +1,5 @@
 /* The daemon's job store on disk: one SQLite file (STATE_DIR/jobs.sqlite,
- * WAL mode, every commit synchronous: FULL) holding what a restart must
- * find again:
+ * WAL mode) holding what a restart must find again:
  *   jobs        id, request id and payload hash, circuit, priority, state,
  *               error, times; parts_done / parts_ended counters
  *   partitions  each one's witness (a path, the inline values, or the
@@ -8,7 +7,12 @@
  *               (queued, running, done, failed, cancelled), attempts,
  *               error, and its proof and public signals (codec/proof_words.h)
  *   circuits    those registered through the API (POST /v1/circuits)
- * A partition is 'done' exactly when its proof and signals are in its row
+ *   inputs      inline witnesses and input JSON, until proved
+ * What a client is told was kept (a submit, a cancel, a circuit) is on the
+ * disk before the call returns (synchronous FULL: an fsync); claims and
+ * results survive the process's death however it dies, and a power cut
+ * may lose the last of them (NORMAL: no fsync; those partitions are proved
+ * again).  * A partition is 'done' exactly when its proof and signals are in its row
  * (a CHECK), and its job becomes 'done' in the same transaction as its
  * last proof: a job is never reported done without its proofs.
  * One connection, its statements serialized by the store's mutex.
