@@ -399,6 +399,31 @@ int store_submit(sqlite_store *s, const cuzk_job_request *req, uint64_t *job_id,
     return transaction(s, SYNC_FULL, submit_in_tx, &a, err);
 }
 
+typedef struct {
+    const char *sql;
+    uint64_t job_id;
+    uint32_t idx;
+    int *changed;
+} update_args;
+
+/* One statement of ?1 = job, ?2 = idx (both optional) in a transaction. */
+static int update_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
+{
+    update_args *a = ctx;
+    sqlite3_stmt *st;
+    int rc = prepare(s, a->sql, &st, err);
+    if (rc)
+        return rc;
+    if (sqlite3_bind_parameter_count(st) >= 1)
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)a->job_id);
+    if (sqlite3_bind_parameter_count(st) >= 2)
+        sqlite3_bind_int(st, 2, (int)a->idx);
+    rc = step_done(s, st, a->sql, err);
+    if (!rc && a->changed)
+        *a->changed = sqlite3_changes(s->db);
+    return rc;
+}
+
 /* ---------- claims ---------- */
 
 void store_partition_free(store_partition *p)
@@ -469,7 +494,7 @@ static int claim_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
         return rc;
     if ((rc = prepare(s,
                       "UPDATE partitions SET state = 'running', attempts = attempts + 1"
-                      " WHERE (job_id, idx) IN (SELECT job_id, idx FROM partitions WHERE state = 'queued'"
+                      " WHERE rowid IN (SELECT rowid FROM partitions WHERE state = 'queued'"
                       "   ORDER BY priority, job_id, idx LIMIT ?1)"
                       " RETURNING job_id, idx, attempts, (SELECT circuit FROM jobs WHERE id = job_id), priority,"
                       "   witness_path",
@@ -486,11 +511,11 @@ static int claim_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
     sqlite3_finalize(in);
     if (!rc && r != SQLITE_DONE && r != SQLITE_ROW)
         rc = db_fail(s, r, "claim partitions", err);
-    if (!rc && *a->n)
-        rc = exec(s,
-                  "UPDATE jobs SET started_at = " NOW_SQL " WHERE started_at IS NULL AND id IN"
-                  " (SELECT job_id FROM partitions WHERE state = 'running')",
-                  err);
+    for (int i = 0; !rc && i < *a->n; i++) {
+        update_args started = {"UPDATE jobs SET started_at = " NOW_SQL " WHERE id = ?1 AND started_at IS NULL",
+                               a->out[i].job_id, 0, NULL};
+        rc = update_in_tx(s, &started, err);
+    }
     if (rc) {
         for (int i = 0; i < *a->n; i++)
             store_partition_free(&a->out[i]);
@@ -520,31 +545,6 @@ int store_claim(sqlite_store *s, int max, store_partition *out, int *n, cuzk_err
     int rc = transaction(s, SYNC_NORMAL, claim_in_tx, &a, err);
     if (!rc)
         qsort(out, (size_t)*n, sizeof *out, claim_order);
-    return rc;
-}
-
-typedef struct {
-    const char *sql;
-    uint64_t job_id;
-    uint32_t idx;
-    int *changed;
-} update_args;
-
-/* One statement of ?1 = job, ?2 = idx (both optional) in a transaction. */
-static int update_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
-{
-    update_args *a = ctx;
-    sqlite3_stmt *st;
-    int rc = prepare(s, a->sql, &st, err);
-    if (rc)
-        return rc;
-    if (sqlite3_bind_parameter_count(st) >= 1)
-        sqlite3_bind_int64(st, 1, (sqlite3_int64)a->job_id);
-    if (sqlite3_bind_parameter_count(st) >= 2)
-        sqlite3_bind_int(st, 2, (int)a->idx);
-    rc = step_done(s, st, a->sql, err);
-    if (!rc && a->changed)
-        *a->changed = sqlite3_changes(s->db);
     return rc;
 }
 
