@@ -151,6 +151,18 @@ all_done outside
 rounds=$((rounds + 1))
 store_is_whole $rounds
 
+step "a witness file gone while the daemon was down fails its partitions, saying which"
+down
+cp "$WORK/w.wtns" "$WORK/gone.wtns"
+up engine:synthesizing:1
+gone_id=$("$CUZK" client submit --quiet --circuit c "$WORK/gone.wtns" "$WORK/gone.wtns")
+died_at engine:synthesizing
+rm "$WORK/gone.wtns"
+up
+expect_fail "$CUZK" client await --timeout 60 "$gone_id"
+[ "$(jget "$WORK/out.txt" 'd["state"]')" = failed ] || fail "job $gone_id did not fail"
+jget "$WORK/out.txt" 'd["error"]' | grep -q "gone.wtns" || fail "the error does not name the file"
+
 step "an earlier run's job reads back alike; a circuit registered through the API survives"
 id=$(cat "$WORK/id-outside-1")
 "$CUZK" client await "$id" >"$WORK/before.json"
