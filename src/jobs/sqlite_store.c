@@ -13,8 +13,17 @@
 #include "codec/proof_words.h"
 #include "util/err.h"
 
+/* Statements kept prepared (by their text) for the store's life: a
+ * prepare costs as much as the statement's work. */
+enum { STORE_STATEMENTS = 48 };
+
 struct sqlite_store {
     sqlite3 *db;
+    struct {
+        char *sql;
+        sqlite3_stmt *st;
+    } kept[STORE_STATEMENTS];
+    int n_kept;
     pthread_mutex_t lock;
     int synchronous; /* the level set now: SYNC_FULL or SYNC_NORMAL */
     char path[4096];
@@ -115,17 +124,40 @@ static int exec(sqlite_store *s, const char *sql, cuzk_error *err)
     return rc == SQLITE_OK ? CUZK_OK : db_fail(s, rc, sql, err);
 }
 
+/* st for sql: the one kept, or a new one (kept while there is room);
+ * given back with finish. Under the store's lock. */
 static int prepare(sqlite_store *s, const char *sql, sqlite3_stmt **st, cuzk_error *err)
 {
-    int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
-    return rc == SQLITE_OK ? CUZK_OK : db_fail(s, rc, "prepare", err);
+    for (int i = 0; i < s->n_kept; i++)
+        if (!strcmp(s->kept[i].sql, sql)) {
+            *st = s->kept[i].st;
+            return CUZK_OK;
+        }
+    int rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+    if (rc != SQLITE_OK)
+        return db_fail(s, rc, "prepare", err);
+    if (s->n_kept < STORE_STATEMENTS && (s->kept[s->n_kept].sql = strdup(sql)))
+        s->kept[s->n_kept++].st = *st;
+    return CUZK_OK;
+}
+
+/* st is done with: reset for its next use when kept, else finalized. */
+static void finish(sqlite_store *s, sqlite3_stmt *st)
+{
+    for (int i = 0; i < s->n_kept; i++)
+        if (s->kept[i].st == st) {
+            sqlite3_reset(st);
+            sqlite3_clear_bindings(st);
+            return;
+        }
+    finish(s, st);
 }
 
 /* Steps st to its end (a statement without rows) and finalizes it. */
 static int step_done(sqlite_store *s, sqlite3_stmt *st, const char *what, cuzk_error *err)
 {
     int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
+    finish(s, st);
     return rc == SQLITE_DONE ? CUZK_OK : db_fail(s, rc, what, err);
 }
 
@@ -138,7 +170,7 @@ static int query_int(sqlite_store *s, const char *sql, long long *out, cuzk_erro
         return rc;
     int r = sqlite3_step(st);
     *out = r == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-    sqlite3_finalize(st);
+    finish(s, st);
     return r == SQLITE_ROW || r == SQLITE_DONE ? CUZK_OK : db_fail(s, r, sql, err);
 }
 
@@ -196,7 +228,7 @@ static int check_and_migrate(sqlite_store *s, cuzk_error *err)
     char why[256] = "";
     if (r == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "ok"))
         snprintf(why, sizeof why, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
+    finish(s, st);
     if (r != SQLITE_ROW)
         return db_fail(s, r, "PRAGMA quick_check", err);
     if (why[0])
@@ -260,6 +292,10 @@ void store_close(sqlite_store *s)
 {
     if (!s)
         return;
+    for (int i = 0; i < s->n_kept; i++) {
+        sqlite3_finalize(s->kept[i].st);
+        free(s->kept[i].sql);
+    }
     sqlite3_close(s->db);
     pthread_mutex_destroy(&s->lock);
     free(s);
@@ -303,7 +339,7 @@ static int find_request(sqlite_store *s, const cuzk_job_request *req, int64_t ha
     } else if (r != SQLITE_DONE) {
         rc = db_fail(s, r, "find a request id", err);
     }
-    sqlite3_finalize(st);
+    finish(s, st);
     return rc;
 }
 
@@ -380,13 +416,13 @@ static int submit_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
         (rc = prepare(s,
                       "INSERT INTO inputs (job_id, idx, witness, witness_curve, input_json) VALUES (?1, ?2, ?3, ?4, ?5)",
                       &two[1], err))) {
-        sqlite3_finalize(two[0]);
+        finish(s, two[0]);
         return rc;
     }
     for (uint32_t i = 0; i < req->n_partitions && !rc; i++)
         rc = insert_partition(s, two, id, i, req, err);
-    sqlite3_finalize(two[0]);
-    sqlite3_finalize(two[1]);
+    finish(s, two[0]);
+    finish(s, two[1]);
     *a->job_id = id;
     return rc;
 }
@@ -499,7 +535,7 @@ static int claim_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
                       " RETURNING job_id, idx, attempts, (SELECT circuit FROM jobs WHERE id = job_id), priority,"
                       "   witness_path",
                       &st, err))) {
-        sqlite3_finalize(in);
+        finish(s, in);
         return rc;
     }
     sqlite3_bind_int(st, 1, a->max);
@@ -507,8 +543,8 @@ static int claim_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
     while ((r = sqlite3_step(st)) == SQLITE_ROW && !rc && *a->n < a->max)
         if (!(rc = take_partition(s, st, in, &a->out[*a->n], err)))
             (*a->n)++;
-    sqlite3_finalize(st);
-    sqlite3_finalize(in);
+    finish(s, st);
+    finish(s, in);
     if (!rc && r != SQLITE_DONE && r != SQLITE_ROW)
         rc = db_fail(s, r, "claim partitions", err);
     for (int i = 0; !rc && i < *a->n; i++) {
@@ -595,7 +631,7 @@ static int record_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
     if (p) {
         size_t words = (size_t)p->n_public * 4;
         if (!(pub = malloc(words * 8 + 1))) {
-            sqlite3_finalize(st);
+            finish(s, st);
             return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
         }
         cuzk_proof_to_words(p->proof, proof);
@@ -677,7 +713,7 @@ static int cancel_in_tx(sqlite_store *s, void *ctx, cuzk_error *err)
     sqlite3_bind_int64(st, 1, (sqlite3_int64)a->job_id);
     if (sqlite3_step(st) == SQLITE_ROW)
         known = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    finish(s, st);
     if (!known)
         return cuzk_fail(err, CUZK_ERR_ARG, "unknown job %" PRIu64, a->job_id);
     update_args job = {"UPDATE jobs SET state = 'cancelled', ended_at = " NOW_SQL ""
@@ -740,7 +776,7 @@ static int read_job_row(sqlite_store *s, uint64_t job_id, cuzk_job_result *out, 
     } else {
         rc = db_fail(s, r, "read a job", err);
     }
-    sqlite3_finalize(st);
+    finish(s, st);
     return rc;
 }
 
@@ -798,7 +834,7 @@ static int read_partitions(sqlite_store *s, cuzk_job_result *out, cuzk_error *er
         if (ended)
             rc = take_proof(s, st, out, err);
     }
-    sqlite3_finalize(st);
+    finish(s, st);
     if (!rc && r != SQLITE_DONE)
         rc = db_fail(s, r, "read a job's partitions", err);
     out->verified &= out->state == CUZK_JOB_DONE && rows > 0;
@@ -870,7 +906,7 @@ int store_count(sqlite_store *s, store_counts *c, cuzk_error *err)
         *slot = v;
     }
     if (!rc) {
-        sqlite3_finalize(st);
+        finish(s, st);
         if (r != SQLITE_DONE)
             rc = db_fail(s, r, "count jobs", err);
     }
@@ -932,7 +968,7 @@ int store_each_circuit(sqlite_store *s, void (*each)(void *ctx, const store_circ
         each(ctx, &c);
     }
     if (!rc) {
-        sqlite3_finalize(st);
+        finish(s, st);
         if (r != SQLITE_DONE)
             rc = db_fail(s, r, "read the circuits", err);
     }
