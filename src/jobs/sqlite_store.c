@@ -876,7 +876,7 @@ int store_delete_ended(sqlite_store *s, double retain_s, int *n, cuzk_error *err
     char sql[256];
     /* partitions go with their jobs (ON DELETE CASCADE) */
     snprintf(sql, sizeof sql,
-             "DELETE FROM jobs WHERE ended_at IS NOT NULL AND ended_at < " NOW_SQL " - %.6f", retain_s);
+             "DELETE FROM jobs WHERE ended_at IS NOT NULL AND ended_at <= " NOW_SQL " - %.6f", retain_s);
     update_args a = {sql, 0, 0, n};
     return transaction(s, SYNC_NORMAL, update_in_tx, &a, err);
 }
