@@ -112,7 +112,7 @@ static void start_partition(jobs_sqlite *j, slot *s)
     if (rc == CUZK_ERR_CANCELLED)
         rc = store_release(j->store, p->job_id, p->idx, &why);
     else
-        rc = store_record_failure(j->store, p->job_id, p->idx, err.msg, &recorded, &ended, &why);
+        rc = store_record_failure(j->store, p->job_id, p->idx, engine_run_reason(err.msg), &recorded, &ended, &why);
     CUZK_LOG(j->log, CUZK_LOG_WARN, "store: partition not started", "job_id=%" PRIu64 " partition=%u error=\"%s\"",
              p->job_id, p->idx, err.msg);
     if (rc)

@@ -110,7 +110,10 @@ static int db_fail(sqlite_store *s, int rc, const char *what, cuzk_error *err)
                          "the job store %s cannot grow: its disk is full (%s); free space there", s->path, what);
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
-        return cuzk_fail(err, CUZK_ERR_FORMAT, "the job store %s is damaged (%s: %s)", s->path, what, msg);
+        return cuzk_fail(err, CUZK_ERR_FORMAT,
+                         "the job store %s is damaged (%s: %s): move it aside to start with an empty one, or put "
+                         "a backup in its place",
+                         s->path, what, msg);
     case SQLITE_NOMEM:
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory (%s)", what);
     default:
@@ -118,11 +121,14 @@ static int db_fail(sqlite_store *s, int rc, const char *what, cuzk_error *err)
     }
 }
 
-static int exec(sqlite_store *s, const char *sql, cuzk_error *err)
+/* sql, what it does for messages */
+static int exec_as(sqlite_store *s, const char *sql, const char *what, cuzk_error *err)
 {
     int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
-    return rc == SQLITE_OK ? CUZK_OK : db_fail(s, rc, sql, err);
+    return rc == SQLITE_OK ? CUZK_OK : db_fail(s, rc, what, err);
 }
+
+static int exec(sqlite_store *s, const char *sql, cuzk_error *err) { return exec_as(s, sql, sql, err); }
 
 /* st for sql: the one kept, or a new one (kept while there is room);
  * given back with finish. Under the store's lock. */
@@ -232,7 +238,10 @@ static int check_and_migrate(sqlite_store *s, cuzk_error *err)
     if (r != SQLITE_ROW)
         return db_fail(s, r, "PRAGMA quick_check", err);
     if (why[0])
-        return cuzk_fail(err, CUZK_ERR_FORMAT, "the job store %s is damaged (quick_check: %s)", s->path, why);
+        return cuzk_fail(err, CUZK_ERR_FORMAT,
+                         "the job store %s is damaged (quick_check: %s): move it aside to start with an empty one, "
+                         "or put a backup in its place",
+                         s->path, why);
     if (tables && app != STORE_APPLICATION_ID)
         return cuzk_fail(err, CUZK_ERR_FORMAT, "%s is a SQLite file of another program (application_id %lld), "
                          "not a cuzk job store", s->path, app);
@@ -246,7 +255,7 @@ static int check_and_migrate(sqlite_store *s, cuzk_error *err)
     else
         snprintf(sql, sizeof sql, "BEGIN IMMEDIATE; %s PRAGMA application_id = %d; PRAGMA user_version = %d; COMMIT",
                  schema, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
-    rc = exec(s, sql, err);
+    rc = exec_as(s, sql, "writing it", err);
     if (rc && !sqlite3_get_autocommit(s->db))
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
@@ -273,7 +282,8 @@ sqlite_store *store_open(const char *dir, long max_pages, cuzk_error *err)
     /* WAL: readers do not wait for the writer; FULL: every commit is on
      * the disk before it returns (WAL's NORMAL would lose the last commits
      * to a power cut) */
-    rc = exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", err);
+    rc = exec_as(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", "opening it",
+                 err);
     s->synchronous = SYNC_FULL;
     if (!rc && max_pages > 0) {
         snprintf(pragmas, sizeof pragmas, "PRAGMA max_page_count = %ld", max_pages);
