@@ -294,21 +294,13 @@ static int record(cluster_node *n, slot *s, cuzk_error *err)
  * this long of trying to record what is left. */
 static const double completer_grace_s = 10;
 
-static int slots_used(void *ctx)
-{
-    cluster_node *n = ctx;
-    pthread_mutex_lock(&n->lock);
-    int used = n->used;
-    pthread_mutex_unlock(&n->lock);
-    return used;
-}
-
 static void *completer_main(void *arg)
 {
     cluster_node *n = arg;
     double stop_at = 0;
     uint64_t id;
-    while ((id = ended_queue_next(&n->ended, &n->stopping, slots_used, n, completer_grace_s, &stop_at))) {
+    while ((id = ended_queue_next(&n->ended, &n->stopping, &n->used, &n->lock, completer_grace_s,
+                                     &stop_at))) {
         pthread_mutex_lock(&n->lock);
         slot *s = engine_run_find_locked(n->slots, sizeof *n->slots, n->capacity, id, &n->cv, &n->lock);
         pthread_mutex_unlock(&n->lock);

@@ -132,7 +132,7 @@ static json_t *store_json(const routes_context *a, const snapshot *s)
                          "survives", "nothing: every job is lost when the daemon stops ([daemon] state_dir is empty)");
     const jobs_sqlite_stats *t = &s->store;
     const store_counts *c = &t->counts;
-    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:f, s:s, s:i, s:I, s:I, s:I, s:I, s:f}", "kind", "sqlite",
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:f, s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:I, s:f}", "kind", "sqlite",
                           "state_dir", t->state_dir, "file", t->path, "bytes", (json_int_t)t->bytes, "retain_s",
                           t->retain_s, "survives",
                           "restarts, kill -9, crashes and power cuts: queued and running partitions are proved "
@@ -142,7 +142,9 @@ static json_t *store_json(const routes_context *a, const snapshot *s)
                           "failures_recorded", (json_int_t)t->failures_recorded, "requeued_at_start",
                           (json_int_t)t->requeued_at_start, "errors", (json_int_t)t->store_errors,
                           "record_ms_per_proof",
-                          t->proofs_recorded ? 1e3 * t->record_s / (double)t->proofs_recorded : 0.0);
+                          t->proofs_recorded ? 1e3 * t->record_s / (double)t->proofs_recorded : 0.0,
+                          "partitions_claimed", (json_int_t)t->partitions_claimed, "claim_ms_per_partition",
+                          t->partitions_claimed ? 1e3 * t->claim_s / (double)t->partitions_claimed : 0.0);
     if (o && t->counts_ok)
         json_object_set_new(o, "jobs",
                             json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "queued", (json_int_t)c->queued,

@@ -81,8 +81,8 @@ void ended_queue_wait(ended_queue *q, double s)
     pthread_mutex_unlock(&q->lock);
 }
 
-uint64_t ended_queue_next(ended_queue *q, atomic_int *stopping, int (*busy)(void *ctx), void *ctx, double grace_s,
-                          double *stop_at)
+uint64_t ended_queue_next(ended_queue *q, atomic_int *stopping, const int *used, pthread_mutex_t *used_lock,
+                          double grace_s, double *stop_at)
 {
     for (;;) {
         pthread_mutex_lock(&q->lock);
@@ -94,7 +94,10 @@ uint64_t ended_queue_next(ended_queue *q, atomic_int *stopping, int (*busy)(void
             return id;
         if (!*stop_at)
             *stop_at = cuzk_now_s() + grace_s;
-        if (!busy(ctx) || cuzk_now_s() > *stop_at)
+        pthread_mutex_lock(used_lock);
+        int busy = *used;
+        pthread_mutex_unlock(used_lock);
+        if (!busy || cuzk_now_s() > *stop_at)
             return 0;
         if (id)
             return id;

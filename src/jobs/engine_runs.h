@@ -49,10 +49,11 @@ void ended_queue_wake(ended_queue *q);
 void ended_queue_wait(ended_queue *q, double s);
 /* The completer's next id, left in the queue until ended_queue_pop (a
  * record that fails is tried again). 0 when the completer should end:
- * *stopping is set and either busy(ctx) (slots still used) is 0 or
- * grace_s has passed since the stop was first seen (*stop_at, 0 at first). */
-uint64_t ended_queue_next(ended_queue *q, atomic_int *stopping, int (*busy)(void *ctx), void *ctx, double grace_s,
-                          double *stop_at);
+ * *stopping is set and either *used (the slots in use, read under
+ * used_lock) is 0 or grace_s has passed since the stop was first seen
+ * (*stop_at, 0 at first). */
+uint64_t ended_queue_next(ended_queue *q, atomic_int *stopping, const int *used, pthread_mutex_t *used_lock,
+                          double grace_s, double *stop_at);
 void ended_queue_pop(ended_queue *q);
 
 /* Waits on cv (lock held) for up to s seconds of real time. */

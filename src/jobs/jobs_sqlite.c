@@ -37,8 +37,8 @@ struct jobs_sqlite {
     int capacity, used;
     int work;             /* the store may hold queued partitions */
     uint64_t job_end_seq; /* counts jobs ended: waits watch it */
-    uint64_t proofs, failures, requeued, errors;
-    double record_s;
+    uint64_t proofs, failures, requeued, errors, claimed;
+    double record_s, claim_s;
 
     ended_queue ended; /* engine jobs that ended, from the engine's hook */
 
@@ -136,7 +136,13 @@ static int feed_some(jobs_sqlite *j)
     store_partition got[room];
     int k = 0;
     cuzk_error err = {0};
-    if (store_claim(j->store, room, got, &k, &err)) {
+    double t0 = cuzk_now_s();
+    int rc = store_claim(j->store, room, got, &k, &err);
+    pthread_mutex_lock(&j->lock);
+    j->claim_s += cuzk_now_s() - t0;
+    j->claimed += (uint64_t)k;
+    pthread_mutex_unlock(&j->lock);
+    if (rc) {
         CUZK_LOG(j->log, CUZK_LOG_ERROR, "store: cannot take partitions", "error=\"%s\"", err.msg);
         pthread_mutex_lock(&j->lock);
         j->errors++;
@@ -253,21 +259,13 @@ static int record(jobs_sqlite *j, slot *s, const cuzk_job_result *r, int *job_en
  * this long of trying to record what is left. */
 static const double completer_grace_s = 10;
 
-static int slots_used(void *ctx)
-{
-    jobs_sqlite *j = ctx;
-    pthread_mutex_lock(&j->lock);
-    int used = j->used;
-    pthread_mutex_unlock(&j->lock);
-    return used;
-}
-
 static void *completer_main(void *arg)
 {
     jobs_sqlite *j = arg;
     double stop_at = 0;
     uint64_t id;
-    while ((id = ended_queue_next(&j->ended, &j->stopping, slots_used, j, completer_grace_s, &stop_at))) {
+    while ((id = ended_queue_next(&j->ended, &j->stopping, &j->used, &j->lock, completer_grace_s,
+                                     &stop_at))) {
         pthread_mutex_lock(&j->lock);
         slot *s = engine_run_find_locked(j->slots, sizeof *j->slots, j->capacity, id, &j->cv, &j->lock);
         pthread_mutex_unlock(&j->lock);
@@ -545,5 +543,7 @@ void jobs_sqlite_get_stats(jobs_sqlite *j, jobs_sqlite_stats *s)
     s->requeued_at_start = j->requeued;
     s->store_errors = j->errors;
     s->record_s = j->record_s;
+    s->claim_s = j->claim_s;
+    s->partitions_claimed = j->claimed;
     pthread_mutex_unlock(&j->lock);
 }

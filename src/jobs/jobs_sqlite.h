@@ -62,7 +62,9 @@ typedef struct {
     store_counts counts;
     int in_engine; /* partitions handed to the engine now */
     uint64_t proofs_recorded, failures_recorded, requeued_at_start, store_errors;
-    double record_s; /* time spent recording proofs (commits included) */
+    double record_s;             /* time spent recording proofs (commits included) */
+    double claim_s;              /* and taking partitions from the store for the engine */
+    uint64_t partitions_claimed;
 } jobs_sqlite_stats;
 
 void jobs_sqlite_get_stats(jobs_sqlite *j, jobs_sqlite_stats *s);
