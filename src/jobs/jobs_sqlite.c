@@ -2,13 +2,11 @@
  * job API over the store (jobs_sqlite.h). */
 #include "jobs/jobs_sqlite.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "jobs/engine_runs.h"
 #include "jobs/state_lock.h"
