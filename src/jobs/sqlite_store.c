@@ -279,9 +279,8 @@ sqlite_store *store_open(const char *dir, long max_pages, cuzk_error *err)
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, 5000);
     char pragmas[256];
-    /* WAL: readers do not wait for the writer; FULL: every commit is on
-     * the disk before it returns (WAL's NORMAL would lose the last commits
-     * to a power cut) */
+    /* WAL: readers do not wait for the writer, and a commit without an
+     * fsync (SYNC_NORMAL) still survives the process's death */
     rc = exec_as(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", "opening it",
                  err);
     s->synchronous = SYNC_FULL;
