@@ -33,6 +33,7 @@ struct jobs_sqlite {
     pthread_cond_t cv;    /* a slot changed, work came, a job ended, stopping */
     slot *slots;
     int capacity, used;
+    int batch;            /* the feeder claims once this many slots are free */
     int work;             /* the store may hold queued partitions */
     uint64_t job_end_seq; /* counts jobs ended: waits watch it */
     uint64_t proofs, failures, requeued, errors, claimed;
@@ -186,7 +187,7 @@ static void *feeder_main(void *arg)
     double next_sweep = 0;
     pthread_mutex_lock(&j->lock);
     while (!atomic_load(&j->stopping)) {
-        int room = j->used < j->capacity, want = j->work && atomic_load(&j->feeding);
+        int room = j->capacity - j->used >= j->batch, want = j->work && atomic_load(&j->feeding);
         if (room && want) {
             j->work = 0;
             pthread_mutex_unlock(&j->lock);
@@ -435,8 +436,11 @@ void jobs_sqlite_hook_engine(jobs_sqlite *j, cuzk_engine_config *ec)
     ec->on_job_end = ended_queue_hook;
     ec->on_job_end_ctx = &j->ended;
     /* the permits, and as many waiting behind them: the engine's queue
-     * never runs dry while the completer records */
+     * never runs dry while the completer records; claims wait for half of
+     * the slots to be free (one commit for several partitions), so the
+     * engine always holds more than its permits */
     j->capacity = 2 * ec->max_device_queue_depth + 2;
+    j->batch = ec->max_device_queue_depth + 1;
 }
 
 int jobs_sqlite_start(jobs_sqlite *j, cuzk_engine *e, cuzk_error *err)
