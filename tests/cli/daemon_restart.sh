@@ -7,6 +7,8 @@
 #     outside with jobs queued: every job ends done, each proof verifies
 #     (cuzk groth16 verify), no job is lost or made twice (the store's rows
 #     counted), request ids give the same job ids, results read back alike
+#   - a witness file deleted while the daemon was down fails its partitions,
+#     the message naming it
 #   - the sim backend killed while its partitions wait at the device (the
 #     sim gate) and restarted without the gate: every job done
 #   - circuits registered through the API survive; a second daemon cannot
