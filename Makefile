@@ -35,7 +35,7 @@ CFLAGS_COMMON := -std=gnu11 $(WARN) -Iinclude -Isrc $(PQ_CFLAGS) -pthread -MMD -
 REL_CFLAGS := $(CFLAGS_COMMON) -fvisibility=hidden -O3 -DNDEBUG
 DBG_CFLAGS := $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
               -DCUZK_VERIFY
-LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lpthread -lm -ldl
+LDLIBS  := -ljansson -lcrypto -lmicrohttpd -linih -lsqlite3 -lpthread -lm -ldl
 TEST_LDLIBS := -lcmocka
 
 # src/witness/glue/ holds the C program compiled with each circom circuit at

@@ -38,6 +38,8 @@ log "written in $((SECONDS - t0)) s"
 cat >"$work/d.ini" <<INI
 [daemon]
 listen = unix:$work/d.sock
+# jobs in memory, as measured before the job store (issue 52)
+state_dir =
 [memory]
 budget_gib = 100
 [scheduler]

@@ -585,7 +585,8 @@ const cli_command cli_cmd_client_prove = {
 const cli_command cli_cmd_client_status = {
     "client status", NULL,
     "cuzk client status [connection]\n"
-    "  Devices, circuits and their keys' tiers, queues, jobs, pinned pool, budget by category.\n"
+    "  Devices, circuits and their keys' tiers, queues, jobs, pinned pool, budget by category;\n"
+    "  job_store: where the jobs live ([daemon] state_dir) and what survives a restart.\n"
     CLIENT_USAGE_CONNECTION,
     run_status};
 const cli_command cli_cmd_client_cancel = {

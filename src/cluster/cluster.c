@@ -14,17 +14,15 @@
 
 #include "cluster/queue.h"
 #include "cluster/schema.h"
+#include "jobs/engine_runs.h"
 #include "util/err.h"
 #include "util/timer.h"
 
-/* A partition this node claimed: reserved while its engine job is being
- * submitted, running once the engine has it. */
-typedef enum { SLOT_FREE, SLOT_SUBMITTING, SLOT_RUNNING } slot_state;
+/* A partition this node claimed (jobs/engine_runs.h: its run's
+ * cancel_sent: the cluster's job ended). */
 typedef struct {
-    slot_state state;
+    engine_run run; /* first */
     claimed_partition part;
-    uint64_t engine_job;
-    int cancel_sent; /* the cluster's job ended: the engine job was cancelled */
 } slot;
 
 struct cluster_node {
@@ -44,11 +42,7 @@ struct cluster_node {
     cuzk_stage_histogram claim_latency;
     cluster_counters count;
 
-    /* engine jobs that ended, from the engine's hook: a leaf lock */
-    pthread_mutex_t ended_lock;
-    pthread_cond_t ended_cv;
-    uint64_t *ended;
-    int n_ended;
+    ended_queue ended; /* engine jobs that ended, from the engine's hook */
 
     long long other_key_partitions; /* queued under keys this node lacks, as last said (the heartbeat's) */
     int wake_fd; /* the claimer's: room was made, or stop */
@@ -69,28 +63,6 @@ static void wake_claimer(cluster_node *n)
         CUZK_LOG(n->log, CUZK_LOG_WARN, "cluster: cannot wake the claimer", "error=\"%s\"", strerror(errno));
 }
 
-/* Waits on cv (lock held) for up to s seconds of real time. */
-static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *lock, double s)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    double t = (double)ts.tv_sec + ts.tv_nsec / 1e9 + (s > 0 ? s : 0);
-    ts.tv_sec = (time_t)t;
-    ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-    pthread_cond_timedwait(cv, lock, &ts);
-}
-
-static void on_engine_job_end(void *ctx, uint64_t job_id)
-{
-    cluster_node *n = ctx;
-    pthread_mutex_lock(&n->ended_lock);
-    /* each slot's engine job ends once: capacity entries always suffice */
-    if (n->n_ended < n->capacity)
-        n->ended[n->n_ended++] = job_id;
-    pthread_cond_signal(&n->ended_cv);
-    pthread_mutex_unlock(&n->ended_lock);
-}
-
 /* ---------- cancels reaching this node ---------- */
 
 static void cancel_local_job(void *ctx, uint64_t job_id)
@@ -101,9 +73,9 @@ static void cancel_local_job(void *ctx, uint64_t job_id)
     pthread_mutex_lock(&n->lock);
     for (int i = 0; i < n->capacity && k < 64; i++) {
         slot *s = &n->slots[i];
-        if (s->state == SLOT_RUNNING && s->part.ref.job_id == job_id && !s->cancel_sent) {
-            s->cancel_sent = 1;
-            ids[k++] = s->engine_job;
+        if (s->run.state == RUN_RUNNING && s->part.ref.job_id == job_id && !s->run.cancel_sent) {
+            s->run.cancel_sent = 1;
+            ids[k++] = s->run.engine_job;
         }
     }
     n->count.cancels += (uint64_t)k;
@@ -185,8 +157,8 @@ static void start_partition(cluster_node *n, slot *s)
     }
     pthread_mutex_lock(&n->lock);
     if (!rc) {
-        s->state = SLOT_RUNNING;
-        s->engine_job = id;
+        s->run.state = RUN_RUNNING;
+        s->run.engine_job = id;
         pthread_cond_broadcast(&n->cv);
         pthread_mutex_unlock(&n->lock);
         return;
@@ -205,7 +177,7 @@ static void start_partition(cluster_node *n, slot *s)
     n->count.retries += recorded && !job_failed;
     n->count.failures += (uint64_t)job_failed;
     claimed_partition_free(p);
-    s->state = SLOT_FREE;
+    s->run.state = RUN_FREE;
     n->used--;
     pthread_cond_broadcast(&n->cv);
     pthread_mutex_unlock(&n->lock);
@@ -233,12 +205,11 @@ static int claim_some(cluster_node *n, double *due, cuzk_error *err)
     slot *mine[room];
     pthread_mutex_lock(&n->lock);
     for (int i = 0, at = 0; i < k; i++) {
-        while (n->slots[at].state != SLOT_FREE)
+        while (n->slots[at].run.state != RUN_FREE)
             at++;
         mine[i] = &n->slots[at];
-        mine[i]->state = SLOT_SUBMITTING;
+        mine[i]->run = (engine_run){RUN_SUBMITTING, 0, 0};
         mine[i]->part = got[i];
-        mine[i]->cancel_sent = 0;
         n->used++;
         n->count.claims++;
         cuzk_stage_histogram_add(&n->claim_latency, got[i].latency_s);
@@ -277,45 +248,21 @@ static void *claimer_main(void *arg)
 
 /* ---------- completing ---------- */
 
-/* The slot of engine job id (lock held); waits while a claim is still
- * being submitted (its id is not known yet). NULL: not one of ours. */
-static slot *slot_of_locked(cluster_node *n, uint64_t id)
-{
-    for (;;) {
-        int submitting = 0;
-        for (int i = 0; i < n->capacity; i++) {
-            if (n->slots[i].state == SLOT_RUNNING && n->slots[i].engine_job == id)
-                return &n->slots[i];
-            submitting |= n->slots[i].state == SLOT_SUBMITTING;
-        }
-        if (!submitting)
-            return NULL;
-        pthread_cond_wait(&n->cv, &n->lock);
-    }
-}
-
-/* The engine's "partition 0: " says nothing in a one-partition job. */
-static const char *engine_reason(const char *error)
-{
-    static const char prefix[] = "partition 0: ";
-    return strncmp(error, prefix, sizeof prefix - 1) ? error : error + sizeof prefix - 1;
-}
-
 /* Records what the engine made of s's partition. */
 static int record(cluster_node *n, slot *s, cuzk_error *err)
 {
     cuzk_job_result r;
     const claim_ref *ref = &s->part.ref;
-    if (cuzk_engine_wait(n->engine, s->engine_job, 0, &r)) /* pruned: the claim goes back to the queue */
+    if (cuzk_engine_wait(n->engine, s->run.engine_job, 0, &r)) /* pruned: the claim goes back to the queue */
         return queue_release(n->complete, n->name, ref, err);
     int rc, recorded = 0, job_ended = 0;
     if (r.state == CUZK_JOB_DONE) {
         partition_result res = {r.proofs, (const uint64_t(*)[4])r.publics, r.n_public, r.synth_s, r.device_s, r.verified};
         rc = queue_record_proof(n->complete, n->name, ref, &res, &recorded, &job_ended, err);
     } else if (r.state == CUZK_JOB_FAILED) {
-        rc = queue_record_failure(n->complete, n->name, ref, engine_reason(r.error), n->cfg.max_attempts,
+        rc = queue_record_failure(n->complete, n->name, ref, engine_run_reason(r.error), n->cfg.max_attempts,
                                   n->cfg.retry_backoff_s, &recorded, &job_ended, err);
-    } else if (s->cancel_sent) {
+    } else if (s->run.cancel_sent) {
         rc = queue_record_cancelled(n->complete, n->name, ref, err);
         recorded = 1;
     } else {
@@ -337,7 +284,7 @@ static int record(cluster_node *n, slot *s, cuzk_error *err)
         else if (r.state == CUZK_JOB_FAILED)
             CUZK_LOG(n->log, CUZK_LOG_WARN, "cluster: partition attempt failed",
                      "job_id=%llu partition=%u attempt=%d job_failed=%d error=\"%s\"", (unsigned long long)ref->job_id,
-                     ref->idx, ref->attempt, job_ended, engine_reason(r.error));
+                     ref->idx, ref->attempt, job_ended, engine_run_reason(r.error));
     }
     cuzk_job_result_free(&r);
     return rc;
@@ -351,49 +298,26 @@ static void *completer_main(void *arg)
 {
     cluster_node *n = arg;
     double stop_at = 0;
-    for (;;) {
-        pthread_mutex_lock(&n->ended_lock);
-        while (!n->n_ended && !atomic_load(&n->stopping))
-            pthread_cond_wait(&n->ended_cv, &n->ended_lock);
-        int have = n->n_ended > 0;
-        uint64_t id = have ? n->ended[0] : 0;
-        pthread_mutex_unlock(&n->ended_lock);
-        if (atomic_load(&n->stopping)) {
-            pthread_mutex_lock(&n->lock);
-            int left = n->used;
-            pthread_mutex_unlock(&n->lock);
-            if (!stop_at)
-                stop_at = cuzk_now_s() + completer_grace_s;
-            if (!left || cuzk_now_s() > stop_at)
-                break;
-            if (!have) {
-                pthread_mutex_lock(&n->ended_lock);
-                timed_wait(&n->ended_cv, &n->ended_lock, 0.1);
-                pthread_mutex_unlock(&n->ended_lock);
-                continue;
-            }
-        }
+    uint64_t id;
+    while ((id = ended_queue_next(&n->ended, &n->stopping, &n->used, &n->lock, completer_grace_s,
+                                     &stop_at))) {
         pthread_mutex_lock(&n->lock);
-        slot *s = slot_of_locked(n, id);
+        slot *s = engine_run_find_locked(n->slots, sizeof *n->slots, n->capacity, id, &n->cv, &n->lock);
         pthread_mutex_unlock(&n->lock);
         cuzk_error err = {0};
         int rc = s ? record(n, s, &err) : CUZK_OK;
         if (rc == CUZK_ERR_UNAVAILABLE || rc == CUZK_ERR_IO) {
             /* kept for the next try: the database is away, or a transient error (deadlock, restart) */
             CUZK_LOG(n->log, CUZK_LOG_DEBUG, "cluster: result not recorded yet", "error=\"%s\"", err.msg);
-            pthread_mutex_lock(&n->ended_lock);
-            timed_wait(&n->ended_cv, &n->ended_lock, rc == CUZK_ERR_IO ? 0.2 : pg_retry_in(n->complete) + 0.01);
-            pthread_mutex_unlock(&n->ended_lock);
+            ended_queue_wait(&n->ended, rc == CUZK_ERR_IO ? 0.2 : pg_retry_in(n->complete) + 0.01);
             continue;
         }
-        pthread_mutex_lock(&n->ended_lock);
-        memmove(n->ended, n->ended + 1, (size_t)--n->n_ended * sizeof *n->ended);
-        pthread_mutex_unlock(&n->ended_lock);
+        ended_queue_pop(&n->ended);
         if (!s)
             continue;
         pthread_mutex_lock(&n->lock);
         claimed_partition_free(&s->part);
-        s->state = SLOT_FREE;
+        s->run.state = RUN_FREE;
         n->used--;
         pthread_cond_broadcast(&n->cv);
         pthread_mutex_unlock(&n->lock);
@@ -418,7 +342,7 @@ static int check_ended(cluster_node *n, cuzk_error *err)
     int k = 0;
     pthread_mutex_lock(&n->lock);
     for (int i = 0; i < n->capacity; i++)
-        if (n->slots[i].state == SLOT_RUNNING && !n->slots[i].cancel_sent)
+        if (n->slots[i].run.state == RUN_RUNNING && !n->slots[i].run.cancel_sent)
             ids[k++] = n->slots[i].part.ref.job_id;
     pthread_mutex_unlock(&n->lock);
     return node_ended_jobs(n->beat, ids, k, cancel_local_job, n, err);
@@ -510,7 +434,7 @@ static void *beater_main(void *arg)
         beat_once(n);
         pthread_mutex_lock(&n->lock);
         if (!atomic_load(&n->stopping))
-            timed_wait(&n->cv, &n->lock, n->cfg.heartbeat_s);
+            engine_run_timed_wait(&n->cv, &n->lock, n->cfg.heartbeat_s);
     }
     pthread_mutex_unlock(&n->lock);
     return NULL;
@@ -584,7 +508,7 @@ static int cl_wait(jobs_api *j, uint64_t job_id, double timeout_s, cuzk_job_resu
         cuzk_job_result_free(out);
         pthread_mutex_lock(&n->lock);
         if (n->job_end_seq == seen && !atomic_load(&n->stopping))
-            timed_wait(&n->cv, &n->lock, left < wait_recheck_s ? left : wait_recheck_s);
+            engine_run_timed_wait(&n->cv, &n->lock, left < wait_recheck_s ? left : wait_recheck_s);
         pthread_mutex_unlock(&n->lock);
     }
 }
@@ -635,8 +559,6 @@ cluster_node *cluster_create(const cluster_config *cfg, cuzk_logger *log, cuzk_e
     n->wake_fd = -1;
     pthread_mutex_init(&n->lock, NULL);
     pthread_cond_init(&n->cv, NULL);
-    pthread_mutex_init(&n->ended_lock, NULL);
-    pthread_cond_init(&n->ended_cv, NULL);
     int from = 0, rc = copy_config(n, cfg, err);
     if (!rc && (n->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
         rc = cuzk_fail(err, CUZK_ERR_IO, "eventfd: %s", strerror(errno));
@@ -660,8 +582,8 @@ cluster_node *cluster_create(const cluster_config *cfg, cuzk_logger *log, cuzk_e
 
 void cluster_hook_engine(cluster_node *n, cuzk_engine_config *ec)
 {
-    ec->on_job_end = on_engine_job_end;
-    ec->on_job_end_ctx = n;
+    ec->on_job_end = ended_queue_hook;
+    ec->on_job_end_ctx = &n->ended;
     n->capacity = ec->max_device_queue_depth;
 }
 
@@ -670,8 +592,7 @@ int cluster_start(cluster_node *n, cuzk_engine *e, cuzk_error *err)
     n->engine = e;
     n->api.engine = e;
     n->slots = calloc((size_t)n->capacity, sizeof *n->slots);
-    n->ended = calloc((size_t)n->capacity, sizeof *n->ended);
-    if (!n->slots || !n->ended)
+    if (!n->slots || ended_queue_init(&n->ended, n->capacity))
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
     int requeued = 0, rc = node_join(n->beat, n->name, n->capacity, &requeued, err);
     if (rc)
@@ -706,9 +627,8 @@ void cluster_destroy(cluster_node *n)
     pthread_mutex_lock(&n->lock);
     pthread_cond_broadcast(&n->cv);
     pthread_mutex_unlock(&n->lock);
-    pthread_mutex_lock(&n->ended_lock);
-    pthread_cond_broadcast(&n->ended_cv);
-    pthread_mutex_unlock(&n->ended_lock);
+    if (n->ended.ids)
+        ended_queue_wake(&n->ended);
     pthread_t *threads[] = {&n->claimer, &n->completer, &n->beater};
     for (int i = 0; i < n->threads_started; i++)
         pthread_join(*threads[i], NULL);
@@ -722,10 +642,9 @@ void cluster_destroy(cluster_node *n)
         close(n->wake_fd);
     pthread_mutex_destroy(&n->lock);
     pthread_cond_destroy(&n->cv);
-    pthread_mutex_destroy(&n->ended_lock);
-    pthread_cond_destroy(&n->ended_cv);
+    if (n->ended.ids)
+        ended_queue_destroy(&n->ended);
     free(n->slots);
-    free(n->ended);
     free(n->cfg.database);
     free(n);
 }

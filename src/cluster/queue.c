@@ -5,64 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/proof_words.h"
 #include "util/err.h"
 
-/* A partition's proof in the results table: little-endian 64-bit words,
- * curve, then A (infinity, x[6], y[6]), B (infinity, x[2][6], y[2][6]),
- * C as A. */
-enum { PROOF_WORDS = 1 + 13 + 25 + 13, PROOF_BYTES = PROOF_WORDS * 8 };
-
-typedef struct {
-    unsigned char *p;
-    int read; /* 1: decode from p, 0: encode into p */
-} word_stream;
-
-static void word_io(word_stream *s, uint64_t *w)
-{
-    if (s->read) {
-        uint64_t v = 0;
-        for (int i = 7; i >= 0; i--)
-            v = v << 8 | s->p[i];
-        *w = v;
-    } else {
-        for (int i = 0; i < 8; i++)
-            s->p[i] = (unsigned char)(*w >> (8 * i));
-    }
-    s->p += 8;
-}
-
-static void flag_io(word_stream *s, int *flag)
-{
-    uint64_t w = (uint64_t)*flag;
-    word_io(s, &w);
-    *flag = (int)w;
-}
-
-static void words_io(word_stream *s, uint64_t *w, int n)
-{
-    for (int i = 0; i < n; i++)
-        word_io(s, &w[i]);
-}
-
-static void g1_io(word_stream *s, cuzk_g1_plain *g)
-{
-    flag_io(s, &g->infinity);
-    words_io(s, g->x, 6);
-    words_io(s, g->y, 6);
-}
-
-/* One walk over the proof serves both directions. */
-static void proof_io(word_stream *s, cuzk_proof *p)
-{
-    int curve = (int)p->curve;
-    flag_io(s, &curve);
-    p->curve = (cuzk_curve_id)curve;
-    g1_io(s, &p->a);
-    flag_io(s, &p->b.infinity);
-    words_io(s, &p->b.x[0][0], 12);
-    words_io(s, &p->b.y[0][0], 12);
-    g1_io(s, &p->c);
-}
+/* A partition's proof and public signals in the results table: codec/proof_words.h. */
 
 static char *u64_text(char buf[24], uint64_t v)
 {
@@ -301,15 +247,13 @@ static void fence_fill(fence_text *f, const claim_ref *ref)
 int queue_record_proof(pg_conn *c, const char *node, const claim_ref *ref, const partition_result *res,
                        int *recorded, int *job_done, cuzk_error *err)
 {
-    unsigned char proof[PROOF_BYTES];
-    word_stream s = {proof, 0};
-    proof_io(&s, (cuzk_proof *)res->proof); /* encoding only reads it */
+    unsigned char proof[CUZK_PROOF_BYTES];
+    cuzk_proof_to_words(res->proof, proof);
     size_t npub = (size_t)res->n_public * 4;
     unsigned char *pub = malloc(npub * 8 + 1);
     if (!pub)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-    word_stream ps = {pub, 0};
-    words_io(&ps, (uint64_t *)res->publics, (int)npub);
+    cuzk_words_to_bytes((const uint64_t *)res->publics, npub, pub);
     fence_text f;
     fence_fill(&f, ref);
     char synth[32], gpu[32];
@@ -317,7 +261,7 @@ int queue_record_proof(pg_conn *c, const char *node, const claim_ref *ref, const
     snprintf(gpu, sizeof gpu, "%.9g", res->device_s);
     const char *v[] = {f.job, f.idx, node, f.attempt, (const char *)proof, (const char *)pub, synth, gpu,
                        res->verified ? "true" : "false"};
-    int len[] = {0, 0, 0, 0, PROOF_BYTES, (int)npub * 8, 0, 0, 0};
+    int len[] = {0, 0, 0, 0, CUZK_PROOF_BYTES, (int)npub * 8, 0, 0, 0};
     int bin[] = {0, 0, 0, 0, 1, 1, 0, 0, 0};
     PGresult *r;
     int rc = pg_exec(c,
@@ -465,18 +409,14 @@ static int take_proofs(const PGresult *r, cuzk_job_result *out, cuzk_error *err)
     for (int i = 0; i < rows && out->proofs; i++) {
         size_t len;
         unsigned char *proof = pg_bytea(r, i, 1, &len), *pub = pg_bytea(r, i, 2, &pub_len);
-        if (proof && len == PROOF_BYTES) {
-            word_stream s = {proof, 1};
-            proof_io(&s, &out->proofs[i]);
-        }
+        if (proof && len == CUZK_PROOF_BYTES)
+            cuzk_proof_from_words(&out->proofs[i], proof);
         out->n_public = (uint32_t)(pub_len / 32);
         if (!i)
             out->publics = calloc((size_t)out->n_partitions * (out->n_public ? out->n_public : 1), sizeof *out->publics);
-        if (out->publics && pub) {
-            word_stream s = {pub, 1};
-            words_io(&s, out->publics[(size_t)i * out->n_public], (int)(out->n_public * 4));
-        }
-        int ok = proof && len == PROOF_BYTES && pub && out->publics;
+        if (out->publics && pub)
+            cuzk_words_from_bytes(out->publics[(size_t)i * out->n_public], (size_t)out->n_public * 4, pub);
+        int ok = proof && len == CUZK_PROOF_BYTES && pub && out->publics;
         free(proof);
         free(pub);
         if (!ok)

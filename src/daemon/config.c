@@ -77,6 +77,17 @@ static const config_key config_keys[] = {
      "after this many seconds it cancels what is left (0: wait for all of them;\n"
      "the default ends the drain before config/cuzk.service's TimeoutStopSec).\n"
      "A second SIGTERM or SIGINT cancels at once."},
+    {"daemon", "state_dir", CFG_TEXT, AT(state_dir), "/var/lib/cuzk", 0, 0, NULL,
+     "Where jobs are kept (jobs.sqlite, README.md \"The job store\"): queued and\n"
+     "running partitions are proved again after a restart, kill -9 or power cut,\n"
+     "and results stay readable. One daemon a folder. Empty: memory only (every\n"
+     "job is lost when the daemon stops). Not used with a [cluster] database."},
+    {"daemon", "retain_s", CFG_REAL, AT(retain_s), "86400", 0, 1e10, NULL,
+     "Ended jobs are deleted from the job store this many seconds after they\n"
+     "ended (0: never)."},
+    {"daemon", "state_inline_max_mib", CFG_INT, AT(state_inline_max_mib), "64", 1, 4096, NULL,
+     "Largest inline witness or input JSON of one partition the job store keeps,\n"
+     "in MiB; a larger one is refused (send a witness file's path instead)."},
 
     {"memory", "budget_gib", CFG_GIB, ENGINE(budget_bytes), NULL, 0.001, 1e6, NULL,
      "The memory budget in GiB: keys, PCE, pinned buffers and partition working\n"

@@ -33,6 +33,9 @@ typedef struct {
     int unauthenticated_per_address;
     int unauthenticated_timeout_s;
     double drain_timeout_s;
+    char *state_dir; /* the job store's folder; "": jobs in memory only */
+    double retain_s;
+    int state_inline_max_mib;
     /* The engine's settings: the keys of [memory] [gpus] [scheduler]
      * [synthesis] [pipeline] that the engine has write here directly, and
      * their defaults are cuzk_engine_config_default's. */

@@ -23,6 +23,7 @@ typedef struct {
     cuzk_logger *log;
     cuzk_engine *engine;
     cluster_node *cluster; /* NULL: single-machine mode */
+    jobs_sqlite *store;    /* NULL: jobs in memory only (or the cluster's) */
     routes_context api;
     http_server *server;
     char *token;
@@ -66,6 +67,49 @@ static int register_config_circuit(daemon_state *d, const char *spec, cuzk_error
     return CUZK_OK;
 }
 
+/* A circuit the store kept (registered through the API in an earlier run),
+ * registered again unless the config has one of its id. One that cannot
+ * be (its key file gone) is said, and its jobs' partitions fail. */
+static void register_kept_circuit(void *ctx, const store_circuit *c)
+{
+    daemon_state *d = ctx;
+    cuzk_circuit_info info;
+    cuzk_error err = {0};
+    if (!cuzk_engine_circuit_info(d->engine, c->id, &info))
+        return;
+    if (routes_register_circuit(d->engine, c, &err))
+        CUZK_LOG(d->log, CUZK_LOG_ERROR, "store: a kept circuit cannot be registered again", "circuit=%s error=\"%s\"",
+                 c->id, err.msg);
+    else
+        CUZK_LOG(d->log, CUZK_LOG_INFO, "store: circuit registered again", "circuit=%s development=%d", c->id,
+                 c->development);
+}
+
+/* The job store of a single daemon ([daemon] state_dir), before the engine:
+ * a store that cannot be used stops the start. */
+static int open_store(daemon_state *d, cuzk_engine_config *ec, cuzk_error *err)
+{
+    const daemon_config *c = d->cfg;
+    if (*c->cluster.database || !*c->state_dir)
+        return CUZK_OK;
+    jobs_sqlite_config sc = {.state_dir = c->state_dir,
+                             .retain_s = c->retain_s,
+                             .inline_max_bytes = (uint64_t)c->state_inline_max_mib << 20};
+    if (!(d->store = jobs_sqlite_open(&sc, d->log, err)))
+        return err->code;
+    jobs_sqlite_hook_engine(d->store, ec);
+    return CUZK_OK;
+}
+
+static int start_store(daemon_state *d, cuzk_error *err)
+{
+    int rc = store_each_circuit(jobs_sqlite_store(d->store), register_kept_circuit, d, err);
+    if (rc)
+        return rc;
+    routes_use_store(&d->api, d->store);
+    return jobs_sqlite_start(d->store, d->engine, err);
+}
+
 static int start_engine(daemon_state *d, cuzk_error *err)
 {
     const daemon_config *c = d->cfg;
@@ -92,15 +136,20 @@ static int start_engine(daemon_state *d, cuzk_error *err)
     }
     if (d->cluster)
         cluster_hook_engine(d->cluster, &ec);
+    int rc = open_store(d, &ec, err);
+    if (rc) {
+        b->destroy(b);
+        return rc;
+    }
     if (!(d->engine = cuzk_engine_create(&ec, b, err)))
         return err->code;
-    for (int i = 0; i < c->circuits.n; i++) {
-        int rc = register_config_circuit(d, c->circuits.items[i], err);
-        if (rc)
+    for (int i = 0; i < c->circuits.n; i++)
+        if ((rc = register_config_circuit(d, c->circuits.items[i], err)))
             return rc;
-    }
     routes_init(&d->api, d->engine, backend_name, c->max_wait_s, c->max_connections);
     d->api.log = d->log;
+    if (d->store)
+        return start_store(d, err);
     if (!d->cluster)
         return CUZK_OK;
     routes_use_cluster(&d->api, d->cluster, c->cluster.lease_s);
@@ -154,14 +203,26 @@ static int take_signals(daemon_state *d, cuzk_error *err)
     return CUZK_OK;
 }
 
+/* No new work reaches the engine, and what it has is cancelled (a store's
+ * partitions wait in the store for the next start). */
+static void cancel_everything(daemon_state *d)
+{
+    if (d->store)
+        jobs_sqlite_stop_feeding(d->store);
+    cuzk_engine_cancel_all(d->engine);
+}
+
 static void *drain_main(void *arg)
 {
     daemon_state *d = arg;
     double timeout = d->cfg->drain_timeout_s > 0 ? d->cfg->drain_timeout_s : -1;
-    if (cuzk_engine_drain(d->engine, timeout)) {
+    /* the store's jobs first: its queued partitions are fed to the engine
+     * until none is left */
+    int late = d->store && jobs_sqlite_drain(d->store, timeout);
+    if (late || cuzk_engine_drain(d->engine, timeout)) {
         CUZK_LOG(d->log, CUZK_LOG_WARN, "daemon: drain timed out, cancelling the jobs left",
                  "drain_timeout_s=%g", d->cfg->drain_timeout_s);
-        cuzk_engine_cancel_all(d->engine);
+        cancel_everything(d);
         cuzk_engine_drain(d->engine, -1);
     }
     uint64_t one = 1;
@@ -176,7 +237,7 @@ static void on_stop_signal(daemon_state *d, int signo)
     if (d->draining) {
         CUZK_LOG(d->log, CUZK_LOG_WARN, "daemon: second stop signal, cancelling running jobs", "signal=%s",
                  strsignal(signo));
-        cuzk_engine_cancel_all(d->engine);
+        cancel_everything(d);
         return;
     }
     cuzk_engine_stats s;
@@ -187,7 +248,7 @@ static void on_stop_signal(daemon_state *d, int signo)
     sd_notify_state("STOPPING=1");
     routes_stop_accepting(&d->api);
     if (pthread_create(&d->drainer, NULL, drain_main, d)) {
-        cuzk_engine_cancel_all(d->engine); /* cannot wait in the background: stop now */
+        cancel_everything(d); /* cannot wait in the background: stop now */
         drain_main(d);
         return;
     }
@@ -221,14 +282,15 @@ static void serve(daemon_state *d)
 static void stop(daemon_state *d)
 {
     http_server_stop(d->server); /* no request is left touching the engine */
-    if (d->cluster && d->engine) {
-        /* every engine job ends (its hook fires) before the node goes, and
-         * what ended is recorded by cluster_destroy (after a drain: nothing
-         * is left to cancel) */
-        cuzk_engine_cancel_all(d->engine);
+    if ((d->cluster || d->store) && d->engine) {
+        /* every engine job ends (its hook fires) before the node or the
+         * store goes, and what ended is recorded by cluster_destroy or
+         * jobs_sqlite_destroy (after a drain: nothing is left to cancel) */
+        cancel_everything(d);
         cuzk_engine_drain(d->engine, -1);
     }
     cluster_destroy(d->cluster);
+    jobs_sqlite_destroy(d->store);
     cuzk_engine_destroy(d->engine);
     free(d->token);
     if (d->signal_fd >= 0)
@@ -254,8 +316,8 @@ int cuzk_daemon_run(const daemon_config *cfg, cuzk_error *err)
         cuzk_logger_close(d.log);
         return rc;
     }
-    CUZK_LOG(d.log, CUZK_LOG_INFO, "daemon: ready", "backend=%s listeners=%d circuits=%d pid=%d", d.api.backend,
-             cfg->listen.n, cfg->circuits.n, (int)getpid());
+    CUZK_LOG(d.log, CUZK_LOG_INFO, "daemon: ready", "backend=%s listeners=%d circuits=%d pid=%d state_dir=%s",
+             d.api.backend, cfg->listen.n, cfg->circuits.n, (int)getpid(), d.store ? cfg->state_dir : "");
     sd_notify_state("READY=1");
     serve(&d);
     stop(&d);

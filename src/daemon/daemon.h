@@ -1,12 +1,16 @@
 /* The daemon's life: from a configuration to a serving engine and back.
  *
- *   start    log, backend (one door: backend_create), engine, the circuits
- *            of [keys] circuit, the API's listeners; then READY=1 to systemd
+ *   start    log, backend (one door: backend_create), the job store
+ *            ([daemon] state_dir: refused when it cannot be used), engine,
+ *            the circuits of [keys] circuit and those the store kept, the
+ *            API's listeners; then READY=1 to systemd
  *   SIGHUP   the log file is reopened (after logrotate moved it)
  *   SIGTERM  (or SIGINT) no new jobs (POST /v1/jobs answers 503); running
- *            jobs finish and their results stay readable; after
- *            drain_timeout_s (if set) or a second signal what is left is
- *            cancelled; then the listeners close and the engine stops.
+ *            jobs (and the store's queued ones) finish and their results
+ *            stay readable; after drain_timeout_s (if set) or a second
+ *            signal what is left is cancelled (a store keeps it queued for
+ *            the next start); then the listeners close and the engine
+ *            stops.
  * Signals are taken by signalfd in the main thread only: no handler runs
  * inside a worker. */
 #ifndef CUZK_DAEMON_DAEMON_H

@@ -49,6 +49,12 @@ void routes_use_cluster(routes_context *a, cluster_node *n, double lease_s)
     a->jobs = cluster_jobs(n);
 }
 
+void routes_use_store(routes_context *a, jobs_sqlite *store)
+{
+    a->store = store;
+    a->jobs = jobs_sqlite_api(store);
+}
+
 void routes_stop_accepting(routes_context *a)
 {
     atomic_store(&a->accepting, 0);

@@ -15,6 +15,7 @@
 
 #include "cluster/cluster.h"
 #include "jobs/jobs.h"
+#include "jobs/jobs_sqlite.h"
 #include "daemon/http_message.h"
 #include "daemon/http_server.h"
 #include "engine/engine.h"
@@ -24,6 +25,7 @@ typedef struct {
     jobs_api *jobs;        /* the jobs: &local, or the cluster's */
     jobs_api local;
     cluster_node *cluster; /* NULL: single-machine mode */
+    jobs_sqlite *store;    /* the jobs kept on disk ([daemon] state_dir); NULL: memory only */
     double cluster_lease_s; /* for status: which nodes are alive */
     const char *backend;   /* its name, for status */
     double max_wait_s;     /* cap on ?wait_ms */
@@ -42,6 +44,9 @@ void routes_init(routes_context *a, cuzk_engine *engine, const char *backend, do
 /* Cluster mode: the jobs are the cluster's (status and metrics gain its
  * numbers). */
 void routes_use_cluster(routes_context *a, cluster_node *n, double lease_s);
+/* The jobs are kept in the store (status gains its numbers; circuits
+ * registered through the API are kept there too). */
+void routes_use_store(routes_context *a, jobs_sqlite *store);
 /* From now on POST /v1/jobs answers 503, submits under way included (their
  * waits for memory end; a cluster node stops claiming). Returns at once. */
 void routes_stop_accepting(routes_context *a);
@@ -68,6 +73,9 @@ json_t *routes_body_object(const http_request *rq, http_response *rs);
  * letters, digits and . _ : - only. */
 enum { ROUTES_MAX_CIRCUIT_ID = 128 };
 int routes_circuit_id_ok(const char *id);
+/* Registers c with the engine: its key file, or a development setup from
+ * its r1cs (for the route, and for the circuits a store kept). */
+int routes_register_circuit(cuzk_engine *e, const store_circuit *c, cuzk_error *err);
 /* A circuit's description: id, curve, sizes, key tier. */
 json_t *routes_circuit_json(const cuzk_circuit_info *c);
 

@@ -28,14 +28,30 @@ static void respond_circuit(routes_context *a, const char *id, int status, http_
         http_respond_json(rs, status, routes_circuit_json(&info));
 }
 
-/* A development key made in memory from the circuit at r1cs_path (NOT for
- * production: cuzk_engine_register_setup), on the device only when asked. */
-static int register_development(routes_context *a, const char *id, const char *r1cs_path, int device_only,
-                                cuzk_error *err)
+int routes_register_circuit(cuzk_engine *e, const store_circuit *c, cuzk_error *err)
 {
+    if (!c->development)
+        return cuzk_engine_register_circuit(e, c->id, c->zkey, c->r1cs, c->wasm, err);
+    /* a development key made in memory from the r1cs (NOT for production:
+     * cuzk_engine_register_setup), on the device only when asked */
     cuzk_r1cs r;
-    int rc = cuzk_r1cs_read(&r, r1cs_path, err);
-    return rc ? rc : cuzk_engine_register_setup(a->engine, id, &r, device_only, err);
+    int rc = cuzk_r1cs_read(&r, c->r1cs, err);
+    return rc ? rc : cuzk_engine_register_setup(e, c->id, &r, c->device_only, err);
+}
+
+/* Registers c, kept in the store first when there is one (so a store that
+ * cannot be written refuses the registration rather than lose it). */
+static int register_kept(routes_context *a, const store_circuit *c, cuzk_error *err)
+{
+    sqlite_store *store = a->store ? jobs_sqlite_store(a->store) : NULL;
+    int rc = store ? store_add_circuit(store, c, err) : CUZK_OK;
+    if (rc)
+        return rc;
+    rc = routes_register_circuit(a->engine, c, err);
+    cuzk_error ignored = {0};
+    if (rc && store)
+        store_remove_circuit(store, c->id, &ignored);
+    return rc;
 }
 
 void route_register_circuit(routes_context *a, const http_request *rq, const char *arg, http_response *rs)
@@ -62,11 +78,10 @@ void route_register_circuit(routes_context *a, const http_request *rq, const cha
     else if (!cuzk_engine_circuit_info(a->engine, json_string_value(id), &info))
         http_respond_error(rs, 409, "circuit '%s' is already registered", json_string_value(id));
     else {
-        int rc = setup ? register_development(a, json_string_value(id), json_string_value(r1cs),
-                                              json_is_true(device_only), &err)
-                       : cuzk_engine_register_circuit(a->engine, json_string_value(id), json_string_value(zkey),
-                                                      r1cs ? json_string_value(r1cs) : NULL,
-                                                      wasm ? json_string_value(wasm) : NULL, &err);
+        store_circuit c = {json_string_value(id), setup ? NULL : json_string_value(zkey),
+                           r1cs ? json_string_value(r1cs) : NULL, wasm ? json_string_value(wasm) : NULL,
+                           setup != NULL, json_is_true(device_only)};
+        int rc = register_kept(a, &c, &err);
         if (rc)
             http_respond_error(rs, http_status_for(rc), "%s", err.msg);
         else

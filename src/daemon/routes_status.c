@@ -15,6 +15,7 @@ typedef struct {
     uint64_t http_by_class[6];
     double uptime_s;
     cluster_stats cluster; /* when a->cluster */
+    jobs_sqlite_stats store; /* when a->store */
 } snapshot;
 
 static int snapshot_take(routes_context *a, snapshot *s)
@@ -31,6 +32,8 @@ static int snapshot_take(routes_context *a, snapshot *s)
     s->uptime_s = cuzk_now_s() - a->t_start;
     if (a->cluster)
         cluster_get_stats(a->cluster, &s->cluster);
+    if (a->store)
+        jobs_sqlite_get_stats(a->store, &s->store);
     return s->circuits ? 0 : -1;
 }
 
@@ -116,6 +119,42 @@ static json_t *cluster_json(const cluster_stats *c, double lease_s)
                      c->view_ok ? cluster_view_json(&c->view, lease_s) : json_null());
 }
 
+/* Where the jobs live and what survives what (README.md, "The job
+ * store"); the counts are the store's (the engine's "jobs" count the
+ * partitions it was handed, one engine job each). */
+static json_t *store_json(const routes_context *a, const snapshot *s)
+{
+    if (a->cluster)
+        return json_pack("{s:s, s:s}", "kind", "cluster",
+                         "survives", "everything but the database: jobs live in PostgreSQL ([cluster])");
+    if (!a->store)
+        return json_pack("{s:s, s:s, s:s}", "kind", "memory", "state_dir", "",
+                         "survives", "nothing: every job is lost when the daemon stops ([daemon] state_dir is empty)");
+    const jobs_sqlite_stats *t = &s->store;
+    const store_counts *c = &t->counts;
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:f, s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:I, s:f}", "kind", "sqlite",
+                          "state_dir", t->state_dir, "file", t->path, "bytes", (json_int_t)t->bytes, "retain_s",
+                          t->retain_s, "survives",
+                          "restarts, kill -9, crashes and power cuts: queued and running partitions are proved "
+                          "again, proved ones kept; ended jobs until retain_s; back up with sqlite3 FILE "
+                          "'.backup COPY', move the folder while the daemon is stopped",
+                          "in_engine", t->in_engine, "proofs_recorded", (json_int_t)t->proofs_recorded,
+                          "failures_recorded", (json_int_t)t->failures_recorded, "requeued_at_start",
+                          (json_int_t)t->requeued_at_start, "errors", (json_int_t)t->store_errors,
+                          "record_ms_per_proof",
+                          t->proofs_recorded ? 1e3 * t->record_s / (double)t->proofs_recorded : 0.0,
+                          "partitions_claimed", (json_int_t)t->partitions_claimed, "claim_ms_per_partition",
+                          t->partitions_claimed ? 1e3 * t->claim_s / (double)t->partitions_claimed : 0.0);
+    if (o && t->counts_ok)
+        json_object_set_new(o, "jobs",
+                            json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "queued", (json_int_t)c->queued,
+                                      "running", (json_int_t)c->running, "done", (json_int_t)c->done, "failed",
+                                      (json_int_t)c->failed, "cancelled", (json_int_t)c->cancelled,
+                                      "partitions_queued", (json_int_t)c->partitions_queued, "partitions_running",
+                                      (json_int_t)c->partitions_running));
+    return o;
+}
+
 /* Each stage's partitions since start and their mean latency. */
 static json_t *stages_json(const cuzk_engine_stats *st)
 {
@@ -153,6 +192,8 @@ void route_get_status(routes_context *a, const http_request *rq, const char *arg
     json_t *o = snapshot_take(a, &s) ? NULL : status_json(a, &s);
     if (o && a->cluster)
         json_object_set_new(o, "cluster", cluster_json(&s.cluster, a->cluster_lease_s));
+    if (o)
+        json_object_set_new(o, "job_store", store_json(a, &s));
     if (o)
         http_respond_json(rs, 200, o);
     else

@@ -8,6 +8,7 @@
 
 #include "synthesis/pce.h"
 #include "engine/timeline.h"
+#include "util/crash_point.h"
 #include "util/err.h"
 #include "util/timer.h"
 
@@ -111,6 +112,7 @@ static int synthesize(cuzk_engine *e, partition *p, cuzk_error *err)
     if (!p->abc)
         return j->cancelled ? CUZK_OK : cuzk_fail(err, CUZK_ERR_NOMEM, "no pinned buffer of %zu bytes", bytes);
     atomic_store(&j->admitted, 1);
+    cuzk_crash_point("engine:synthesizing"); /* the kill tests' (util/crash_point.h) */
     if (!c->key) {
         engine_sleep(e, e->cfg.sim_synth_ms / 1000);
         return CUZK_OK;
@@ -204,6 +206,7 @@ void *engine_device_worker_main(void *varg)
                           p->form == WITNESS_PACKED ? &p->packed : NULL};
         cuzk_prove_timings times = {0};
         cuzk_error err = {0};
+        cuzk_crash_point("engine:proving");
         int rc = e->backend->prove_start(e->backend, device, &w, &p->msm, &times, &err);
         p->t_device_end = engine_now(e);
         if (times.total == 0)

@@ -1,5 +1,5 @@
 # Helpers of the daemon tests (daemon.sh, daemon_wasm.sh, connection_limits.sh,
-# load.sh, cluster.sh), sourced after tests/interop/lib.sh: daemons started
+# load.sh, cluster.sh, daemon_restart.sh), sourced after tests/interop/lib.sh: daemons started
 # in the background and killed at exit (stopped ones too), JSON read back,
 # failures said. A test may define cleanup_extra (run at exit, before the
 # work folder goes); KEEP_WORK=1 keeps that folder.
@@ -17,11 +17,15 @@ jget() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(e
 fail() { echo "FAIL: $*"; exit 1; }
 # start_daemon NAME CONNECT ARGS...: `$DAEMON_BIN daemon ARGS` (default
 # $CUZK) in the background, PID[NAME], its output appended to
-# $WORK/NAME.out, until it answers a status at CONNECT.
+# $WORK/NAME.out, until it answers a status at CONNECT. Its jobs are kept
+# in memory unless ARGS name a job store (--set daemon.state_dir=DIR): the
+# default folder, /var/lib/cuzk, takes one daemon, and tests run side by side.
 start_daemon() {
     local name=$1 connect=$2
     shift 2
-    "${DAEMON_BIN:-$CUZK}" daemon "$@" >>"$WORK/$name.out" 2>&1 &
+    local memory=(--set daemon.state_dir=)
+    [[ " $* " == *" daemon.state_dir="* || " $* " == *" --set=daemon.state_dir="* ]] && memory=()
+    "${DAEMON_BIN:-$CUZK}" daemon "$@" "${memory[@]}" >>"$WORK/$name.out" 2>&1 &
     PID[$name]=$!
     for _ in $(seq 600); do # a generous minute: nothing here measures how long it takes
         "$CUZK" client status --connect "$connect" >/dev/null 2>&1 && return 0
