@@ -7,7 +7,12 @@
  *
  *   SRS             a handle on a parameter file (bellperson's .params,
  *                   src/filecoin/params.h), every count and point checked
- *                   when it is read; reference-counted
+ *                   when it is read (flags, canonical, on the curve; with
+ *                   CUZK_SUPRASEAL_CHECK=full in the prime-order subgroup
+ *                   too, a scalar multiplication a point: minutes for a
+ *                   32 GiB sector's file, which filecoin-proofs checks by
+ *                   its digest; a point outside could only make proofs
+ *                   that verifiers refuse); reference-counted
  *   Assignment      one synthesized circuit: density bitmaps (bit b of u64
  *                   word k is variable 64 k + b), a, b, c (constraints and
  *                   bellperson's input rows, unpadded), input and aux

@@ -163,7 +163,7 @@ static int run_info(int argc, char **argv)
         printf("  inputs (ic)  %" PRIu32 " (ONE and %" PRIu32 " public)\n", vk.n_ic, vk.n_ic - 1);
     } else {
         read_report report = {path, -1};
-        rc = check ? fil_params_read(&p, path, &(fil_read_options){common.threads, read_progress, &report}, &err)
+        rc = check ? fil_params_read(&p, path, &(fil_read_options){common.threads, read_progress, &report, FIL_CHECK_ALL}, &err)
                    : fil_params_counts(&p, path, &err);
         if (rc) {
             fil_vk_free(&vk);
@@ -285,7 +285,7 @@ static int run_prove(int argc, char **argv)
         goto done;
     what = "reading the parameters";
     read_report report = {params_path, -1};
-    if ((rc = fil_params_read(&p, params_path, &(fil_read_options){common.threads, read_progress, &report}, &err)))
+    if ((rc = fil_params_read(&p, params_path, &(fil_read_options){common.threads, read_progress, &report, FIL_CHECK_ALL}, &err)))
         goto done;
     double t1 = cuzk_now_s();
     bls12_381_fr rs[2];

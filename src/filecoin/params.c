@@ -74,6 +74,7 @@ typedef struct {
     const uint8_t *in;
     void *out;
     int g2;
+    fil_check check;
     size_t *bad_at;           /* per thread: the first bad index of its range, or SIZE_MAX */
     fil_point_status *bad_is; /* and why */
 } decode_job;
@@ -83,8 +84,8 @@ static void decode_range(void *vctx, size_t begin, size_t end, int tid)
     const decode_job *j = vctx;
     for (size_t i = begin; i < end; i++) {
         fil_point_status s =
-            j->g2 ? fil_g2_decode((bls12_381_g2_affine *)j->out + i, j->in + i * FIL_G2_BYTES)
-                  : fil_g1_decode((bls12_381_g1_affine *)j->out + i, j->in + i * FIL_G1_BYTES);
+            j->g2 ? fil_g2_decode((bls12_381_g2_affine *)j->out + i, j->in + i * FIL_G2_BYTES, j->check)
+                  : fil_g1_decode((bls12_381_g1_affine *)j->out + i, j->in + i * FIL_G1_BYTES, j->check);
         if (s != FIL_POINT_OK) {
             j->bad_at[tid] = i;
             j->bad_is[tid] = s;
@@ -112,7 +113,8 @@ static int decode_points(read_state *st, const section *s, const uint8_t *in, vo
         size_t len = count - at < PARAMS_ROUND ? count - at : PARAMS_ROUND;
         for (int t = 0; t < nt; t++)
             bad_at[t] = SIZE_MAX;
-        decode_job j = {in + at * size, (uint8_t *)out + at * out_size, s->g2, bad_at, bad_is};
+        decode_job j = {in + at * size, (uint8_t *)out + at * out_size, s->g2, st->o ? st->o->check : FIL_CHECK_ALL,
+                        bad_at, bad_is};
         cuzk_parallel_for(len < 64 ? 1 : nt, len, decode_range, &j);
         int worst = -1;
         for (int t = 0; t < nt; t++)
@@ -181,7 +183,7 @@ static int read_vk_header(fil_vk *vk, cursor *c, cuzk_error *err)
         int rc = take(c, point_bytes(g2[i]), &b, names[i], err);
         if (rc)
             return rc;
-        fil_point_status s = g2[i] ? fil_g2_decode(dst[i], b) : fil_g1_decode(dst[i], b);
+        fil_point_status s = g2[i] ? fil_g2_decode(dst[i], b, FIL_CHECK_ALL) : fil_g1_decode(dst[i], b, FIL_CHECK_ALL);
         if (s != FIL_POINT_OK)
             return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: %s is %s", c->name, names[i], fil_point_status_name(s));
     }

@@ -28,6 +28,7 @@
 
 #include "cuzk/cuzk.h"
 #include "ec/ec.h"
+#include "filecoin/zcash.h"
 
 typedef struct {
     bls12_381_g1_affine alpha_g1, beta_g1, delta_g1;
@@ -49,11 +50,14 @@ uint64_t fil_vk_file_bytes(uint32_t n_ic);
 uint64_t fil_params_file_bytes(const fil_params *p);
 
 /* What a read tells as it goes (large files take minutes): done of total
- * points decoded and checked; called on the reading thread. */
+ * points decoded and checked; called on the reading thread. check: what
+ * the point sections' points go through (zcash.h; FIL_CHECK_ALL, 0, the
+ * default); the verifying key's always go through everything. */
 typedef struct {
     int nthreads; /* < 1: one */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
+    fil_check check;
 } fil_read_options;
 
 /* Reads a .params file (mapped, decoded and checked on o->nthreads
@@ -63,7 +67,8 @@ typedef struct {
  * does, and the counts must agree with each other (h + 1 a power of two,
  * inputs <= a <= inputs + l, b_g1 = b_g2 <= inputs + l, at least one
  * input); every point is checked (zcash.h: flags, canonical, on the
- * curve, in the subgroup) and a bad one named by section and index.
+ * curve, in the subgroup unless o->check is FIL_CHECK_CURVE) and a bad
+ * one named by section and index.
  * Returns CUZK_OK, CUZK_ERR_IO, CUZK_ERR_FORMAT or CUZK_ERR_NOMEM; on
  * failure p is left empty. */
 int fil_params_read(fil_params *p, const char *path, const fil_read_options *o, cuzk_error *err);

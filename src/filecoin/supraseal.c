@@ -106,7 +106,11 @@ static cuzk_rust_error inner_read(const char *path, srs_inner **out)
     }
     atomic_init(&s->refs, 1);
     cuzk_error err = {0};
-    int rc = fil_params_read(&s->params, path, &(fil_read_options){cuzk_cpu_count(), NULL, NULL}, &err);
+    /* every point on the curve; in the subgroup too with CUZK_SUPRASEAL_CHECK=full */
+    const char *check = getenv("CUZK_SUPRASEAL_CHECK");
+    const fil_read_options o = {cuzk_cpu_count(), NULL, NULL,
+                                check && !strcmp(check, "full") ? FIL_CHECK_ALL : FIL_CHECK_CURVE};
+    int rc = fil_params_read(&s->params, path, &o, &err);
     if (rc) {
         free(s->path);
         free(s);

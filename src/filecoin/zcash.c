@@ -134,15 +134,16 @@ void fil_g1_encode(uint8_t out[FIL_G1_BYTES], const bls12_381_g1_affine *p)
     fp_write(out + FP_BYTES, &p->y);
 }
 
-/* the checks shared by both forms once the coordinates are read */
-static fil_point_status g1_check(const bls12_381_g1_affine *p)
+/* the checks shared by both forms once the coordinates are read; the
+ * subgroup's only when asked */
+static fil_point_status g1_check(const bls12_381_g1_affine *p, fil_check check)
 {
     if (bls12_381_g1_affine_is_inf(p) || !bls12_381_g1_affine_on_curve(p))
         return FIL_POINT_OFF_CURVE; /* (0, 0) is on no curve of ours: b != 0 */
-    return bls12_381_g1_in_subgroup_endo(p) ? FIL_POINT_OK : FIL_POINT_NOT_IN_SUBGROUP;
+    return check == FIL_CHECK_CURVE || bls12_381_g1_in_subgroup_endo(p) ? FIL_POINT_OK : FIL_POINT_NOT_IN_SUBGROUP;
 }
 
-fil_point_status fil_g1_decode(bls12_381_g1_affine *p, const uint8_t in[FIL_G1_BYTES])
+fil_point_status fil_g1_decode(bls12_381_g1_affine *p, const uint8_t in[FIL_G1_BYTES], fil_check check)
 {
     if (in[0] & (FLAG_COMPRESSED | FLAG_SIGN))
         return FIL_POINT_BAD_FLAGS;
@@ -150,7 +151,7 @@ fil_point_status fil_g1_decode(bls12_381_g1_affine *p, const uint8_t in[FIL_G1_B
         return FIL_POINT_INFINITY;
     if (fp_read(&p->x, in, 1) || fp_read(&p->y, in + FP_BYTES, 0))
         return FIL_POINT_NOT_CANONICAL;
-    return g1_check(p);
+    return g1_check(p, check);
 }
 
 void fil_g1_compress(uint8_t out[FIL_G1_COMPRESSED_BYTES], const bls12_381_g1_affine *p)
@@ -195,7 +196,7 @@ fil_point_status fil_g1_decompress(bls12_381_g1_affine *p, const uint8_t in[FIL_
         return FIL_POINT_OFF_CURVE;
     if (fp_is_larger(&p->y) != !!(in[0] & FLAG_SIGN))
         bls12_381_fp_neg(&p->y, &p->y);
-    return g1_check(p);
+    return g1_check(p, FIL_CHECK_ALL);
 }
 
 /* ---- G2 ---- */
@@ -213,14 +214,14 @@ void fil_g2_encode(uint8_t out[FIL_G2_BYTES], const bls12_381_g2_affine *p)
     fp_write(out + 3 * FP_BYTES, &p->y.c0);
 }
 
-static fil_point_status g2_check(const bls12_381_g2_affine *p)
+static fil_point_status g2_check(const bls12_381_g2_affine *p, fil_check check)
 {
     if (bls12_381_g2_affine_is_inf(p) || !bls12_381_g2_affine_on_curve(p))
         return FIL_POINT_OFF_CURVE;
-    return bls12_381_g2_in_subgroup_endo(p) ? FIL_POINT_OK : FIL_POINT_NOT_IN_SUBGROUP;
+    return check == FIL_CHECK_CURVE || bls12_381_g2_in_subgroup_endo(p) ? FIL_POINT_OK : FIL_POINT_NOT_IN_SUBGROUP;
 }
 
-fil_point_status fil_g2_decode(bls12_381_g2_affine *p, const uint8_t in[FIL_G2_BYTES])
+fil_point_status fil_g2_decode(bls12_381_g2_affine *p, const uint8_t in[FIL_G2_BYTES], fil_check check)
 {
     if (in[0] & (FLAG_COMPRESSED | FLAG_SIGN))
         return FIL_POINT_BAD_FLAGS;
@@ -229,7 +230,7 @@ fil_point_status fil_g2_decode(bls12_381_g2_affine *p, const uint8_t in[FIL_G2_B
     if (fp_read(&p->x.c1, in, 1) || fp_read(&p->x.c0, in + FP_BYTES, 0) ||
         fp_read(&p->y.c1, in + 2 * FP_BYTES, 0) || fp_read(&p->y.c0, in + 3 * FP_BYTES, 0))
         return FIL_POINT_NOT_CANONICAL;
-    return g2_check(p);
+    return g2_check(p, check);
 }
 
 void fil_g2_compress(uint8_t out[FIL_G2_COMPRESSED_BYTES], const bls12_381_g2_affine *p)
@@ -264,5 +265,5 @@ fil_point_status fil_g2_decompress(bls12_381_g2_affine *p, const uint8_t in[FIL_
         return FIL_POINT_OFF_CURVE;
     if (fp2_is_larger(&p->y) != !!(in[0] & FLAG_SIGN))
         bls12_381_fp2_neg(&p->y, &p->y);
-    return g2_check(p);
+    return g2_check(p, FIL_CHECK_ALL);
 }

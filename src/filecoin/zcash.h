@@ -13,8 +13,8 @@
  *
  * The decoders check everything: flags, canonical coordinates, on the
  * curve, in the prime-order subgroup (by the endomorphisms,
- * ec/bls12_381_endo.h); a check that fails names itself in
- * the returned fil_point_status. Infinity is refused where bellperson's
+ * ec/bls12_381_endo.h), the last unless FIL_CHECK_CURVE says not; a check
+ * that fails names itself in the returned fil_point_status. Infinity is refused where bellperson's
  * files never hold it (fil_*_decode) and accepted in compressed proofs
  * only when allow_infinity is set. */
 #ifndef CUZK_FILECOIN_ZCASH_H
@@ -40,6 +40,12 @@ typedef enum {
     FIL_POINT_NOT_IN_SUBGROUP /* on the curve, outside the prime-order subgroup */
 } fil_point_status;
 
+/* What the uncompressed decoders check: everything, or everything but
+ * subgroup membership, by far the costliest part (a scalar
+ * multiplication a point): for a prover's key, whose bad points could
+ * only make proofs that verifiers refuse. */
+typedef enum { FIL_CHECK_ALL, FIL_CHECK_CURVE } fil_check;
+
 /* "not on the curve", ... for messages. */
 const char *fil_point_status_name(fil_point_status s);
 
@@ -47,8 +53,8 @@ const char *fil_point_status_name(fil_point_status s);
  * and zeros (the files never hold it: callers refuse it before). */
 void fil_g1_encode(uint8_t out[FIL_G1_BYTES], const bls12_381_g1_affine *p);
 void fil_g2_encode(uint8_t out[FIL_G2_BYTES], const bls12_381_g2_affine *p);
-fil_point_status fil_g1_decode(bls12_381_g1_affine *p, const uint8_t in[FIL_G1_BYTES]);
-fil_point_status fil_g2_decode(bls12_381_g2_affine *p, const uint8_t in[FIL_G2_BYTES]);
+fil_point_status fil_g1_decode(bls12_381_g1_affine *p, const uint8_t in[FIL_G1_BYTES], fil_check check);
+fil_point_status fil_g2_decode(bls12_381_g2_affine *p, const uint8_t in[FIL_G2_BYTES], fil_check check);
 
 /* Compressed encodings (bellperson's proofs). */
 void fil_g1_compress(uint8_t out[FIL_G1_COMPRESSED_BYTES], const bls12_381_g1_affine *p);

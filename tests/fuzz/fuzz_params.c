@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     cuzk_error err = {0};
     fil_params file, mem, counts;
-    fil_read_options o = {2, NULL, NULL};
+    fil_read_options o = {2, NULL, NULL, FIL_CHECK_ALL};
     int rc_file = fil_params_read(&file, f.path, &o, &err);
     int rc_mem = fil_params_read_memory(&mem, data, size, "input", &o, &err);
     int rc_counts = fil_params_counts_memory(&counts, data, size, "input", &err);

@@ -3,7 +3,8 @@
  * points and whole files, counts read alone, and every bad input a clear
  * error (truncated, counts that disagree, a point off the curve or outside
  * the subgroup, the identity, wrong flags, a coordinate >= p, trailing
- * bytes), also when writing. */
+ * bytes), also when writing; a read that checks the curve alone lets a
+ * point outside the subgroup through, and still refuses one off the curve. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -103,11 +104,11 @@ static void test_point_round_trips(void **state)
             fil_g2_encode(b2, &q);
             fil_g1_compress(c1, &p);
             fil_g2_compress(c2, &q);
-            assert_int_equal(fil_g1_decode(&back, b1), FIL_POINT_OK);
+            assert_int_equal(fil_g1_decode(&back, b1, FIL_CHECK_ALL), FIL_POINT_OK);
             assert_memory_equal(&back, &p, sizeof p);
             assert_int_equal(fil_g1_decompress(&back, c1, 0), FIL_POINT_OK);
             assert_memory_equal(&back, &p, sizeof p);
-            assert_int_equal(fil_g2_decode(&backq, b2), FIL_POINT_OK);
+            assert_int_equal(fil_g2_decode(&backq, b2, FIL_CHECK_ALL), FIL_POINT_OK);
             assert_memory_equal(&backq, &q, sizeof q);
             assert_int_equal(fil_g2_decompress(&backq, c2, 0), FIL_POINT_OK);
             assert_memory_equal(&backq, &q, sizeof q);
@@ -130,20 +131,20 @@ static void test_bad_points(void **state)
     /* flags */
     memcpy(t, b1, 96);
     t[0] |= 0x80;
-    assert_int_equal(fil_g1_decode(&out, t), FIL_POINT_BAD_FLAGS);
+    assert_int_equal(fil_g1_decode(&out, t, FIL_CHECK_ALL), FIL_POINT_BAD_FLAGS);
     memcpy(t, b1, 96);
     t[0] |= 0x20;
-    assert_int_equal(fil_g1_decode(&out, t), FIL_POINT_BAD_FLAGS);
+    assert_int_equal(fil_g1_decode(&out, t, FIL_CHECK_ALL), FIL_POINT_BAD_FLAGS);
     memcpy(t, b2, 192);
     t[0] |= 0x20;
-    assert_int_equal(fil_g2_decode(&outq, t), FIL_POINT_BAD_FLAGS);
+    assert_int_equal(fil_g2_decode(&outq, t, FIL_CHECK_ALL), FIL_POINT_BAD_FLAGS);
     assert_int_equal(fil_g1_decompress(&out, b1, 1), FIL_POINT_BAD_FLAGS); /* uncompressed bytes */
     /* identity */
     bls12_381_g1_affine inf;
     bls12_381_g1_affine_set_inf(&inf);
     fil_g1_encode(t, &inf);
     assert_int_equal(t[0], 0x40);
-    assert_int_equal(fil_g1_decode(&out, t), FIL_POINT_INFINITY);
+    assert_int_equal(fil_g1_decode(&out, t, FIL_CHECK_ALL), FIL_POINT_INFINITY);
     fil_g1_compress(t, &inf);
     assert_int_equal(t[0], 0xc0);
     assert_int_equal(fil_g1_decompress(&out, t, 0), FIL_POINT_INFINITY);
@@ -151,20 +152,20 @@ static void test_bad_points(void **state)
     t[47] = 1;
     assert_int_equal(fil_g1_decompress(&out, t, 1), FIL_POINT_BAD_FLAGS);
     memset(t, 0, 96); /* all zeros: (0, 0), on no curve */
-    assert_int_equal(fil_g1_decode(&out, t), FIL_POINT_OFF_CURVE);
+    assert_int_equal(fil_g1_decode(&out, t, FIL_CHECK_ALL), FIL_POINT_OFF_CURVE);
     /* coordinates */
     memcpy(t, b1, 96);
     memset(t, 0x1f, 48); /* x above p (0x1a01...) */
-    assert_int_equal(fil_g1_decode(&out, t), FIL_POINT_NOT_CANONICAL);
+    assert_int_equal(fil_g1_decode(&out, t, FIL_CHECK_ALL), FIL_POINT_NOT_CANONICAL);
     memcpy(t, b2, 192);
     memset(t + 96, 0x1f, 48); /* y.c1 above p */
-    assert_int_equal(fil_g2_decode(&outq, t), FIL_POINT_NOT_CANONICAL);
+    assert_int_equal(fil_g2_decode(&outq, t, FIL_CHECK_ALL), FIL_POINT_NOT_CANONICAL);
     memcpy(t, b1, 96);
     t[95] ^= 1;
-    assert_int_equal(fil_g1_decode(&out, t), FIL_POINT_OFF_CURVE);
+    assert_int_equal(fil_g1_decode(&out, t, FIL_CHECK_ALL), FIL_POINT_OFF_CURVE);
     memcpy(t, b2, 192);
     t[191] ^= 1;
-    assert_int_equal(fil_g2_decode(&outq, t), FIL_POINT_OFF_CURVE);
+    assert_int_equal(fil_g2_decode(&outq, t, FIL_CHECK_ALL), FIL_POINT_OFF_CURVE);
     /* on the curve, outside the subgroup: small x with a y (the cofactors
      * are huge, so such points are almost never in the subgroup) */
     int seen1 = 0, seen2 = 0, off1 = 0;
@@ -261,7 +262,7 @@ static void test_file_round_trip(void **state)
     assert_int_equal(fil_vk_write(&p.vk, vk_path, &err), CUZK_OK);
     for (int nt = 1; nt <= 3; nt += 2) {
         int calls = 0;
-        fil_read_options o = {nt, progress_count, &calls};
+        fil_read_options o = {nt, progress_count, &calls, FIL_CHECK_ALL};
         if (fil_params_read(&back, path, &o, &err))
             fail_msg("%s", err.msg);
         assert_true(calls >= 1);
@@ -306,7 +307,7 @@ static void expect_refused(const uint8_t *data, size_t len, const char *want)
 {
     cuzk_error err = {0};
     fil_params p;
-    int rc = fil_params_read_memory(&p, data, len, "edited.params", &(fil_read_options){2, NULL, NULL}, &err);
+    int rc = fil_params_read_memory(&p, data, len, "edited.params", &(fil_read_options){2, NULL, NULL, FIL_CHECK_ALL}, &err);
     if (rc != CUZK_ERR_FORMAT)
         fail_msg("expected a format error with '%s', got %d (%s)", want, rc, err.msg);
     if (!strstr(err.msg, want))
@@ -418,6 +419,18 @@ static void test_bad_files(void **state)
     memcpy(t, good, len);
     fil_g1_encode(t + L.l_count + 4 + 96, &odd);
     expect_refused(t, len, "l point 1 is not in the prime-order subgroup");
+    /* FIL_CHECK_CURVE lets it through (a prover's choice), not a point off the curve */
+    fil_params lax;
+    assert_int_equal(fil_params_read_memory(&lax, t, len, "edited.params",
+                                            &(fil_read_options){2, NULL, NULL, FIL_CHECK_CURVE}, &err),
+                     CUZK_OK);
+    assert_memory_equal(&lax.l[1], &odd, sizeof odd);
+    fil_params_free(&lax);
+    t[L.l_count + 4 + 96 + 95] ^= 1;
+    assert_int_equal(fil_params_read_memory(&lax, t, len, "edited.params",
+                                            &(fil_read_options){2, NULL, NULL, FIL_CHECK_CURVE}, &err),
+                     CUZK_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "l point 1 is not on the curve"));
     /* a .vk: trailing bytes, an empty ic */
     fil_vk vk;
     assert_int_equal(fil_vk_read_memory(&vk, good, L.h_count, "k.vk", 0, &err), CUZK_OK);
