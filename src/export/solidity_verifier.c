@@ -120,43 +120,62 @@ static void put_signature(gen *g)
     fprintf(g->f, ")\n        public view returns (bool valid)\n    {\n        assembly {\n");
 }
 
-/* L = IC_0 + sum s_i IC_(i+1) at p + 2 PAIR: ecMul of each into the slot
- * after L (the -gamma slot, filled later), ecAdd of the two back into L. */
+/* s := the signal i; ok := 0 unless it is below r. */
+static void put_load_signal(gen *g, uint32_t i)
+{
+    fprintf(g->f, "            s := calldataload(add(pubSignals, %u))\n", 32 * i);
+    fprintf(g->f, "            ok := and(ok, lt(s, R))\n");
+}
+
+/* L = IC_0 + sum s_i IC_(i+1) at p + l: per signal, ecMul into the slot
+ * after L (the -gamma slot, filled later) and ecAdd of the two back into
+ * L. A signal of 0 adds nothing and one of 1 its point as it is: bits and
+ * flags, common public signals, skip the ecMul's 6000 gas. */
 static void put_l_bn254(gen *g, uint32_t l)
 {
     put_store_point(g, "            ", "p", l, "IC0", 2);
     for (uint32_t i = 0; i < g->n; i++) {
         char ic[32];
         snprintf(ic, sizeof ic, "IC%u", i + 1);
-        fprintf(g->f, "            s := calldataload(add(pubSignals, %u))\n", 32 * i);
-        fprintf(g->f, "            ok := and(ok, lt(s, R))\n");
-        put_store_point(g, "            ", "p", l + 64, ic, 2);
-        fprintf(g->f, "            mstore(add(p, %u), s)\n", l + 128);
-        fprintf(g->f, "            ok := and(ok, staticcall(gas(), 0x07, add(p, %u), 96, add(p, %u), 64))\n", l + 64,
-                l + 64);
-        fprintf(g->f, "            ok := and(ok, staticcall(gas(), 0x06, add(p, %u), 128, add(p, %u), 64))\n", l, l);
+        put_load_signal(g, i);
+        fprintf(g->f, "            if s {\n");
+        put_store_point(g, "                ", "p", l + 64, ic, 2);
+        fprintf(g->f, "                if gt(s, 1) {\n                    mstore(add(p, %u), s)\n", l + 128);
+        fprintf(g->f, "                    ok := and(ok, staticcall(gas(), 0x07, add(p, %u), 96, add(p, %u), 64))\n",
+                l + 64, l + 64);
+        fprintf(g->f, "                }\n");
+        fprintf(g->f, "                ok := and(ok, staticcall(gas(), 0x06, add(p, %u), 128, add(p, %u), 64))\n",
+                l, l);
+        fprintf(g->f, "            }\n");
     }
 }
 
-/* L by one G1MSM of the signals' (IC_(i+1), s_i) pairs, 160 bytes each,
- * laid out after the pairing's input, into the slot after L; then G1ADD
- * of IC_0 and that sum into L. */
+/* L at p + l by one G1MSM of the (IC_(i+1), s_i) pairs, 160 bytes each,
+ * laid out at m after the pairing's input, into the slot after L, and a
+ * G1ADD of that sum into L. A signal of 0 takes no pair and one of 1 is
+ * added by G1ADD (375 gas, where an MSM's pair costs thousands). */
 static void put_l_bls12_381(gen *g, uint32_t l)
 {
     put_store_point(g, "            ", "p", l, "IC0", 4);
     if (!g->n)
         return;
-    fprintf(g->f, "            let m := add(p, %u)\n", 4 * g->pair);
+    fprintf(g->f, "            let m := add(p, %u)\n            let k := 0\n", 4 * g->pair);
     for (uint32_t i = 0; i < g->n; i++) {
         char ic[32];
         snprintf(ic, sizeof ic, "IC%u", i + 1);
-        fprintf(g->f, "            s := calldataload(add(pubSignals, %u))\n", 32 * i);
-        fprintf(g->f, "            ok := and(ok, lt(s, R))\n");
-        put_store_point(g, "            ", "m", 160 * i, ic, 4);
-        fprintf(g->f, "            mstore(add(m, %u), s)\n", 160 * i + 128);
+        put_load_signal(g, i);
+        fprintf(g->f, "            switch s\n            case 0 {}\n            case 1 {\n");
+        put_store_point(g, "                ", "p", l + 128, ic, 4);
+        fprintf(g->f, "                ok := and(ok, staticcall(gas(), 0x0b, add(p, %u), 256, add(p, %u), 128))\n",
+                l, l);
+        fprintf(g->f, "            }\n            default {\n                let e := add(m, mul(k, 160))\n");
+        put_store_point(g, "                ", "e", 0, ic, 4);
+        fprintf(g->f, "                mstore(add(e, 128), s)\n                k := add(k, 1)\n            }\n");
     }
-    fprintf(g->f, "            ok := and(ok, staticcall(gas(), 0x0c, m, %u, add(p, %u), 128))\n", 160 * g->n, l + 128);
-    fprintf(g->f, "            ok := and(ok, staticcall(gas(), 0x0b, add(p, %u), 256, add(p, %u), 128))\n", l, l);
+    fprintf(g->f, "            if k {\n");
+    fprintf(g->f, "                ok := and(ok, staticcall(gas(), 0x0c, m, mul(k, 160), add(p, %u), 128))\n", l + 128);
+    fprintf(g->f, "                ok := and(ok, staticcall(gas(), 0x0b, add(p, %u), 256, add(p, %u), 128))\n", l, l);
+    fprintf(g->f, "            }\n");
 }
 
 static void put_body(gen *g)

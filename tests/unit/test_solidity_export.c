@@ -186,7 +186,7 @@ static void test_verifier_shape(void **state)
     assert_int_equal(rc, CUZK_OK);
     assert_non_null(strstr(t, "verifyProof(uint256[4] calldata pA, uint256[8] calldata pB, uint256[4] calldata "
                               "pC, uint256[3] calldata pubSignals)"));
-    assert_non_null(strstr(t, "staticcall(gas(), 0x0c, m, 480,"));
+    assert_non_null(strstr(t, "staticcall(gas(), 0x0c, m, mul(k, 160),"));
     assert_non_null(strstr(t, "staticcall(gas(), 0x0f, p, 1536, p, 32)"));
     assert_non_null(strstr(t, "NEG_BETA_4 = 0x000000000000000000000000000000001a0111ea397fe69a4b1ba7b6434bacd7;"));
     assert_non_null(strstr(t, "NEG_BETA_5 = 0x64774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaaa;"));
