@@ -47,15 +47,16 @@ open(dst, "w").write(out + "\n")
 PY
 }
 
-# evm_expect SOL VERDICT NAME=FILE...: every call of the contract answers VERDICT.
+# evm_expect SOL VERDICT:NAME=FILE...: the contract, deployed once, answers
+# each call (FILE's arguments) with VERDICT (true or false).
 evm_expect() {
-    local sol=$1 verdict=$2; shift 2
-    $EVM "$sol" "$@" >"$WORK/evm.txt" || { cat "$WORK/evm.txt"; echo "FAIL: the EVM run of $sol failed"; exit 1; }
+    local sol=$1 call calls=(); shift
+    for call in "$@"; do calls+=("${call#*:}"); done
+    $EVM "$sol" "${calls[@]}" >"$WORK/evm.txt" || { cat "$WORK/evm.txt"; echo "FAIL: the EVM run of $sol failed"; exit 1; }
     cat "$WORK/evm.txt"
-    local name
     for call in "$@"; do
-        name=${call%%=*}
-        grep -q "^$name $verdict " "$WORK/evm.txt" || { echo "FAIL: $name: expected $verdict"; exit 1; }
+        call=${call%%=*}
+        grep -q "^${call#*:} ${call%%:*} " "$WORK/evm.txt" || { echo "FAIL: ${call#*:}: expected ${call%%:*}"; exit 1; }
     done
 }
 
@@ -86,24 +87,22 @@ for curve in bn128 bls12381; do
     done
     tamper_public "$d/public.json" "$d/public_bad.json"
     "$CUZK" zkey export soliditycalldata "$d/public_bad.json" "$d/proof.json" >"$d/public.txt"
-    bad=(offcurve="$d/offcurve.txt" negate="$d/negate.txt" public="$d/public.txt")
+    bad=(false:offcurve="$d/offcurve.txt" false:negate="$d/negate.txt" false:public="$d/public.txt")
     for mode in signal_r coord_q swap $([ $curve = bls12381 ] && echo padding); do
         mutate_calldata "$d/good.txt" "$d/$mode.txt" $curve $mode
-        bad+=($mode="$d/$mode.txt")
+        bad+=(false:$mode="$d/$mode.txt")
     done
     # the fixture key's own proof (snarkjs's key and proof): valid, for another key
     "$CUZK" zkey export soliditycalldata "$FIX/$curve/public.json" "$FIX/$curve/proof.json" >"$d/other_key.txt"
-    bad+=(other_key="$d/other_key.txt")
+    bad+=(false:other_key="$d/other_key.txt")
 
-    step "$curve: the contract accepts both proofs"
-    evm_expect "$d/v.sol" true ours="$d/good.txt" snarkjs="$d/snarkjs_proof.txt"
+    step "$curve: the contract accepts both proofs and refuses the rest"
+    evm_expect "$d/v.sol" true:ours="$d/good.txt" true:snarkjs="$d/snarkjs_proof.txt" "${bad[@]}"
     echo "$curve 2 $(gas_of ours)" >>"$GAS"
-    step "$curve: and refuses the rest"
-    evm_expect "$d/v.sol" false "${bad[@]}"
 
     step "$curve: the fixture key's contract accepts its snarkjs proof"
     "$CUZK" zkey export solidityverifier "$FIX/$curve/mul.zkey" "$d/fixture.sol"
-    evm_expect "$d/fixture.sol" true snarkjs="$d/other_key.txt"
+    evm_expect "$d/fixture.sol" true:snarkjs="$d/other_key.txt"
 
     for c in no_public public_many; do
         step "$curve: $c (circom2, cuzk setup and fullprove)"
@@ -121,15 +120,15 @@ for curve in bn128 bls12381; do
         n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$e/public.json")
         tamper_proof "$e/proof.json" "$e/proof_negate.json" negate
         "$CUZK" zkey export soliditycalldata "$e/public.json" "$e/proof_negate.json" >"$e/negate.txt"
-        evm_expect "$e/v.sol" true ours="$e/good.txt"
-        echo "$curve $n $(gas_of ours)" >>"$GAS"
-        evm_expect "$e/v.sol" false negate="$e/negate.txt"
+        calls=(true:ours="$e/good.txt" false:negate="$e/negate.txt")
         if [ $c = no_public ]; then
-            grep -q "pubSignals" "$e/v.sol" && { echo "FAIL: a contract without signals takes pubSignals"; exit 1; }
+            grep -q "calldata pubSignals" "$e/v.sol" && { echo "FAIL: a contract without signals takes pubSignals"; exit 1; }
         else
             mutate_calldata "$e/good.txt" "$e/signal_r.txt" $curve signal_r
-            evm_expect "$e/v.sol" false signal_r="$e/signal_r.txt"
+            calls+=(false:signal_r="$e/signal_r.txt")
         fi
+        evm_expect "$e/v.sol" "${calls[@]}"
+        echo "$curve $n $(gas_of ours)" >>"$GAS"
     done
 done
 
@@ -146,7 +145,7 @@ step "bn128: snarkjs's own verifier, for its gas"
 for k in "$d/c.zkey $d/good.txt 2" "$d/public_many/c.zkey $d/public_many/good.txt 9"; do
     read -r zkey calldata n <<<"$k"
     "$SNARKJS" zkey export solidityverifier "$zkey" "$WORK/snarkjs.sol" >/dev/null
-    evm_expect "$WORK/snarkjs.sol" true ours="$calldata"
+    evm_expect "$WORK/snarkjs.sol" true:ours="$calldata"
     sed -i "s/^bn128 $n \([0-9]*\)$/bn128 $n \1 $(gas_of ours)/" "$GAS"
 done
 
