@@ -16,8 +16,6 @@
  * For BLS12-381 the signals and their IC points follow, one MSM's input. */
 #include "export/solidity.h"
 
-#include <inttypes.h>
-
 #include "codec/curve_id.h"
 #include "export/evm_words.h"
 #include "util/err.h"
@@ -25,10 +23,10 @@
 typedef struct {
     FILE *f;
     cuzk_curve_id curve;
-    uint32_t fp;          /* words of an Fp element: 1 or 2 */
-    uint32_t g1, g2;      /* bytes of a G1 and a G2 point */
-    uint32_t pair;        /* bytes of one pairing pair */
-    uint32_t n;           /* public signals */
+    uint32_t fp;     /* words of an Fp element: 1 or 2 */
+    uint32_t g1, g2; /* bytes of a G1 and a G2 point */
+    uint32_t pair;   /* bytes of one pairing pair */
+    uint32_t n;      /* public signals */
 } gen;
 
 /* `uint256 constant NAME_j = 0x...;` for each word of an encoded point. */
