@@ -16,6 +16,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_client_preload, &cli_cmd_client_evict,  &cli_cmd_client_verification_key, &cli_cmd_diag_pool,
     &cli_cmd_diag_timeline,
     &cli_cmd_params_info,   &cli_cmd_params_prove,   &cli_cmd_params_verify,
+    &cli_cmd_zkey_export_solidityverifier, &cli_cmd_zkey_export_soliditycalldata,
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
