@@ -16,6 +16,8 @@ static const cli_command *const commands[] = {
     &cli_cmd_client_preload, &cli_cmd_client_evict,  &cli_cmd_client_verification_key, &cli_cmd_diag_pool,
     &cli_cmd_diag_timeline,
     &cli_cmd_params_info,   &cli_cmd_params_prove,   &cli_cmd_params_verify,
+    &cli_cmd_zkey_new,      &cli_cmd_groth16_setup,  &cli_cmd_zkey_contribute, &cli_cmd_zkey_beacon,
+    &cli_cmd_zkey_verify,
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
