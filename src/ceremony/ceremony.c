@@ -76,3 +76,26 @@ int cuzk_ceremony_beacon_rng(cuzk_chacha *rng, const uint8_t *hash, size_t len, 
     cuzk_chacha_init_from_hash(rng, cur);
     return CUZK_OK;
 }
+
+int cuzk_ceremony_ptau_new(cuzk_curve_id curve, unsigned power, const char *path, cuzk_error *err)
+{
+    if (!cuzk_curve_valid(curve)) return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve");
+    return cuzk_ceremony_ops_for(curve)->ptau_new(power, path, err);
+}
+
+int cuzk_ceremony_ptau_contribute(cuzk_ptau *p, const char *out, cuzk_chacha *rng, const cuzk_mpc_contribution *info,
+                                  const cuzk_ceremony_options *o, uint8_t response_hash[64], cuzk_error *err)
+{
+    return cuzk_ceremony_ops_for(p->curve)->ptau_contribute(p, out, rng, info, o, response_hash, err);
+}
+
+int cuzk_ceremony_ptau_prepare(cuzk_ptau *p, const char *out, const cuzk_ceremony_options *o, cuzk_error *err)
+{
+    return cuzk_ceremony_ops_for(p->curve)->ptau_prepare(p, out, o, err);
+}
+
+int cuzk_ceremony_ptau_verify(cuzk_ptau *p, const cuzk_ceremony_options *o, uint8_t (*response_hashes)[64],
+                              cuzk_error *err)
+{
+    return cuzk_ceremony_ops_for(p->curve)->ptau_verify(p, o, response_hashes, err);
+}

@@ -88,4 +88,31 @@ int cuzk_ceremony_zkey_contribute(cuzk_zkey *z, cuzk_mpc *m, cuzk_chacha *rng, c
 int cuzk_ceremony_zkey_verify(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_zkey *z, cuzk_mpc *m,
                               const cuzk_ceremony_options *o, cuzk_error *err);
 
+/* ---- phase 1 (ptau.h's files) ---- */
+
+/* snarkjs `powersoftau new`: a file of 2^power at the generators (power 1
+ * to the curve's two-adicity - 1), no contribution. */
+int cuzk_ceremony_ptau_new(cuzk_curve_id curve, unsigned power, const char *path, cuzk_error *err);
+
+/* `powersoftau contribute` / `beacon`: p's powers times fresh secrets from
+ * rng (wiped; constant-time multiplications on the CPU), written to out
+ * with the contribution appended (info: type, name, beacon); the phase-2
+ * sections are not carried (prepare again). response_hash: the
+ * contribution's hash, as snarkjs prints it. */
+int cuzk_ceremony_ptau_contribute(cuzk_ptau *p, const char *out, cuzk_chacha *rng, const cuzk_mpc_contribution *info,
+                                  const cuzk_ceremony_options *o, uint8_t response_hash[64], cuzk_error *err);
+
+/* `powersoftau prepare phase2`: p with sections 12..15 into out, byte for
+ * byte snarkjs's. */
+int cuzk_ceremony_ptau_prepare(cuzk_ptau *p, const char *out, const cuzk_ceremony_options *o, cuzk_error *err);
+
+/* `powersoftau verify`: every contribution follows the one before (keys,
+ * beacons, ratios), the sections are the last one's powers (random
+ * combinations), hash to its next challenge, and a prepared file's bases
+ * are those of its powers. response_hashes (NULL, or room for every
+ * contribution) gets each contribution's hash. CUZK_ERR_INVALID_PROOF
+ * "INVALID...: why". */
+int cuzk_ceremony_ptau_verify(cuzk_ptau *p, const cuzk_ceremony_options *o, uint8_t (*response_hashes)[64],
+                              cuzk_error *err);
+
 #endif

@@ -13,6 +13,11 @@ typedef struct {
                            const cuzk_ceremony_options *o, cuzk_error *err);
     int (*zkey_verify)(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_zkey *z, cuzk_mpc *m,
                        const cuzk_ceremony_options *o, cuzk_error *err);
+    int (*ptau_new)(unsigned power, const char *path, cuzk_error *err);
+    int (*ptau_contribute)(cuzk_ptau *p, const char *out, cuzk_chacha *rng, const cuzk_mpc_contribution *info,
+                           const cuzk_ceremony_options *o, uint8_t response_hash[64], cuzk_error *err);
+    int (*ptau_prepare)(cuzk_ptau *p, const char *out, const cuzk_ceremony_options *o, cuzk_error *err);
+    int (*ptau_verify)(cuzk_ptau *p, const cuzk_ceremony_options *o, uint8_t (*response_hashes)[64], cuzk_error *err);
 } cuzk_ceremony_ops;
 
 #define CUZK_CEREMONY_OPS_DECLARE_(prefix, PREFIX, snarkjs) extern const cuzk_ceremony_ops prefix##_ceremony_ops;

@@ -9,7 +9,7 @@
 
 enum { PARAM_NAME = 1, PARAM_ITERATIONS = 2, PARAM_BEACON = 3, NAME_WRITTEN_MAX = 64 };
 
-static int read_params(cuzk_bin_reader *r, cuzk_mpc_contribution *c, uint32_t index, cuzk_error *err)
+int cuzk_mpc_read_params(cuzk_bin_reader *r, cuzk_mpc_contribution *c, uint32_t index, cuzk_error *err)
 {
     uint32_t len;
     int rc = cuzk_bin_read_u32(r, &len, "parameters' length", err);
@@ -61,7 +61,7 @@ static int read_one(cuzk_bin_reader *r, cuzk_mpc *m, cuzk_mpc_contribution *c, u
     if (!rc && c->type > CUZK_MPC_BEACON)
         rc = cuzk_fail(err, CUZK_ERR_FORMAT, "%s: contribution %u has type %u (0 or 1)", r->bf->path, index + 1,
                        c->type);
-    if (!rc) rc = read_params(r, c, index, err);
+    if (!rc) rc = cuzk_mpc_read_params(r, c, index, err);
     return rc;
 }
 
@@ -101,7 +101,7 @@ cuzk_mpc_contribution *cuzk_mpc_push(cuzk_mpc *m)
     return &c[m->n++];
 }
 
-static size_t encode_params(const cuzk_mpc_contribution *c, uint8_t *out)
+size_t cuzk_mpc_encode_params(const cuzk_mpc_contribution *c, uint8_t *out)
 {
     size_t at = 0;
     if (c->has_name && c->name[0]) {
@@ -143,7 +143,7 @@ uint8_t *cuzk_mpc_encode(const cuzk_mpc *m, size_t *len)
         memcpy(out + at, c->transcript, 64);
         at += 64;
         cuzk_put_le32(out + at, c->type);
-        size_t plen = encode_params(c, out + at + 8);
+        size_t plen = cuzk_mpc_encode_params(c, out + at + 8);
         cuzk_put_le32(out + at + 4, (uint32_t)plen);
         at += 8 + plen;
     }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec/binfile.h"
 #include "cuzk/cuzk.h"
 
 enum { CUZK_MPC_G1_MAX = 96, CUZK_MPC_G2_MAX = 192, CUZK_MPC_NAME_MAX = 255, CUZK_MPC_BEACON_MAX = 255 };
@@ -50,5 +51,13 @@ cuzk_mpc_contribution *cuzk_mpc_push(cuzk_mpc *m);
 uint8_t *cuzk_mpc_encode(const cuzk_mpc *m, size_t *len);
 
 void cuzk_mpc_free(cuzk_mpc *m);
+
+/* A contribution's u32 length and parameters (name, beacon), the tail that
+ * phase 1's contributions share: read into c (index names it in
+ * messages), or encoded at out (at most CUZK_MPC_PARAMS_MAX bytes; the
+ * length not included), returning the bytes written. */
+enum { CUZK_MPC_PARAMS_MAX = 2 + 64 + 4 + CUZK_MPC_BEACON_MAX };
+int cuzk_mpc_read_params(cuzk_bin_reader *r, cuzk_mpc_contribution *c, uint32_t index, cuzk_error *err);
+size_t cuzk_mpc_encode_params(const cuzk_mpc_contribution *c, uint8_t *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* The .ptau reader: header and section table (ptau.h). */
 #include "ceremony/ptau.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/curve_id.h"
@@ -78,4 +79,73 @@ void cuzk_ptau_close(cuzk_ptau *p)
 {
     cuzk_bin_close(&p->bf);
     memset(p, 0, sizeof *p);
+}
+
+/* the fields of one contribution in file order: where each lies and its size */
+static void contribution_fields(cuzk_ptau_contribution *c, uint32_t g1, uint32_t g2, uint8_t *field[], uint32_t size[])
+{
+    uint8_t *f[] = {c->tau_g1,    c->tau_g2,    c->alpha_g1,  c->beta_g1,   c->beta_g2,   c->key_g1[0], c->key_g1[1],
+                    c->key_g1[2], c->key_g1[3], c->key_g1[4], c->key_g1[5], c->key_g2[0], c->key_g2[1], c->key_g2[2],
+                    c->partial_hash, c->next_challenge};
+    uint32_t s[] = {g1, g2, g1, g1, g2, g1, g1, g1, g1, g1, g1, g2, g2, g2, 216, 64};
+    memcpy(field, f, sizeof f);
+    memcpy(size, s, sizeof s);
+}
+enum { CONTRIBUTION_FIELDS = 16 };
+
+int cuzk_ptau_read_contributions(cuzk_ptau *p, cuzk_ptau_contribution **out, uint32_t *n, cuzk_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    cuzk_bin_reader r;
+    uint32_t count;
+    int rc = cuzk_bin_begin(&p->bf, PTAU_SEC_CONTRIBUTIONS, "contributions", &r, err);
+    if (!rc) rc = cuzk_bin_read_u32(&r, &count, "contribution count", err);
+    if (rc) return rc;
+    uint64_t least = 8 * (uint64_t)p->g1_bytes + 5 * (uint64_t)p->g2_bytes + 216 + 64 + 8;
+    if (count > cuzk_bin_left(&r) / least)
+        return cuzk_fail(err, CUZK_ERR_FORMAT, "%s: %u contributions cannot fit in section 7", p->bf.path, count);
+    cuzk_ptau_contribution *c = calloc(count ? count : 1, sizeof *c);
+    if (!c) return cuzk_fail(err, CUZK_ERR_NOMEM, "no memory for %u contributions", count);
+    for (uint32_t i = 0; !rc && i < count; i++) {
+        uint8_t *field[CONTRIBUTION_FIELDS];
+        uint32_t size[CONTRIBUTION_FIELDS];
+        contribution_fields(&c[i], p->g1_bytes, p->g2_bytes, field, size);
+        for (int f = 0; !rc && f < CONTRIBUTION_FIELDS; f++) rc = cuzk_bin_read(&r, field[f], size[f], "contribution", err);
+        if (!rc) rc = cuzk_bin_read_u32(&r, &c[i].info.type, "type", err);
+        if (!rc) rc = cuzk_mpc_read_params(&r, &c[i].info, i, err);
+    }
+    if (!rc) rc = cuzk_bin_end(&r, err);
+    if (rc) {
+        free(c);
+        return rc;
+    }
+    *out = c;
+    *n = count;
+    return CUZK_OK;
+}
+
+uint8_t *cuzk_ptau_encode_contributions(const cuzk_ptau_contribution *c, uint32_t n, uint32_t n8q, size_t *len)
+{
+    uint32_t g1 = 2 * n8q, g2 = 4 * n8q;
+    size_t per = 8 * (size_t)g1 + 5 * (size_t)g2 + 216 + 64 + 8 + CUZK_MPC_PARAMS_MAX;
+    uint8_t *out = malloc(4 + n * per), *at = out;
+    if (!out) return NULL;
+    cuzk_put_le32(at, n);
+    at += 4;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t *field[CONTRIBUTION_FIELDS];
+        uint32_t size[CONTRIBUTION_FIELDS];
+        contribution_fields((cuzk_ptau_contribution *)&c[i], g1, g2, field, size);
+        for (int f = 0; f < CONTRIBUTION_FIELDS; f++) {
+            memcpy(at, field[f], size[f]);
+            at += size[f];
+        }
+        cuzk_put_le32(at, c[i].info.type);
+        size_t plen = cuzk_mpc_encode_params(&c[i].info, at + 8);
+        cuzk_put_le32(at + 4, (uint32_t)plen);
+        at += 8 + plen;
+    }
+    *len = (size_t)(at - out);
+    return out;
 }

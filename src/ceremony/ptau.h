@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "ceremony/mpc.h"
 #include "codec/binfile.h"
 #include "cuzk/cuzk.h"
 
@@ -44,6 +45,27 @@ typedef struct {
     int prepared; /* sections 12..15 present */
     const uint8_t *sec[16]; /* each present section's payload in the mapping, by id */
 } cuzk_ptau;
+
+/* One contribution of section 7, points as bytes (Montgomery LE, affine):
+ * the new tau G1, tau G2, alpha G1, beta G1, beta G2, the public key
+ * (g1_s, g1_sx of tau, alpha, beta; then g2_spx of each), the response
+ * hasher's state before the key (216 bytes), the next challenge hash, and
+ * the type, name and beacon as a zkey's contributions keep them. */
+typedef struct {
+    uint8_t tau_g1[CUZK_MPC_G1_MAX], tau_g2[CUZK_MPC_G2_MAX], alpha_g1[CUZK_MPC_G1_MAX], beta_g1[CUZK_MPC_G1_MAX];
+    uint8_t beta_g2[CUZK_MPC_G2_MAX];
+    uint8_t key_g1[6][CUZK_MPC_G1_MAX], key_g2[3][CUZK_MPC_G2_MAX];
+    uint8_t partial_hash[216], next_challenge[64];
+    cuzk_mpc_contribution info;
+} cuzk_ptau_contribution;
+
+/* Section 7 of p: *n contributions into *out (free() it). CUZK_ERR_FORMAT
+ * naming what is wrong, CUZK_ERR_NOMEM. */
+int cuzk_ptau_read_contributions(cuzk_ptau *p, cuzk_ptau_contribution **out, uint32_t *n, cuzk_error *err);
+
+/* Section 7's payload for n contributions (malloc'd, *len set), NULL when
+ * out of memory. */
+uint8_t *cuzk_ptau_encode_contributions(const cuzk_ptau_contribution *c, uint32_t n, uint32_t n8q, size_t *len);
 
 /* Opens and maps path, reads the header and checks the section table
  * (CUZK_ERR_FORMAT naming the file, section and sizes; CUZK_ERR_IO). */

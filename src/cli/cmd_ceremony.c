@@ -1,6 +1,6 @@
 /* The trusted-setup ceremony's commands, snarkjs's names and arguments:
  * zkey new (alias groth16 setup), zkey contribute, zkey beacon, zkey
- * verify. */
+ * verify; powersoftau new, contribute, beacon, prepare phase2, verify. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 
 #include "ceremony/ceremony.h"
 #include "cli/cli.h"
+#include "codec/curve_id.h"
 #include "util/err.h"
 #include "util/random.h"
 #include "util/timer.h"
@@ -157,25 +158,35 @@ static int contribute(const char *cmd, const char *in, const char *out, cuzk_cha
     return rc ? cli_report(cmd, &err) : CLI_OK;
 }
 
-static int run_zkey_contribute(int argc, char **argv)
+/* The arguments of a contribution (IN OUT [--name N] [-e ENTROPY]) and its
+ * stream: CLI_OK with *first, info and rng set, -1 after --help, or the
+ * exit code. */
+static int contribute_args(const cli_command *cmd, int argc, char **argv, int *first, cli_common *common,
+                           cuzk_mpc_contribution *info, cuzk_chacha *rng)
 {
     static const struct option opts[] = {
         {"name", required_argument, NULL, 'n'}, {"entropy", required_argument, NULL, 'e'}, {0, 0, 0, 0}};
-    cli_common common;
     contribute_opts co = {0};
-    int first, rc = cli_parse_anywhere(argc, argv, &cli_cmd_zkey_contribute, opts, "n:e:", contribute_opt, &co,
-                                       &common, &first);
-    if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
-    if (argc - first != 2)
-        return cli_usage_error(&cli_cmd_zkey_contribute, "expected 2 file arguments, got %d", argc - first);
+    int rc = cli_parse_anywhere(argc, argv, cmd, opts, "n:e:", contribute_opt, &co, common, first);
+    if (rc) return rc > 0 ? -1 : CLI_USAGE;
+    if (argc - *first != 2) return cli_usage_error(cmd, "expected 2 file arguments, got %d", argc - *first);
     cuzk_error err = {0};
-    cuzk_chacha rng;
-    if (cuzk_ceremony_entropy_rng(&rng, co.entropy, &err)) return cli_report("zkey contribute", &err);
-    cuzk_mpc_contribution info = {.type = CUZK_MPC_CONTRIBUTION};
+    if (cuzk_ceremony_entropy_rng(rng, co.entropy, &err)) return cli_report(cmd->name, &err);
+    *info = (cuzk_mpc_contribution){.type = CUZK_MPC_CONTRIBUTION};
     if (co.name) {
-        info.has_name = 1;
-        snprintf(info.name, sizeof info.name, "%s", co.name);
+        info->has_name = 1;
+        snprintf(info->name, sizeof info->name, "%s", co.name);
     }
+    return CLI_OK;
+}
+
+static int run_zkey_contribute(int argc, char **argv)
+{
+    cli_common common;
+    cuzk_mpc_contribution info;
+    cuzk_chacha rng;
+    int first, rc = contribute_args(&cli_cmd_zkey_contribute, argc, argv, &first, &common, &info, &rng);
+    if (rc) return rc < 0 ? CLI_OK : rc;
     rc = contribute("zkey contribute", argv[first], argv[first + 1], &rng, &info, common.threads);
     cuzk_chacha_wipe(&rng);
     return rc;
@@ -196,39 +207,47 @@ static int parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len)
     return 0;
 }
 
-static int run_zkey_beacon(int argc, char **argv)
+/* The arguments of a beacon (IN OUT HASH EXP [--name N]) and its stream:
+ * CLI_OK with *first, info and rng set, or the exit code. */
+static int beacon_args(const cli_command *cmd, int argc, char **argv, int *first, cli_common *common,
+                       cuzk_mpc_contribution *info, cuzk_chacha *rng)
 {
     static const struct option opts[] = {{"name", required_argument, NULL, 'n'}, {0, 0, 0, 0}};
-    cli_common common;
     contribute_opts co = {0};
-    int first, rc = cli_parse_anywhere(argc, argv, &cli_cmd_zkey_beacon, opts, "n:", contribute_opt, &co, &common,
-                                       &first);
-    if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
-    if (argc - first != 4)
-        return cli_usage_error(&cli_cmd_zkey_beacon, "expected 2 files, a beacon hash and an exponent, got %d "
-                                                     "arguments", argc - first);
-    cuzk_mpc_contribution info = {.type = CUZK_MPC_BEACON};
+    int rc = cli_parse_anywhere(argc, argv, cmd, opts, "n:", contribute_opt, &co, common, first);
+    if (rc) return rc > 0 ? -1 : CLI_USAGE;
+    int f = *first;
+    if (argc - f != 4)
+        return cli_usage_error(cmd, "expected 2 files, a beacon hash and an exponent, got %d arguments", argc - f);
+    *info = (cuzk_mpc_contribution){.type = CUZK_MPC_BEACON};
     size_t len;
-    if (parse_hex(argv[first + 2], info.beacon_hash, sizeof info.beacon_hash, &len))
-        return cli_usage_error(&cli_cmd_zkey_beacon, "the beacon hash must be 1 to 255 bytes of hexadecimal, not '%s'",
-                               argv[first + 2]);
+    if (parse_hex(argv[f + 2], info->beacon_hash, sizeof info->beacon_hash, &len))
+        return cli_usage_error(cmd, "the beacon hash must be 1 to 255 bytes of hexadecimal, not '%s'", argv[f + 2]);
     char *end;
-    unsigned long exp = strtoul(argv[first + 3], &end, 10);
+    unsigned long exp = strtoul(argv[f + 3], &end, 10);
     if (*end || exp < 10 || exp > 63)
-        return cli_usage_error(&cli_cmd_zkey_beacon, "the iteration exponent must be 10 to 63, not '%s'",
-                               argv[first + 3]);
-    info.beacon_len = (uint8_t)len;
-    info.num_iterations_exp = (uint8_t)exp;
+        return cli_usage_error(cmd, "the iteration exponent must be 10 to 63, not '%s'", argv[f + 3]);
+    info->beacon_len = (uint8_t)len;
+    info->num_iterations_exp = (uint8_t)exp;
     if (co.name) {
-        info.has_name = 1;
-        snprintf(info.name, sizeof info.name, "%s", co.name);
+        info->has_name = 1;
+        snprintf(info->name, sizeof info->name, "%s", co.name);
     }
-    progress_state ps = {"zkey beacon", cuzk_now_s(), -1, NULL};
-    cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
+    progress_state ps = {cmd->name, cuzk_now_s(), -1, NULL};
+    cuzk_ceremony_options o = {common->threads, NULL, report_progress, &ps};
     cuzk_error err = {0};
+    if (cuzk_ceremony_beacon_rng(rng, info->beacon_hash, len, (unsigned)exp, &o, &err))
+        return cli_report(cmd->name, &err);
+    return CLI_OK;
+}
+
+static int run_zkey_beacon(int argc, char **argv)
+{
+    cli_common common;
+    cuzk_mpc_contribution info;
     cuzk_chacha rng;
-    if (cuzk_ceremony_beacon_rng(&rng, info.beacon_hash, len, (unsigned)exp, &o, &err))
-        return cli_report("zkey beacon", &err);
+    int first, rc = beacon_args(&cli_cmd_zkey_beacon, argc, argv, &first, &common, &info, &rng);
+    if (rc) return rc < 0 ? CLI_OK : rc;
     return contribute("zkey beacon", argv[first], argv[first + 1], &rng, &info, common.threads);
 }
 
@@ -306,3 +325,154 @@ const cli_command cli_cmd_zkey_verify = {
     "  (snarkjs's checks); prints every contribution's hash. Exit 1 when it is not.\n"
     "  --threads N         worker threads (default: all CPUs)\n",
     run_zkey_verify};
+
+/* ---- powersoftau ---- */
+
+static int run_ptau_new(int argc, char **argv)
+{
+    cli_common common;
+    int first, rc = cli_parse(argc, argv, &cli_cmd_ptau_new, NULL, NULL, NULL, &common, &first);
+    if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
+    if (argc - first != 3)
+        return cli_usage_error(&cli_cmd_ptau_new, "expected a curve, a power and a file, got %d arguments",
+                               argc - first);
+    cuzk_curve_id curve;
+    if (cuzk_curve_from_name(argv[first], &curve))
+        return cli_usage_error(&cli_cmd_ptau_new, "unknown curve '%s' (" CUZK_CURVE_CHOICES ")", argv[first]);
+    char *end;
+    unsigned long power = strtoul(argv[first + 1], &end, 10);
+    if (*end || power < 1 || power > 40)
+        return cli_usage_error(&cli_cmd_ptau_new, "the power must be a number from 1, not '%s'", argv[first + 1]);
+    cuzk_error err = {0};
+    if (cuzk_ceremony_ptau_new(curve, (unsigned)power, argv[first + 2], &err))
+        return cli_report("powersoftau new", &err);
+    return CLI_OK;
+}
+
+/* opens in, contributes to out, prints the contribution's hash */
+static int ptau_contribute(const char *cmd, const char *in, const char *out, cuzk_chacha *rng,
+                           const cuzk_mpc_contribution *info, int threads)
+{
+    progress_state ps = {cmd, cuzk_now_s(), -1, NULL};
+    cuzk_ceremony_options o = {threads, NULL, report_progress, &ps};
+    cuzk_error err = {0};
+    cuzk_ptau p;
+    if (cuzk_ptau_open(&p, in, &err)) return cli_report("reading the powers of tau", &err);
+    uint8_t hash[64];
+    int rc = cuzk_ceremony_ptau_contribute(&p, out, rng, info, &o, hash, &err);
+    cuzk_ptau_close(&p);
+    if (rc) return cli_report(cmd, &err);
+    print_hash("Contribution Response Hash: ", hash);
+    fprintf(stderr, "%s: %s written in %.2f s\n", cmd, out, cuzk_now_s() - ps.t0);
+    return CLI_OK;
+}
+
+static int run_ptau_contribute(int argc, char **argv)
+{
+    cli_common common;
+    cuzk_mpc_contribution info;
+    cuzk_chacha rng;
+    int first, rc = contribute_args(&cli_cmd_ptau_contribute, argc, argv, &first, &common, &info, &rng);
+    if (rc) return rc < 0 ? CLI_OK : rc;
+    rc = ptau_contribute("powersoftau contribute", argv[first], argv[first + 1], &rng, &info, common.threads);
+    cuzk_chacha_wipe(&rng);
+    return rc;
+}
+
+static int run_ptau_beacon(int argc, char **argv)
+{
+    cli_common common;
+    cuzk_mpc_contribution info;
+    cuzk_chacha rng;
+    int first, rc = beacon_args(&cli_cmd_ptau_beacon, argc, argv, &first, &common, &info, &rng);
+    if (rc) return rc < 0 ? CLI_OK : rc;
+    return ptau_contribute("powersoftau beacon", argv[first], argv[first + 1], &rng, &info, common.threads);
+}
+
+static int run_ptau_prepare(int argc, char **argv)
+{
+    cli_common common;
+    int first, rc = cli_parse(argc, argv, &cli_cmd_ptau_prepare, NULL, NULL, NULL, &common, &first);
+    if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
+    if (argc - first != 2) return cli_usage_error(&cli_cmd_ptau_prepare, "expected 2 file arguments, got %d", argc - first);
+    progress_state ps = {"powersoftau prepare phase2", cuzk_now_s(), -1, NULL};
+    cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
+    cuzk_error err = {0};
+    cuzk_ptau p;
+    if (cuzk_ptau_open(&p, argv[first], &err)) return cli_report("reading the powers of tau", &err);
+    rc = cuzk_ceremony_ptau_prepare(&p, argv[first + 1], &o, &err);
+    cuzk_ptau_close(&p);
+    if (rc) return cli_report("powersoftau prepare phase2", &err);
+    fprintf(stderr, "powersoftau prepare phase2: %s written in %.2f s\n", argv[first + 1], cuzk_now_s() - ps.t0);
+    return CLI_OK;
+}
+
+static int run_ptau_verify(int argc, char **argv)
+{
+    cli_common common;
+    int first, rc = cli_parse(argc, argv, &cli_cmd_ptau_verify, NULL, NULL, NULL, &common, &first);
+    if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
+    if (argc - first != 1) return cli_usage_error(&cli_cmd_ptau_verify, "expected 1 file argument, got %d", argc - first);
+    progress_state ps = {"powersoftau verify", cuzk_now_s(), -1, NULL};
+    cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
+    cuzk_error err = {0};
+    cuzk_ptau p;
+    if (cuzk_ptau_open(&p, argv[first], &err)) return cli_report("reading the powers of tau", &err);
+    cuzk_ptau_contribution *cs = NULL;
+    uint32_t n = 0;
+    uint8_t(*hashes)[64] = NULL;
+    rc = cuzk_ptau_read_contributions(&p, &cs, &n, &err);
+    if (!rc && !(hashes = calloc(n ? n : 1, 64))) rc = cuzk_fail(&err, CUZK_ERR_NOMEM, "no memory");
+    if (!rc) rc = cuzk_ceremony_ptau_verify(&p, &o, hashes, &err);
+    if (!rc) {
+        for (uint32_t i = n; i-- > 0;) {
+            char title[320];
+            printf("-----------------------------------------------------\n");
+            snprintf(title, sizeof title, "Contribution #%u: %s", i + 1, cs[i].info.has_name ? cs[i].info.name : "");
+            printf("%s\n", title);
+            print_hash("Next Challenge: ", cs[i].next_challenge);
+            print_hash("Response Hash:", hashes[i]);
+            if (cs[i].info.type == CUZK_MPC_BEACON) {
+                printf("Beacon generator: ");
+                for (unsigned k = 0; k < cs[i].info.beacon_len; k++) printf("%02x", cs[i].info.beacon_hash[k]);
+                printf("\nBeacon iterations Exp: %u\n", cs[i].info.num_iterations_exp);
+            }
+        }
+        printf("-----------------------------------------------------\nPowers of Tau Ok!\n");
+    }
+    free(hashes);
+    free(cs);
+    cuzk_ptau_close(&p);
+    return rc ? cli_report("powersoftau verify", &err) : CLI_OK;
+}
+
+#define PTAU_THREADS_HELP "  --threads N         worker threads (default: all CPUs)\n"
+const cli_command cli_cmd_ptau_new = {
+    "powersoftau new", "ptn",
+    "cuzk powersoftau new <" CUZK_CURVE_CHOICES "> <power> <pot_0000.ptau>\n"
+    "  A fresh powers of tau (every point the generator, no contribution), snarkjs's file.\n" PTAU_THREADS_HELP,
+    run_ptau_new};
+const cli_command cli_cmd_ptau_contribute = {
+    "powersoftau contribute", "ptc",
+    "cuzk powersoftau contribute <pot_old.ptau> <pot_new.ptau> [--name N] [-e ENTROPY]\n"
+    "  Adds a contribution: fresh tau, alpha and beta from getrandom (hashed with ENTROPY when given),\n"
+    "  wiped after use; prints the contribution's hash. Prepare phase 2 again afterwards.\n"
+    "  --name N, -n N      the contributor's name\n"
+    "  --entropy T, -e T   text mixed into the secrets\n" PTAU_THREADS_HELP,
+    run_ptau_contribute};
+const cli_command cli_cmd_ptau_beacon = {
+    "powersoftau beacon", "ptb",
+    "cuzk powersoftau beacon <pot_old.ptau> <pot_new.ptau> <beaconHash(hex)> <numIterationsExp> [--name N]\n"
+    "  The last, public contribution: its secrets from the beacon (SHA-256 2^numIterationsExp times).\n" PTAU_THREADS_HELP,
+    run_ptau_beacon};
+const cli_command cli_cmd_ptau_prepare = {
+    "powersoftau prepare phase2", "pt2",
+    "cuzk powersoftau prepare phase2 <pot.ptau> <pot_final.ptau>\n"
+    "  Adds the Lagrange bases that zkey new reads (sections 12 to 15), byte for byte snarkjs's.\n" PTAU_THREADS_HELP,
+    run_ptau_prepare};
+const cli_command cli_cmd_ptau_verify = {
+    "powersoftau verify", "ptv",
+    "cuzk powersoftau verify <pot.ptau>\n"
+    "  Checks every contribution against the one before, the powers against the last one, and a\n"
+    "  prepared file's bases; prints each contribution's hashes. Exit 1 when it does not verify.\n" PTAU_THREADS_HELP,
+    run_ptau_verify};
