@@ -1,5 +1,8 @@
-# The trusted-setup ceremony (phase 2) against snarkjs on both curves:
-#   cuzk zkey new == snarkjs zkey new, byte for byte, from snarkjs's ptau;
+# The trusted-setup ceremony against snarkjs on both curves:
+#   phase 1: powersoftau new and prepare phase2 give snarkjs's bytes; a
+#   chain mixing both tools' contributions and a beacon passes both
+#   verifiers; a tampered file is refused by both;
+#   phase 2: cuzk zkey new == snarkjs zkey new, byte for byte;
 #   a chain mixing both tools' contributions and a beacon passes both
 #   verifiers; snarkjs's own chain passes ours; a beacon gives both tools
 #   the same key; proofs with the final key cross both ways;
@@ -8,22 +11,19 @@
 source "$(dirname "$0")/lib.sh"
 need_peers
 
-# flip_zkey IN OUT WHAT: WHAT "h" flips a bit of the first H point's x;
-# "transcript" one of the first contribution's transcript
-flip_zkey() {
-    python3 - "$1" "$2" "$3" <<'PY'
+# flip IN OUT SECTION OFFSET: a bit of byte OFFSET (a Python expression of
+# n8q, the base field's bytes) of section SECTION's payload
+flip() {
+    python3 - "$@" <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], "rb").read())
 pos, secs = 12, {}
 while pos < len(b):
     sid, size = struct.unpack_from("<IQ", b, pos)
-    secs[sid] = (pos + 12, size)
+    secs[sid] = pos + 12
     pos += 12 + size
-n8q = struct.unpack_from("<I", b, secs[2][0])[0]
-if sys.argv[3] == "h":
-    b[secs[9][0] + 3] ^= 1
-else:  # csHash, count, then deltaAfter, g1_s, g1_sx (G1), g2_spx (G2), transcript
-    b[secs[10][0] + 68 + 3 * 2 * n8q + 4 * n8q + 7] ^= 1
+n8q = struct.unpack_from("<I", b, secs[2 if b[:4] == b"zkey" else 1])[0]
+b[secs[int(sys.argv[3])] + eval(sys.argv[4], {"n8q": n8q})] ^= 1
 open(sys.argv[2], "wb").write(bytes(b))
 PY
 }
@@ -47,6 +47,31 @@ for curve in bn128 bls12381; do
     "$SNARKJS" wtns calculate "$d/chain_js/chain.wasm" "$d/input.json" "$d/w.wtns" >/dev/null
     make_ptau "$curve" 8
     cp "$WORK/pot.ptau" "$d/pot.ptau"; cp "$WORK/p1.ptau" "$d/raw.ptau"
+
+    step "$curve: powersoftau new and prepare phase2 give snarkjs's bytes; we verify snarkjs's file"
+    "$CUZK" powersoftau new "$curve" 8 "$d/n0.ptau"
+    cmp "$WORK/p0.ptau" "$d/n0.ptau"
+    "$CUZK" powersoftau prepare phase2 "$d/raw.ptau" "$d/prep.ptau" 2>/dev/null
+    cmp "$d/pot.ptau" "$d/prep.ptau"
+    "$CUZK" powersoftau verify "$d/pot.ptau" 2>/dev/null | grep -q "Powers of Tau Ok!"
+
+    step "$curve: a mixed phase-1 chain (cuzk, snarkjs, cuzk's beacon, cuzk's prepare) passes both verifiers"
+    "$CUZK" powersoftau contribute "$d/raw.ptau" "$d/q2.ptau" --name=dave -e="cuzk entropy" >/dev/null 2>&1
+    "$SNARKJS" powersoftau contribute "$d/q2.ptau" "$d/q3.ptau" --name=erin -e="snarkjs entropy" >/dev/null
+    "$CUZK" powersoftau beacon "$d/q3.ptau" "$d/q4.ptau" 0a0b0c0d 10 -n=beacon >/dev/null 2>&1
+    "$CUZK" powersoftau prepare phase2 "$d/q4.ptau" "$d/q5.ptau" 2>/dev/null
+    "$SNARKJS" powersoftau verify "$d/q5.ptau" >"$WORK/sv.txt" 2>&1 || { cat "$WORK/sv.txt"; exit 1; }
+    "$CUZK" powersoftau verify "$d/q5.ptau" >"$d/pv.txt" 2>/dev/null
+    grep -q "Powers of Tau Ok!" "$d/pv.txt"
+    grep -q "Contribution #4: beacon" "$d/pv.txt"
+    "$SNARKJS" zkey new "$d/chain.r1cs" "$d/q5.ptau" "$d/q5s.zkey" >/dev/null
+    "$CUZK" zkey new "$d/chain.r1cs" "$d/q5.ptau" "$d/q5c.zkey" >/dev/null 2>&1
+    cmp "$d/q5s.zkey" "$d/q5c.zkey"
+    flip "$d/q5.ptau" "$d/q5bad.ptau" 2 "3 * 2 * n8q + 3"    # tau^3 G1's x
+    expect_fail "$CUZK" powersoftau verify "$d/q5bad.ptau"
+    if "$SNARKJS" powersoftau verify "$d/q5bad.ptau" >"$WORK/sv.txt" 2>&1; then
+        cat "$WORK/sv.txt"; echo "FAIL: snarkjs accepted a tampered ptau"; exit 1
+    fi
 
     step "$curve: zkey new is snarkjs's, byte for byte (and groth16 setup the same)"
     "$SNARKJS" zkey new "$d/chain.r1cs" "$d/pot.ptau" "$d/s0.zkey" >/dev/null
@@ -86,11 +111,12 @@ for curve in bn128 bls12381; do
     "$CUZK" groth16 verify "$d/vk.json" "$d/public_s.json" "$d/proof_s.json" | grep -q 'OK!'
 
     step "$curve: a tampered key and a contribution that does not chain are refused by both"
-    flip_zkey "$d/c3.zkey" "$d/bad_h.zkey" h
+    flip "$d/c3.zkey" "$d/bad_h.zkey" 9 3    # the first H point's x
     expect_fail "$CUZK" zkey verify "$d/chain.r1cs" "$d/pot.ptau" "$d/bad_h.zkey"
     expect_output "INVALID"
     snarkjs_zkey_rejects "$d/chain.r1cs" "$d/pot.ptau" "$d/bad_h.zkey"
-    flip_zkey "$d/c3.zkey" "$d/bad_t.zkey" transcript
+    # section 10: csHash, count, then deltaAfter, g1_s, g1_sx (G1), g2_spx (G2), the transcript
+    flip "$d/c3.zkey" "$d/bad_t.zkey" 10 "68 + 3 * 2 * n8q + 4 * n8q + 7"
     expect_fail "$CUZK" zkey verify "$d/chain.r1cs" "$d/pot.ptau" "$d/bad_t.zkey"
     expect_output "INVALID(1)"
     snarkjs_zkey_rejects "$d/chain.r1cs" "$d/pot.ptau" "$d/bad_t.zkey"

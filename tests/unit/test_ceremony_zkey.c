@@ -22,6 +22,7 @@
 #include "groth16/synth.h"
 #include "poly/ntt.h"
 #include "support.h"
+#include "ceremony_test.h"
 
 #define C_(x) bn254_##x
 #include "ptau_fixture.inc"
@@ -31,17 +32,6 @@
 /* tau, alpha, beta, gamma, delta in normal form; gamma = delta = 1 as zkey new leaves them */
 static const uint64_t secrets[5][4] = {{0x1234567890abcdefULL, 0x1111, 0x2222, 0x0333}, {0xa1fa, 0x77, 0, 0x1},
                                        {0xbe7a, 0, 0x99, 0x2}, {1, 0, 0, 0}, {1, 0, 0, 0}};
-
-static char dir[64];
-
-static const char *tmp_path(const char *name)
-{
-    static char buf[4][128];
-    static int next;
-    char *p = buf[next++ % 4];
-    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
-    return p;
-}
 
 static void write_ptau(cuzk_curve_id curve, const char *path, unsigned power, int prepared)
 {
@@ -169,21 +159,6 @@ static void test_bad_ptau_refused(void **state)
     cuzk_wtns_free(&w);
     cuzk_r1cs_free(&r2);
     cuzk_wtns_free(&w2);
-}
-
-/* z proves w and the proof verifies against z's own key */
-static void proves(const cuzk_zkey *z, const cuzk_wtns *w)
-{
-    cuzk_error err = {0};
-    cuzk_backend *b = backend_cpu_create(2);
-    cuzk_proof proof;
-    cuzk_vk vk;
-    uint64_t pub[2][4];
-    assert_int_equal(backend_prove(b, z, w, 2, &proof, pub, NULL, &err), CUZK_OK);
-    assert_int_equal(cuzk_groth16_export_vk(z, &vk, &err), CUZK_OK);
-    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z->n_public, &proof, &err), CUZK_OK);
-    b->destroy(b);
-    cuzk_vk_free(&vk);
 }
 
 /* the key and its section 10 written, then read back as zkey verify reads them */
@@ -332,16 +307,14 @@ static void test_beacon_is_deterministic(void **state)
 static int group_setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/cuzk-ceremony.XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return ceremony_dir_make();
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    static const char *names[] = {"p.ptau", "tiny.ptau", "raw.ptau", "k.zkey"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(tmp_path(names[i]));
-    return rmdir(dir);
+    static const char *const names[] = {"p.ptau", "tiny.ptau", "raw.ptau", "k.zkey", NULL};
+    return ceremony_dir_remove(names);
 }
 
 int main(void)
