@@ -132,6 +132,9 @@ extern const cli_command cli_cmd_wtns_calculate, cli_cmd_groth16_fullprove, cli_
 extern const cli_command cli_cmd_groth16_prove, cli_cmd_groth16_verify, cli_cmd_zkey_export_vk, cli_cmd_setup,
     cli_cmd_circuit_synth, cli_cmd_bench_prove, cli_cmd_bench_pipeline;
 extern const cli_command cli_cmd_zkey_export_solidityverifier, cli_cmd_zkey_export_soliditycalldata;
+extern const cli_command cli_cmd_zkey_new, cli_cmd_groth16_setup, cli_cmd_zkey_contribute, cli_cmd_zkey_beacon,
+    cli_cmd_zkey_verify, cli_cmd_ptau_new, cli_cmd_ptau_contribute, cli_cmd_ptau_beacon, cli_cmd_ptau_prepare,
+    cli_cmd_ptau_verify;
 extern const cli_command cli_cmd_params_info, cli_cmd_params_prove, cli_cmd_params_verify;
 extern const cli_command cli_cmd_daemon, cli_cmd_client_register, cli_cmd_client_submit, cli_cmd_client_await,
     cli_cmd_client_prove, cli_cmd_client_status, cli_cmd_client_cancel, cli_cmd_client_metrics,

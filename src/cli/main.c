@@ -17,6 +17,9 @@ static const cli_command *const commands[] = {
     &cli_cmd_diag_timeline,
     &cli_cmd_params_info,   &cli_cmd_params_prove,   &cli_cmd_params_verify,
     &cli_cmd_zkey_export_solidityverifier, &cli_cmd_zkey_export_soliditycalldata,
+    &cli_cmd_zkey_new,      &cli_cmd_groth16_setup,  &cli_cmd_zkey_contribute, &cli_cmd_zkey_beacon,
+    &cli_cmd_zkey_verify,   &cli_cmd_ptau_new,       &cli_cmd_ptau_contribute, &cli_cmd_ptau_beacon,
+    &cli_cmd_ptau_prepare,  &cli_cmd_ptau_verify,
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

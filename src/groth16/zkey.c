@@ -438,9 +438,9 @@ static int write_coefs(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk
     return rc;
 }
 
-static int write_body(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk_error *err)
+static int write_body(cuzk_binwriter *w, const cuzk_zkey *z, const void *mpc, size_t mpc_len, uint8_t *buf,
+                      cuzk_error *err)
 {
-    static const uint8_t zero_hash[CS_HASH_BYTES];
     /* snarkjs groth16 setup order */
     static const uint32_t order[] = {SEC_PROTOCOL, SEC_HEADER, SEC_COEFS, SEC_IC, SEC_H,
                                      SEC_C,        SEC_A,      SEC_B1,    SEC_B2, SEC_CONTRIBUTIONS};
@@ -461,10 +461,7 @@ static int write_body(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk_
             for (int i = 0; !rc && i < 6; i++) rc = write_points(w, z, &pa[i], err);
             break;
         case SEC_COEFS: rc = write_coefs(w, z, buf, err); break;
-        case SEC_CONTRIBUTIONS:
-            rc = cuzk_binw_write(w, zero_hash, sizeof zero_hash, err);
-            if (!rc) rc = cuzk_binw_write_u32(w, 0, err);
-            break;
+        case SEC_CONTRIBUTIONS: rc = cuzk_binw_write(w, mpc, mpc_len, err); break;
         default:
             for (int i = 6; i < 12; i++)
                 if (pa[i].id == id) rc = write_points(w, z, &pa[i], err);
@@ -476,6 +473,12 @@ static int write_body(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk_
 
 int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err)
 {
+    static const uint8_t no_contributions[CS_HASH_BYTES + 4]; /* a zero csHash, a u32 count 0 */
+    return cuzk_zkey_write_mpc(z, no_contributions, sizeof no_contributions, path, err);
+}
+
+int cuzk_zkey_write_mpc(const cuzk_zkey *z, const void *mpc, size_t mpc_len, const char *path, cuzk_error *err)
+{
     int rc = zkey_check(z, path, err);
     if (rc) return rc;
     uint8_t *buf = malloc((size_t)COEF_CHUNK * COEF_BYTES);
@@ -483,7 +486,7 @@ int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err)
     cuzk_binwriter w;
     rc = cuzk_binw_open(&w, path, "zkey", ZKEY_VERSION, err);
     if (!rc) {
-        rc = write_body(&w, z, buf, err);
+        rc = write_body(&w, z, mpc, mpc_len, buf, err);
         if (rc)
             cuzk_binw_abort(&w);
         else

@@ -133,6 +133,11 @@ int cuzk_zkey_read_header_memory(cuzk_zkey *z, const void *data, size_t len, con
  * file is dropped; what stood at the path is kept). */
 int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err);
 
+/* The same with section 10 given: mpc_len bytes at mpc (a ceremony's
+ * csHash, contribution count and contributions, src/ceremony), written as
+ * they are. */
+int cuzk_zkey_write_mpc(const cuzk_zkey *z, const void *mpc, size_t mpc_len, const char *path, cuzk_error *err);
+
 void cuzk_zkey_free(cuzk_zkey *z);
 
 /* Hands the pages of point array pts (z->a, b1, b2, c or h: its length is

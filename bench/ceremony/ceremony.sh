@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The trusted-setup ceremony on this machine, cuzk beside snarkjs (issue 51,
+# item 6): phase 1 to a prepared ptau (powersoftau new, one contribution,
+# prepare phase2) at 2^POWER, then zkey new of a synthetic circuit filling
+# the domain 2^POWER, and one zkey contribution. snarkjs runs the same
+# steps where it finishes within SNARKJS_LIMIT seconds each (its phase 1 at
+# 2^16 takes about an hour on two cores): its phase 1 at 2^SNARKJS_POWER,
+# and its zkey new at 2^POWER from cuzk's prepared ptau (the same file
+# format). Prints a Markdown table; timings are single runs (the phase-1
+# steps take minutes).
+#   bench/ceremony/ceremony.sh [POWER=16] [CURVE=bn128] [SNARKJS_POWER=12]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/bench/lib.sh"
+POWER=${1:-16}
+CURVE=${2:-bn128}
+SPOWER=${3:-12}
+SNARKJS_LIMIT=${SNARKJS_LIMIT:-3600}
+CUZK=$ROOT/build/cuzk
+SNARKJS=$ROOT/tests/interop/node_modules/.bin/snarkjs
+BENCH_WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-bench-ceremony.XXXXXX")
+trap 'rm -rf "$BENCH_WORK"' EXIT
+W=$BENCH_WORK
+
+row() { printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4"; }
+# timed LABEL CMD...: "wall cpu rss" of one run, or "-" after a failure (its output shown)
+timed() {
+    local out
+    if out=$(bench_timed "$@"); then echo "$out"; else
+        echo "FAILED: $* ($(tail -n 2 "$W/err" | tr '\n' ' '))" >&2
+        echo "- - -"
+    fi
+}
+snarkjs_timed() { timed timeout "$SNARKJS_LIMIT" "$SNARKJS" "$@"; }
+wall() { echo "$1" | cut -d' ' -f1; }
+
+echo "# Ceremony, $CURVE: cuzk at 2^$POWER, snarkjs beside"
+echo
+bench_cpu_line
+echo
+# a circuit filling the domain: constraints + public < 2^POWER
+M=$(((1 << POWER) - 1 - 2 - 16))
+"$CUZK" circuit synth --curve "$CURVE" --constraints "$M" --public 2 --shape mixed "$W/c.r1cs" "$W/c.wtns" >/dev/null 2>&1
+
+echo "| step | cuzk (s) | snarkjs (s) | snarkjs / cuzk |"
+echo "|---|---|---|---|"
+c_new=$(timed "$CUZK" powersoftau new "$CURVE" "$POWER" "$W/0.ptau")
+c_con=$(timed "$CUZK" powersoftau contribute "$W/0.ptau" "$W/1.ptau" -e=bench)
+c_pre=$(timed "$CUZK" powersoftau prepare phase2 "$W/1.ptau" "$W/f.ptau")
+s_new=$(snarkjs_timed powersoftau new "$CURVE" "$SPOWER" "$W/s0.ptau")
+s_con=$(snarkjs_timed powersoftau contribute "$W/s0.ptau" "$W/s1.ptau" -e=bench)
+s_pre=$(snarkjs_timed powersoftau prepare phase2 "$W/s1.ptau" "$W/sf.ptau")
+c_small=$(timed "$CUZK" powersoftau new "$CURVE" "$SPOWER" "$W/cs0.ptau")
+c_small_con=$(timed "$CUZK" powersoftau contribute "$W/cs0.ptau" "$W/cs1.ptau" -e=bench)
+c_small_pre=$(timed "$CUZK" powersoftau prepare phase2 "$W/cs1.ptau" "$W/csf.ptau")
+for s in new:c_small:s_new contribute:c_small_con:s_con "prepare phase2":c_small_pre:s_pre; do
+    IFS=: read -r name cv sv <<<"$s"
+    row "powersoftau $name, 2^$SPOWER" "$(wall "${!cv}")" "$(wall "${!sv}")" "$(bench_ratio "$(wall "${!sv}")" "$(wall "${!cv}")")"
+done
+row "powersoftau new, 2^$POWER" "$(wall "$c_new")" "-" "-"
+row "powersoftau contribute, 2^$POWER" "$(wall "$c_con")" "-" "-"
+row "powersoftau prepare phase2, 2^$POWER" "$(wall "$c_pre")" "-" "-"
+c_zn=$(timed "$CUZK" zkey new "$W/c.r1cs" "$W/f.ptau" "$W/c0.zkey")
+s_zn=$(snarkjs_timed zkey new "$W/c.r1cs" "$W/f.ptau" "$W/s0.zkey")
+row "zkey new, 2^$POWER ($M constraints)" "$(wall "$c_zn")" "$(wall "$s_zn")" "$(bench_ratio "$(wall "$s_zn")" "$(wall "$c_zn")")"
+if [ -f "$W/s0.zkey" ] && [ -f "$W/c0.zkey" ]; then
+    cmp -s "$W/s0.zkey" "$W/c0.zkey" && echo "(the two keys are identical, byte for byte)" >&2 || echo "(the keys DIFFER)" >&2
+fi
+c_zc=$(timed "$CUZK" zkey contribute "$W/c0.zkey" "$W/c1.zkey" -e=bench)
+s_zc=$(snarkjs_timed zkey contribute "$W/c0.zkey" "$W/s1.zkey" -e=bench)
+row "zkey contribute, 2^$POWER" "$(wall "$c_zc")" "$(wall "$s_zc")" "$(bench_ratio "$(wall "$s_zc")" "$(wall "$c_zc")")"

@@ -1,0 +1,55 @@
+/* What the ceremony's two test programs share: a scratch folder for their
+ * files, and the check that a key proves. Header-only (static): included
+ * by test_ceremony_zkey.c and test_ceremony_ptau.c alone. */
+#ifndef CUZK_TESTS_CEREMONY_TEST_H
+#define CUZK_TESTS_CEREMONY_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "groth16/groth16.h"
+
+static char ceremony_dir[64];
+
+/* name inside the scratch folder (four live at once) */
+static const char *tmp_path(const char *name)
+{
+    static char buf[4][128];
+    static int next;
+    char *p = buf[next++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s", ceremony_dir, name);
+    return p;
+}
+
+static int ceremony_dir_make(void)
+{
+    snprintf(ceremony_dir, sizeof ceremony_dir, "/tmp/cuzk-ceremony.XXXXXX");
+    return mkdtemp(ceremony_dir) ? 0 : -1;
+}
+
+/* removes the files named (NULL-terminated) and the folder */
+static int ceremony_dir_remove(const char *const *names)
+{
+    for (; *names; names++) unlink(tmp_path(*names));
+    return rmdir(ceremony_dir);
+}
+
+/* z proves w on the CPU and the proof verifies against z's own key */
+static void proves(const cuzk_zkey *z, const cuzk_wtns *w)
+{
+    cuzk_error err = {0};
+    cuzk_backend *b = backend_cpu_create(2);
+    cuzk_proof proof;
+    cuzk_vk vk;
+    uint64_t pub[2][4];
+    assert_int_equal(backend_prove(b, z, w, 2, &proof, pub, NULL, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_export_vk(z, &vk, &err), CUZK_OK);
+    assert_int_equal(cuzk_groth16_verify(&vk, (const uint64_t(*)[4])pub, z->n_public, &proof, &err), CUZK_OK);
+    b->destroy(b);
+    cuzk_vk_free(&vk);
+}
+
+#endif
