@@ -11,8 +11,10 @@
 source "$(dirname "$0")/lib.sh"
 need_peers
 
-# flip IN OUT SECTION OFFSET: a bit of byte OFFSET (a Python expression of
-# n8q, the base field's bytes) of section SECTION's payload
+# flip IN OUT SECTION OFFSET [FROM]: a bit of byte OFFSET (a Python
+# expression of n8q, the base field's bytes) of section SECTION's payload;
+# with FROM, a G1 point's bytes copied there from offset FROM instead
+# (another point of the curve: snarkjs can take very long on one off it)
 flip() {
     python3 - "$@" <<'PY'
 import struct, sys
@@ -23,7 +25,12 @@ while pos < len(b):
     secs[sid] = pos + 12
     pos += 12 + size
 n8q = struct.unpack_from("<I", b, secs[2 if b[:4] == b"zkey" else 1])[0]
-b[secs[int(sys.argv[3])] + eval(sys.argv[4], {"n8q": n8q})] ^= 1
+at = secs[int(sys.argv[3])] + eval(sys.argv[4], {"n8q": n8q})
+if len(sys.argv) > 5:
+    src = secs[int(sys.argv[3])] + eval(sys.argv[5], {"n8q": n8q})
+    b[at:at + 2 * n8q] = b[src:src + 2 * n8q]
+else:
+    b[at] ^= 1
 open(sys.argv[2], "wb").write(bytes(b))
 PY
 }
@@ -67,7 +74,7 @@ for curve in bn128 bls12381; do
     "$SNARKJS" zkey new "$d/chain.r1cs" "$d/q5.ptau" "$d/q5s.zkey" >/dev/null
     "$CUZK" zkey new "$d/chain.r1cs" "$d/q5.ptau" "$d/q5c.zkey" >/dev/null 2>&1
     cmp "$d/q5s.zkey" "$d/q5c.zkey"
-    flip "$d/q5.ptau" "$d/q5bad.ptau" 2 "3 * 2 * n8q + 3"    # tau^3 G1's x
+    flip "$d/q5.ptau" "$d/q5bad.ptau" 2 "3 * 2 * n8q" "2 * 2 * n8q"    # tau^2 G1 where tau^3 G1 was
     expect_fail "$CUZK" powersoftau verify "$d/q5bad.ptau"
     if "$SNARKJS" powersoftau verify "$d/q5bad.ptau" >"$WORK/sv.txt" 2>&1; then
         cat "$WORK/sv.txt"; echo "FAIL: snarkjs accepted a tampered ptau"; exit 1
