@@ -138,6 +138,11 @@ endef
 # have no secret-dependent branch or address.
 build/obj/tests/unit/%.o: UNIT_TEST_OPT := -O1
 build/obj/tests/unit/test_ctime.o: UNIT_TEST_OPT :=
+# The sanitizer tree's tests of the arithmetic itself at -O0, instrumented
+# at -O1 the slowest objects of the build; unoptimized they run as fast
+# (they take the field's C additions there: src/ff/mont.h).
+SANITIZE_O0_TESTS := test_ec test_ff test_pairing test_bls12_381_endo test_filecoin_params
+$(patsubst %,build/debug/obj/tests/unit/%.o,$(SANITIZE_O0_TESTS)): UNIT_TEST_OPT := -O0
 
 # What a tree's tests link the library's objects from ($(4)_LIB, with
 # $(4)_LDFLAGS). The release tests: the archive, the code as shipped. The
