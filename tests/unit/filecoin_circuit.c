@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "ff/field.h"
+#include "filecoin/setup.h"
+#include "support.h"
+#include "util/err.h"
 #include "util/random.h"
 
 typedef struct {
@@ -119,4 +122,37 @@ int fc_build(fc_shape shape, uint32_t n_pub, uint32_t m, uint64_t seed, cuzk_r1c
         bls12_381_fr_from_mont((bls12_381_fr *)(w->values + 4 * (size_t)i), &b.val[i]);
     free(b.val);
     return 0;
+}
+
+int fc_case_make(fc_case *c, fc_shape shape, uint32_t n_pub, uint32_t m, uint64_t seed, int nthreads,
+                 cuzk_error *err)
+{
+    memset(c, 0, sizeof *c);
+    if (fc_build(shape, n_pub, m, seed, &c->r, &c->w))
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "no circuit of %u constraints of that shape", m), -1;
+    fil_setup_options o = {.nthreads = nthreads, .toxic = test_toxic};
+    if (fil_setup(&c->r, &o, &c->p, err) || fil_assignment_from_r1cs(&c->as, &c->r, &c->w, nthreads, err)) {
+        fc_case_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+void fc_case_free(fc_case *c)
+{
+    fil_assignment_free(&c->as);
+    fil_params_free(&c->p);
+    cuzk_wtns_free(&c->w);
+    cuzk_r1cs_free(&c->r);
+}
+
+cuzk_assignment fc_abi_of(const fil_assignment *x)
+{
+    return (cuzk_assignment){x->a_aux.bits, x->a_aux.bit_len, x->a_aux.popcount,
+                             x->b_inp.bits, x->b_inp.bit_len, x->b_inp.popcount,
+                             x->b_aux.bits, x->b_aux.bit_len, x->b_aux.popcount,
+                             (const cuzk_blst_fr *)x->a, (const cuzk_blst_fr *)x->b, (const cuzk_blst_fr *)x->c,
+                             x->abc_size,
+                             (const cuzk_blst_fr *)x->inputs, x->n_inputs,
+                             (const cuzk_blst_fr *)x->aux, x->n_aux};
 }

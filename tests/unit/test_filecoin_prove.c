@@ -21,36 +21,14 @@
 #include "filecoin_circuit.h"
 #include "support.h"
 
-typedef struct {
-    cuzk_r1cs r;
-    cuzk_wtns w;
-    fil_params p;
-    fil_assignment as;
-} case_t;
-
-static void case_make(case_t *c, fc_shape shape, uint32_t n_pub, uint32_t m, uint64_t seed)
+static void case_make(fc_case *c, fc_shape shape, uint32_t n_pub, uint32_t m, uint64_t seed)
 {
     cuzk_error err = {0};
-    assert_int_equal(fc_build(shape, n_pub, m, seed, &c->r, &c->w), 0);
-    fil_setup_options o = {.nthreads = 2, .toxic = test_toxic};
-    if (fil_setup(&c->r, &o, &c->p, &err))
-        fail_msg("setup: %s", err.msg);
-    if (fil_assignment_from_r1cs(&c->as, &c->r, &c->w, 2, &err))
-        fail_msg("assignment: %s", err.msg);
+    if (fc_case_make(c, shape, n_pub, m, seed, 2, &err))
+        fail_msg("circuit, key or assignment: %s", err.msg);
 }
 
-static void case_free(case_t *c)
-{
-    fil_assignment_free(&c->as);
-    fil_params_free(&c->p);
-    cuzk_wtns_free(&c->w);
-    cuzk_r1cs_free(&c->r);
-}
-
-/* the public inputs after ONE, normal form */
-static const uint64_t (*public_of(const case_t *c))[4] { return (const uint64_t (*)[4])(c->w.values + 4); }
-
-static void prove_ok(const case_t *c, int blind, int nthreads, fil_proof *proof)
+static void prove_ok(const fc_case *c, int blind, int nthreads, fil_proof *proof)
 {
     cuzk_error err = {0};
     bls12_381_fr r, s;
@@ -61,14 +39,14 @@ static void prove_ok(const case_t *c, int blind, int nthreads, fil_proof *proof)
 }
 
 /* a valid proof, a tampered one and a wrong input, for one case */
-static void check_case(case_t *c)
+static void check_case(fc_case *c)
 {
     cuzk_error err = {0};
     fil_proof proof, back;
     size_t n_pub = c->as.n_inputs - 1;
     for (int blind = 0; blind < 2; blind++) {
         prove_ok(c, blind, 2, &proof);
-        if (fil_verify(&c->p.vk, public_of(c), n_pub, &proof, &err))
+        if (fil_verify(&c->p.vk, fc_case_public(c), n_pub, &proof, &err))
             fail_msg("verify (blinding %d): %s", blind, err.msg);
         uint8_t bytes[FIL_PROOF_BYTES];
         fil_proof_write_bytes(bytes, &proof);
@@ -77,39 +55,39 @@ static void check_case(case_t *c)
         /* tampered: c replaced by a, the sign of b's y flipped */
         back = proof;
         back.c = proof.a;
-        assert_int_equal(fil_verify(&c->p.vk, public_of(c), n_pub, &back, &err), CUZK_ERR_INVALID_PROOF);
+        assert_int_equal(fil_verify(&c->p.vk, fc_case_public(c), n_pub, &back, &err), CUZK_ERR_INVALID_PROOF);
         bytes[48] ^= 0x20;
         assert_int_equal(fil_proof_read_bytes(&back, bytes, &err), CUZK_OK);
-        assert_int_equal(fil_verify(&c->p.vk, public_of(c), n_pub, &back, &err), CUZK_ERR_INVALID_PROOF);
+        assert_int_equal(fil_verify(&c->p.vk, fc_case_public(c), n_pub, &back, &err), CUZK_ERR_INVALID_PROOF);
         /* a wrong public input, a wrong count */
         if (n_pub) {
             uint64_t(*wrong)[4] = malloc(n_pub * sizeof *wrong);
             assert_non_null(wrong);
-            memcpy(wrong, public_of(c), n_pub * sizeof *wrong);
+            memcpy(wrong, fc_case_public(c), n_pub * sizeof *wrong);
             wrong[n_pub - 1][0] ^= 1;
             assert_int_equal(fil_verify(&c->p.vk, (const uint64_t (*)[4])wrong, n_pub, &proof, &err),
                              CUZK_ERR_INVALID_PROOF);
             assert_non_null(strstr(err.msg, "pairing"));
             free(wrong);
         }
-        assert_int_equal(fil_verify(&c->p.vk, public_of(c), n_pub + 1, &proof, &err), CUZK_ERR_INVALID_PROOF);
+        assert_int_equal(fil_verify(&c->p.vk, fc_case_public(c), n_pub + 1, &proof, &err), CUZK_ERR_INVALID_PROOF);
     }
 }
 
 static void test_random_circuit(void **state)
 {
     (void)state;
-    case_t c;
+    fc_case c;
     case_make(&c, FC_RANDOM, 3, 40, 1);
     assert_int_equal(c.p.n_a, c.as.n_inputs + c.as.a_aux.popcount);
     check_case(&c);
-    case_free(&c);
+    fc_case_free(&c);
 }
 
 static void test_all_dense(void **state)
 {
     (void)state;
-    case_t c;
+    fc_case c;
     case_make(&c, FC_ALL_DENSE, 2, 12, 2);
     assert_int_equal(c.as.a_aux.popcount, c.as.n_aux);
     assert_int_equal(c.as.b_aux.popcount, c.as.n_aux);
@@ -117,18 +95,18 @@ static void test_all_dense(void **state)
     assert_int_equal(c.p.n_a, c.p.vk.n_ic + c.p.n_l);
     assert_int_equal(c.p.n_b_g1, c.p.vk.n_ic + c.p.n_l);
     check_case(&c);
-    case_free(&c);
+    fc_case_free(&c);
 }
 
 static void test_no_b_aux(void **state)
 {
     (void)state;
-    case_t c;
+    fc_case c;
     case_make(&c, FC_NO_B_AUX, 1, 30, 3);
     assert_int_equal(c.as.b_aux.popcount, 0);
     assert_true(c.p.n_b_g1 >= 1 && c.p.n_b_g1 <= 2);
     check_case(&c);
-    case_free(&c);
+    fc_case_free(&c);
 }
 
 /* no public input: ic holds ONE alone; also a one-constraint circuit
@@ -136,15 +114,15 @@ static void test_no_b_aux(void **state)
 static void test_one_input(void **state)
 {
     (void)state;
-    case_t c;
+    fc_case c;
     case_make(&c, FC_RANDOM, 0, 25, 4);
     assert_int_equal(c.p.vk.n_ic, 1);
     check_case(&c);
-    case_free(&c);
+    fc_case_free(&c);
     case_make(&c, FC_RANDOM, 0, 1, 5);
     assert_int_equal(c.p.n_h, 1);
     check_case(&c);
-    case_free(&c);
+    fc_case_free(&c);
 }
 
 /* a, b, c fill the domain exactly (30 + 2 rows = 32) or not (29 + 2) */
@@ -152,12 +130,12 @@ static void test_abc_size_vs_domain(void **state)
 {
     (void)state;
     for (uint32_t m = 29; m <= 30; m++) {
-        case_t c;
+        fc_case c;
         case_make(&c, FC_RANDOM, 1, m, 6 + m);
         assert_int_equal(c.p.n_h + 1, 32);
         assert_int_equal(c.as.abc_size, m + 2);
         check_case(&c);
-        case_free(&c);
+        fc_case_free(&c);
     }
 }
 
@@ -166,7 +144,7 @@ static void test_abc_size_vs_domain(void **state)
 static void test_deterministic(void **state)
 {
     (void)state;
-    case_t c;
+    fc_case c;
     case_make(&c, FC_RANDOM, 2, 50, 7);
     fil_proof p1, p3, again, blinded;
     prove_ok(&c, 0, 1, &p1);
@@ -176,10 +154,10 @@ static void test_deterministic(void **state)
     assert_memory_equal(&p1, &p3, sizeof p1);
     assert_memory_equal(&p1, &again, sizeof p1);
     assert_memory_not_equal(&p1, &blinded, sizeof p1);
-    case_free(&c);
+    fc_case_free(&c);
 }
 
-static void expect_mismatch(const case_t *c, const fil_assignment *as, const char *want)
+static void expect_mismatch(const fc_case *c, const fil_assignment *as, const char *want)
 {
     cuzk_error err = {0};
     fil_proof proof;
@@ -191,7 +169,7 @@ static void expect_mismatch(const case_t *c, const fil_assignment *as, const cha
 static void test_mismatched_assignment(void **state)
 {
     (void)state;
-    case_t c;
+    fc_case c;
     case_make(&c, FC_RANDOM, 2, 20, 8);
     fil_assignment as = c.as;
     as.abc_size = c.p.n_h + 2;
@@ -214,7 +192,7 @@ static void test_mismatched_assignment(void **state)
     as.b_aux.popcount = as.b_aux.popcount + (as.b_aux.bits[0] & 1 ? 1 : (size_t)-1);
     expect_mismatch(&c, &as, "b_inp + b_aux");
     c.as.b_aux.bits[0] ^= 1;
-    case_free(&c);
+    fc_case_free(&c);
 }
 
 /* a witness that does not satisfy the circuit, or lacks ONE */

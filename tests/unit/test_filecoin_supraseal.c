@@ -56,18 +56,6 @@ static int teardown_all(void **state)
     return remove_tree(tmpdir);
 }
 
-/* the assignment as bellperson hands it over */
-static cuzk_assignment abi_of(const fil_assignment *x)
-{
-    return (cuzk_assignment){x->a_aux.bits, x->a_aux.bit_len, x->a_aux.popcount,
-                             x->b_inp.bits, x->b_inp.bit_len, x->b_inp.popcount,
-                             x->b_aux.bits, x->b_aux.bit_len, x->b_aux.popcount,
-                             (const cuzk_blst_fr *)x->a, (const cuzk_blst_fr *)x->b, (const cuzk_blst_fr *)x->c,
-                             x->abc_size,
-                             (const cuzk_blst_fr *)x->inputs, x->n_inputs,
-                             (const cuzk_blst_fr *)x->aux, x->n_aux};
-}
-
 static void expect_error(cuzk_rust_error e, int code, const char *want)
 {
     if (e.code != code || !e.message || !strstr(e.message, want))
@@ -83,7 +71,7 @@ static void test_batches_verify(void **state)
     assert_int_equal(e.code, 0);
     assert_null(e.message);
     assert_non_null(srs.ptr);
-    cuzk_assignment batch[3] = {abi_of(&as), abi_of(&as), abi_of(&as)};
+    cuzk_assignment batch[3] = {fc_abi_of(&as), fc_abi_of(&as), fc_abi_of(&as)};
     cuzk_blst_fr r_s[3], s_s[3];
     memset(r_s, 0, sizeof r_s);
     memset(s_s, 0, sizeof s_s);
@@ -124,7 +112,7 @@ static void test_handles_and_cache(void **state)
     drop_SRS(&a);
     drop_SRS(&b);
     /* c still holds it: it proves */
-    cuzk_assignment one = abi_of(&as);
+    cuzk_assignment one = fc_abi_of(&as);
     cuzk_blst_fr zero = {{0}};
     cuzk_groth16_proof proof;
     assert_int_equal(generate_groth16_proofs_c(&one, 1, &zero, &zero, &proof, &c).code, 0);
@@ -161,7 +149,7 @@ static void test_bad_inputs(void **state)
     expect_error(create_SRS(&srs, cut, false), EBADMSG, "truncated");
 
     assert_int_equal(create_SRS(&srs, params_path, false).code, 0);
-    cuzk_assignment one = abi_of(&as);
+    cuzk_assignment one = fc_abi_of(&as);
     cuzk_blst_fr zero = {{0}}, big = {{~0ULL, ~0ULL, ~0ULL, ~0ULL}};
     cuzk_groth16_proof proof;
     expect_error(generate_groth16_proofs_c(&one, 1, &zero, &zero, &proof, NULL), EINVAL, "no SRS");

@@ -29,37 +29,16 @@
 
 static cuzk_backend *gpu;
 
-typedef struct {
-    cuzk_r1cs r;
-    cuzk_wtns w;
-    fil_params p;
-    fil_assignment as;
-} case_t;
-
-static void case_make(case_t *c, fc_shape shape, uint32_t n_pub, uint32_t m, uint64_t seed)
+static void case_make(fc_case *c, fc_shape shape, uint32_t n_pub, uint32_t m, uint64_t seed)
 {
     cuzk_error err = {0};
-    assert_int_equal(fc_build(shape, n_pub, m, seed, &c->r, &c->w), 0);
-    fil_setup_options o = {.nthreads = cuzk_cpu_count(), .toxic = test_toxic};
-    if (fil_setup(&c->r, &o, &c->p, &err))
-        fail_msg("setup: %s", err.msg);
-    if (fil_assignment_from_r1cs(&c->as, &c->r, &c->w, cuzk_cpu_count(), &err))
-        fail_msg("assignment: %s", err.msg);
+    if (fc_case_make(c, shape, n_pub, m, seed, cuzk_cpu_count(), &err))
+        fail_msg("circuit, key or assignment: %s", err.msg);
 }
-
-static void case_free(case_t *c)
-{
-    fil_assignment_free(&c->as);
-    fil_params_free(&c->p);
-    cuzk_wtns_free(&c->w);
-    cuzk_r1cs_free(&c->r);
-}
-
-static const uint64_t (*public_of(const case_t *c))[4] { return (const uint64_t (*)[4])(c->w.values + 4); }
 
 /* the GPU's proofs against the CPU's (r = s = 0), twice with one key, and
  * a blinded one that verifies */
-static void check_case(case_t *c)
+static void check_case(fc_case *c)
 {
     cuzk_error err = {0};
     fil_device_key *k = NULL;
@@ -77,7 +56,7 @@ static void check_case(case_t *c)
     if (fil_prove_on(k, &c->as, &r, &s, &blinded, &err))
         fail_msg("GPU prove, blinded: %s", err.msg);
     assert_memory_not_equal(&blinded, &cpu, sizeof cpu);
-    if (fil_verify(&c->p.vk, public_of(c), c->as.n_inputs - 1, &blinded, &err))
+    if (fil_verify(&c->p.vk, fc_case_public(c), c->as.n_inputs - 1, &blinded, &err))
         fail_msg("verify: %s", err.msg);
     fil_device_key_free(k);
 }
@@ -93,10 +72,10 @@ static void test_shapes(void **state)
         {FC_RANDOM, 0, 1},     {FC_RANDOM, 1, 29},    {FC_RANDOM, 1, 30},   {FC_RANDOM, 4, 1000},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
-        case_t c;
+        fc_case c;
         case_make(&c, shapes[i].shape, shapes[i].n_pub, shapes[i].m, 100 + i);
         check_case(&c);
-        case_free(&c);
+        fc_case_free(&c);
     }
 }
 
@@ -104,18 +83,18 @@ static void test_shapes(void **state)
 static void test_large(void **state)
 {
     (void)state;
-    case_t c;
+    fc_case c;
     case_make(&c, FC_RANDOM, 5, (1u << 15) - 10, 200);
     assert_int_equal(c.p.n_h + 1, 1u << 15);
     check_case(&c);
-    case_free(&c);
+    fc_case_free(&c);
 }
 
 /* densities other than the key's, with the same counts: refused */
 static void test_other_densities(void **state)
 {
     (void)state;
-    case_t c;
+    fc_case c;
     cuzk_error err = {0};
     case_make(&c, FC_RANDOM, 2, 60, 300);
     fil_device_key *k = NULL;
@@ -135,18 +114,7 @@ static void test_other_densities(void **state)
     assert_int_equal(fil_prove_on(k, &c.as, NULL, NULL, &proof, &err), CUZK_ERR_MISMATCH);
     assert_non_null(strstr(err.msg, "densities"));
     fil_device_key_free(k);
-    case_free(&c);
-}
-
-static cuzk_assignment abi_of(const fil_assignment *x)
-{
-    return (cuzk_assignment){x->a_aux.bits, x->a_aux.bit_len, x->a_aux.popcount,
-                             x->b_inp.bits, x->b_inp.bit_len, x->b_inp.popcount,
-                             x->b_aux.bits, x->b_aux.bit_len, x->b_aux.popcount,
-                             (const cuzk_blst_fr *)x->a, (const cuzk_blst_fr *)x->b, (const cuzk_blst_fr *)x->c,
-                             x->abc_size,
-                             (const cuzk_blst_fr *)x->inputs, x->n_inputs,
-                             (const cuzk_blst_fr *)x->aux, x->n_aux};
+    fc_case_free(&c);
 }
 
 /* supraseal-c2's ABI on the GPU (CUZK_SUPRASEAL_BACKEND=gpu, set in
@@ -154,7 +122,7 @@ static cuzk_assignment abi_of(const fil_assignment *x)
 static void test_abi_batch(void **state)
 {
     (void)state;
-    case_t c;
+    fc_case c;
     cuzk_error err = {0};
     case_make(&c, FC_RANDOM, 3, 500, 400);
     char dir[64], path[128];
@@ -167,7 +135,7 @@ static void test_abi_batch(void **state)
     cuzk_rust_error e = create_SRS(&srs, path, true);
     if (e.code)
         fail_msg("create_SRS: %s", e.message);
-    cuzk_assignment batch[2] = {abi_of(&c.as), abi_of(&c.as)};
+    cuzk_assignment batch[2] = {fc_abi_of(&c.as), fc_abi_of(&c.as)};
     cuzk_blst_fr zero[2] = {{{0}}};
     cuzk_groth16_proof proofs[2];
     e = generate_groth16_proofs_c(batch, 2, zero, zero, proofs, &srs);
@@ -181,7 +149,7 @@ static void test_abi_batch(void **state)
     evict_SRS(&srs);
     drop_SRS(&srs);
     assert_int_equal(remove_tree(dir), 0);
-    case_free(&c);
+    fc_case_free(&c);
 }
 
 int main(void)
