@@ -114,21 +114,27 @@ static void unlink_key(gpu_device *d, device_key *k)
         }
 }
 
+/* evict_one_idle_key under d's lock: room for an upload that ran out of
+ * device memory; 0 when there was nothing to free */
+static int evict_for_room(gpu_device *d)
+{
+    pthread_mutex_lock(&d->lock);
+    int freed = evict_one_idle_key(d);
+    pthread_mutex_unlock(&d->lock);
+    return freed;
+}
+
 /* Uploads z on g, freeing idle keys while the device is out of memory;
  * streams its points when nothing is left to free. */
 static int upload_with_eviction(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out,
                                 cuzk_error *err)
 {
-    for (;;) {
-        int rc = cuzk_gpu_key_upload(g, z, out, err);
-        if (rc != CUZK_ERR_NOMEM)
-            return rc;
-        pthread_mutex_lock(&d->lock);
-        int freed = evict_one_idle_key(d);
-        pthread_mutex_unlock(&d->lock);
-        if (!freed)
+    int rc;
+    while ((rc = cuzk_gpu_key_upload(g, z, out, err)) == CUZK_ERR_NOMEM)
+        if (!evict_for_room(d))
             break;
-    }
+    if (rc != CUZK_ERR_NOMEM)
+        return rc;
     if (cuzk_gpu_key_stream(g, z, 0, out, err) == CUZK_OK)
         return CUZK_OK;
     return cuzk_fail(err, CUZK_ERR_NOMEM,
@@ -389,13 +395,9 @@ static int gpu_bellman_key_load(cuzk_backend *b, int device, const cuzk_bellman_
     k->device = device;
     cuzk_gpu *g = NULL;
     int rc = context_take(d, &g, err);
-    while (!rc && (rc = cuzk_gpu_key_upload_bellman(g, key, &k->key, err)) == CUZK_ERR_NOMEM) {
-        pthread_mutex_lock(&d->lock);
-        int freed = evict_one_idle_key(d);
-        pthread_mutex_unlock(&d->lock);
-        if (!freed)
+    while (!rc && (rc = cuzk_gpu_key_upload_bellman(g, key, &k->key, err)) == CUZK_ERR_NOMEM)
+        if (!evict_for_room(d))
             break;
-    }
     if (g)
         context_give_back(d, g);
     if (rc) {
