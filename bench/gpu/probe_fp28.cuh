@@ -34,12 +34,12 @@ struct fp28 {
 
 static constexpr uint32_t FP28_MASK = (1u << 28) - 1;
 
-/* acc + a b, one IMAD.WIDE.U32 */
+/* acc + a b: mad.wide.u32, which ptxas (nvcc 13.0, sm_90) compiles as an
+ * IMAD.WIDE.U32 without addend and the 64-bit add on the ALU (IADD3s, summed
+ * three at a time), whether written in PTX or, as here, in C */
 static __device__ __forceinline__ uint64_t fp28_mad_wide(uint32_t a, uint32_t b, uint64_t acc)
 {
-    uint64_t r;
-    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(a), "r"(b), "l"(acc));
-    return r;
+    return (uint64_t)a * b + acc;
 }
 
 /* a b / 2^392 mod m, below 2m for a, b < 2m */

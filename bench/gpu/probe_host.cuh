@@ -1,10 +1,9 @@
 /* Host side the GPU microbenchmarks share (bench/gpu/probe_pipes.cu,
- * probe_mul.cu, probe_inv.cu, probe_affine_warp.cu): the device's shape,
- * full-GPU launches sized by occupancy, random BLS12-381 Fp words, and a
- * host Montgomery product (64-bit limbs, unsigned __int128) as the oracle
- * the GPU's products are checked against. Includers compile with nvcc and
- * -Isrc -Iinclude; everything here is static. CUDA calls are checked with
- * BENCH_CHECK (bench_common.cuh). */
+ * probe_mul.cu, probe_inv.cu, probe_affine_warp.cu): the device's shape and
+ * full-GPU launches sized by occupancy (and, from probe_fp_host.h, the
+ * host's field product). Includers compile with nvcc and -Isrc -Iinclude;
+ * everything here is static. CUDA calls are checked with BENCH_CHECK
+ * (bench_common.cuh). */
 #ifndef CUZK_BENCH_PROBE_HOST_CUH
 #define CUZK_BENCH_PROBE_HOST_CUH
 
@@ -13,7 +12,7 @@
 #include <cstring>
 #include <vector>
 
-#include "gpu/constants.cuh"
+#include "probe_fp_host.h"
 #pragma GCC diagnostic ignored "-Wunused-function" /* bench_common.cuh: what gpu-bench alone uses */
 #include "bench_common.cuh"
 
@@ -63,115 +62,6 @@ template <class Kernel> static probe_launch probe_launch_full(const probe_device
     l.regs = attr.numRegs;
     l.spill_bytes = (int)attr.localSizeBytes;
     return l;
-}
-
-/* ---- BLS12-381 Fp on the host: 6 limbs of 64 bits, R = 2^384 ---- */
-
-typedef unsigned __int128 probe_u128;
-struct probe_fp_host {
-    uint64_t v[6];
-};
-
-static uint64_t probe_mod64(int i)
-{
-    return (uint64_t)gpu::bls12_381_fp_params::mod(2 * i) | (uint64_t)gpu::bls12_381_fp_params::mod(2 * i + 1) << 32;
-}
-
-/* -m^-1 mod 2^64 (Newton) */
-static uint64_t probe_inv64(void)
-{
-    const uint64_t m0 = probe_mod64(0);
-    uint64_t inv = m0;
-    for (int k = 0; k < 6; k++)
-        inv *= 2 - m0 * inv;
-    return 0 - inv;
-}
-
-/* a b R^-1 mod m for a, b < m (CIOS: per limb of b, t += a b_i, then
- * t += q m with q = t_0 (-m^-1) mod 2^64, t >>= 64; t < 2m, one
- * conditional subtraction) */
-static probe_fp_host probe_mont_mul_host(const probe_fp_host &a, const probe_fp_host &b)
-{
-    static const uint64_t inv = probe_inv64();
-    uint64_t t[8] = {0};
-    for (int i = 0; i < 6; i++) {
-        probe_u128 c = 0;
-        for (int j = 0; j < 6; j++) {
-            c += (probe_u128)a.v[j] * b.v[i] + t[j];
-            t[j] = (uint64_t)c;
-            c >>= 64;
-        }
-        c += t[6];
-        t[6] = (uint64_t)c;
-        t[7] = (uint64_t)(c >> 64);
-        const uint64_t q = t[0] * inv;
-        c = (probe_u128)q * probe_mod64(0) + t[0];
-        c >>= 64;
-        for (int j = 1; j < 6; j++) {
-            c += (probe_u128)q * probe_mod64(j) + t[j];
-            t[j - 1] = (uint64_t)c;
-            c >>= 64;
-        }
-        c += t[6];
-        t[5] = (uint64_t)c;
-        t[6] = t[7] + (uint64_t)(c >> 64);
-    }
-    probe_fp_host r, s;
-    uint64_t borrow = 0;
-    for (int j = 0; j < 6; j++) {
-        r.v[j] = t[j];
-        const probe_u128 d = (probe_u128)t[j] - probe_mod64(j) - borrow;
-        s.v[j] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
-    const bool below_m = t[6] == 0 && borrow; /* t < m: keep t */
-    return below_m ? r : s;
-}
-
-static probe_fp_host probe_fp_from_words(const uint32_t *w)
-{
-    probe_fp_host r;
-    for (int j = 0; j < 6; j++)
-        r.v[j] = (uint64_t)w[2 * j] | (uint64_t)w[2 * j + 1] << 32;
-    return r;
-}
-
-static void probe_fp_to_words(uint32_t *w, const probe_fp_host &x)
-{
-    for (int j = 0; j < 6; j++) {
-        w[2 * j] = (uint32_t)x.v[j];
-        w[2 * j + 1] = (uint32_t)(x.v[j] >> 32);
-    }
-}
-
-/* 2^e R mod m, the Montgomery form of 2^e: mont(2^e, R^2). For x < m,
- * mont(x, it) = x 2^e mod m. */
-static probe_fp_host probe_fp_pow2_mont(int e)
-{
-    uint32_t w[12] = {0}, r2[12];
-    w[e / 32] = 1u << (e % 32);
-    for (int i = 0; i < 12; i++)
-        r2[i] = gpu::bls12_381_fp_params::r2(i);
-    return probe_mont_mul_host(probe_fp_from_words(w), probe_fp_from_words(r2));
-}
-
-/* n random elements below m, 12 words each (splitmix64 from a seed): the
- * top word below m's (0x1a0111ea), so every value is below m */
-static std::vector<uint32_t> probe_random_fp_words(size_t n, uint64_t seed)
-{
-    std::vector<uint32_t> w(n * 12);
-    uint64_t s = seed;
-    for (size_t i = 0; i < n * 12; i++) {
-        s += 0x9e3779b97f4a7c15ull;
-        uint64_t z = s;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        w[i] = (uint32_t)z;
-        if (i % 12 == 11)
-            w[i] %= gpu::bls12_381_fp_params::mod(11);
-    }
-    return w;
 }
 
 #endif
