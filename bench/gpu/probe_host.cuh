@@ -12,9 +12,9 @@
 #include <cstring>
 #include <vector>
 
-#include "probe_fp_host.h"
 #pragma GCC diagnostic ignored "-Wunused-function" /* bench_common.cuh: what gpu-bench alone uses */
 #include "bench_common.cuh"
+#include "probe_fp_host.h"
 
 struct probe_device {
     int sms;
