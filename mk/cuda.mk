@@ -62,14 +62,28 @@ build/gpu-bench: build/obj/bench/gpu/bench_gpu.o build/libcuzk-internal.a
 build/gpu-probe-affine: build/obj/bench/gpu/probe_affine.o build/libcuzk-internal.a
 	$(NVCC) -gencode=arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $^ -o $@ -cudart static -lm -lpthread
 
+# The microbenchmarks of issue 50 (the field product's forms, the pipes'
+# rates, batched inversion, register-resident affine additions), which
+# bench/gpu/microbench.sh runs: each one .cu over headers of src/gpu and
+# bench/gpu, no library.
+GPU_MICROBENCH := build/gpu-probe-pipes build/gpu-probe-mul build/gpu-probe-inv build/gpu-probe-affine-warp
+build/gpu-probe-pipes: bench/gpu/probe_pipes.cu
+build/gpu-probe-mul: bench/gpu/probe_mul.cu
+build/gpu-probe-inv: bench/gpu/probe_inv.cu
+build/gpu-probe-affine-warp: bench/gpu/probe_affine_warp.cu
+$(GPU_MICROBENCH): $(wildcard bench/gpu/*.cuh bench/gpu/*.h src/gpu/*.cuh) build/obj/src/gpu/nvcc-flags.stamp
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) $(filter %.cu,$^) -o $@ -cudart static -lm -lpthread
+
 # What scripts/gpu-check runs on a GPU machine that cannot build: the
 # programs, stripped, and the shared libraries they need beyond the C
 # library and the driver, in one folder to carry.
 .PHONY: gpu-bundle
 GPU_TESTS   := $(patsubst tests/unit/%.c,build/tests/%,$(wildcard tests/unit/test_gpu*.c))
-gpu-bundle: build/cuzk $(GPU_TESTS) build/gpu-bench build/gpu-probe-affine
+gpu-bundle: build/cuzk $(GPU_TESTS) build/gpu-bench build/gpu-probe-affine $(GPU_MICROBENCH)
 	@rm -rf build/gpu-bundle && mkdir -p build/gpu-bundle/lib
 	@for p in $^; do strip -o build/gpu-bundle/$$(basename $$p) $$p; done
+	@cp bench/gpu/microbench.sh build/gpu-bundle/
 	@for lib in $$(ldd $^ | awk '$$3 ~ /^\// && $$1 !~ /^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s)\.so|^ld-linux/ {print $$3}' | sort -u); do \
 	    cp -L $$lib build/gpu-bundle/lib/; done
 	@du -sh build/gpu-bundle; ls build/gpu-bundle build/gpu-bundle/lib

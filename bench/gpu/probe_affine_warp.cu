@@ -123,9 +123,9 @@ __global__ void __launch_bounds__(BLOCK) affine_chains(const A *pts, unsigned ro
 
 /* the same chains (T of the affine launch, K a thread) as XYZZ
  * accumulators, a chain at a time, over however many threads run; blocks
- * of 128, at least 3 an SM, the bucket kernel's shape for this group */
+ * of 128 (2 an SM: probe_affine.cu's fastest shape) */
 static const unsigned XYZZ_BLOCK = 128;
-__global__ void __launch_bounds__(XYZZ_BLOCK, 3) xyzz_chains(const A *pts, size_t T, unsigned K, unsigned rounds, X *out)
+__global__ void __launch_bounds__(XYZZ_BLOCK) xyzz_chains(const A *pts, size_t T, unsigned K, unsigned rounds, X *out)
 {
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x; c < T * K; c += stride) {
