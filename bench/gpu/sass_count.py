@@ -15,7 +15,7 @@ named, each checked against a kernel of that one instruction (mad.lo.u32 ->
 IMAD, mad.wide.u32 -> IMAD.WIDE, fma.rn.f64 -> DFMA, add.f64 -> DADD,
 mul.f64 -> DMUL, lop3.b32 -> LOP3, shf -> SHF, shfl -> SHFL, clock64 -> CS2R,
 ...); others print as hex. IMADs are split by what they compute: a true
-multiply, a move (IMAD.MOV: both factors RZ), an add (a factor of
+multiply, a move (IMAD.MOV: a factor RZ), an add (a factor of
 immediate 1: IMAD.IADD) or a shift (an immediate power of two and no
 addend: IMAD.SHL). Registers: Rd bits 16-23, Ra 24-31, Rb 32-39 (register
 form) or the immediate bits 32-63, Rc bits 64-71; RZ is 255."""
@@ -55,12 +55,10 @@ def classify(w0, w1):
     name = NAMES.get(op, "op%03x" % op)
     if name in ("IMAD", "IMAD.WIDE"):
         ra, rb, imm, rc = (w0 >> 24) & 0xFF, (w0 >> 32) & 0xFF, (w0 >> 32) & 0xFFFFFFFF, w1 & 0xFF
-        if form == 1 and ra == RZ and rb == RZ:
+        if ra == RZ or (form == 1 and rb == RZ):
             return name + ".mov"
         if form == 4 and imm == 1:
             return name + ".add"
-        if form == 4 and ra == RZ:
-            return name + ".mov"
         if form == 4 and rc == RZ and imm & (imm - 1) == 0:
             return name + ".shl"
     return name
