@@ -58,7 +58,8 @@ static __device__ __forceinline__ A generator()
                              0x9774b905u, 0xc3688c4fu, 0x4fa9ac0fu, 0x2695638cu, 0x3197d794u, 0x17f1d3a7u};
     const uint32_t gy[12] = {0x46c5e7e1u, 0x0caa2329u, 0xa2888ae4u, 0xd03cc744u, 0x2c04b3edu, 0x00db18cbu,
                              0xd5d00af6u, 0xfcf5e095u, 0x741d8ae4u, 0xa09e30edu, 0xe3aaa0f1u, 0x08b3f481u};
-    return {F::from_limbs([&](int i) { return gx[i]; }).to_mont(), F::from_limbs([&](int i) { return gy[i]; }).to_mont()};
+    return {F::from_limbs([&](int i) { return gx[i]; }).to_mont(),
+            F::from_limbs([&](int i) { return gy[i]; }).to_mont()};
 }
 
 /* pts[i] = k_i G, k_i a random odd 64-bit integer (double and add); counts
@@ -181,7 +182,8 @@ template <probe::inv_share SHARE, int K> static void measure(affine_ctx &c)
         fprintf(stderr, "probe-affine-warp: K = %d needs %zu chains, %zu allocated\n", K, n, c.capacity);
         exit(1);
     }
-    const bench_timing ta = bench_time(0, 3, [&] { kernel<<<la.grid, la.block>>>(c.pts, c.rounds, c.ends, c.counter); });
+    const bench_timing ta =
+        bench_time(0, 3, [&] { kernel<<<la.grid, la.block>>>(c.pts, c.rounds, c.ends, c.counter); });
     BENCH_CHECK(cudaGetLastError());
     BENCH_CHECK(cudaDeviceSynchronize());
     const unsigned long long exceptional = read_and_clear(c.counter);
@@ -198,7 +200,8 @@ template <probe::inv_share SHARE, int K> static void measure(affine_ctx &c)
     const double ra = adds / ta.median_ms / 1e6, rx = adds / tx.median_ms / 1e6; /* G/s */
     const double sharers = SHARE == probe::SHARE_WARP ? 1.0 : BLOCK / 32.0;
     const double predicted = 3 + (3.0 * (K - 1) + 12 + 613 / sharers) / K;
-    printf("| %s | %d | %u x %u, %d regs, %d spilled | %.2f | %.2f | %.3f | %.3f | %.2fx | %.1f | %.1f | %.1f | %llu | %s |\n",
+    printf("| %s | %d | %u x %u, %d regs, %d spilled | %.2f | %.2f | %.3f | %.3f | %.2fx | %.1f | %.1f | %.1f | "
+           "%llu | %s |\n",
            SHARE == probe::SHARE_WARP ? "warp" : "block", K, la.per_sm, la.block, la.regs, la.spill_bytes,
            ta.median_ms, tx.median_ms, ra, rx, ra / rx, c.product_rate / ra, predicted, c.product_rate / rx,
            exceptional, bad ? "NO" : "yes");

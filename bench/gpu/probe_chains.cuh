@@ -14,7 +14,6 @@
 
 using F = gpu::bls12_381_fp_t;
 
-
 /* ---- the forms: load (library words -> the form's domain), mul, store
  * (canonical words, below m) ---- */
 
@@ -141,7 +140,8 @@ static double probe_today_product_rate(const probe_device &d, unsigned iters)
     uint32_t *buf;
     BENCH_CHECK(cudaMalloc(&buf, 3 * n * 12 * sizeof(uint32_t)));
     BENCH_CHECK(cudaMemcpy(buf, h.data(), h.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    const bench_timing tm = bench_time(0, 3, [&] { kernel<<<l.grid, l.block>>>(buf, buf + n * 12, buf + 2 * n * 12, iters); });
+    const bench_timing tm =
+        bench_time(0, 3, [&] { kernel<<<l.grid, l.block>>>(buf, buf + n * 12, buf + 2 * n * 12, iters); });
     BENCH_CHECK(cudaGetLastError());
     BENCH_CHECK(cudaDeviceSynchronize());
     BENCH_CHECK(cudaFree(buf));

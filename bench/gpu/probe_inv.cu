@@ -85,7 +85,8 @@ template <probe::inv_share SHARE, int K> static void measure(inv_ctx &c)
     size_t host_bad = 0;
     for (size_t e = 0; e < n; e += 97) {
         uint32_t p[12];
-        probe_fp_to_words(p, probe_mont_mul_host(probe_fp_from_words(&c.host_in[e * 12]), probe_fp_from_words(&got[e * 12])));
+        const probe_fp_host x = probe_fp_from_words(&c.host_in[e * 12]), y = probe_fp_from_words(&got[e * 12]);
+        probe_fp_to_words(p, probe_mont_mul_host(x, y));
         host_bad += memcmp(p, one, sizeof p) != 0;
     }
     const bool ok = bad == 0 && host_bad == 0;
