@@ -17,13 +17,13 @@ struct probe_fp_host {
     uint64_t v[6];
 };
 
-static uint64_t probe_mod64(int i)
+static inline uint64_t probe_mod64(int i)
 {
     return (uint64_t)gpu::bls12_381_fp_params::mod(2 * i) | (uint64_t)gpu::bls12_381_fp_params::mod(2 * i + 1) << 32;
 }
 
 /* -m^-1 mod 2^64 (Newton) */
-static uint64_t probe_inv64(void)
+static inline uint64_t probe_inv64(void)
 {
     const uint64_t m0 = probe_mod64(0);
     uint64_t inv = m0;
@@ -35,7 +35,7 @@ static uint64_t probe_inv64(void)
 /* a b R^-1 mod m for a, b < m (CIOS: per limb of b, t += a b_i, then
  * t += q m with q = t_0 (-m^-1) mod 2^64, t >>= 64; t < 2m, one
  * conditional subtraction) */
-static probe_fp_host probe_mont_mul_host(const probe_fp_host &a, const probe_fp_host &b)
+static inline probe_fp_host probe_mont_mul_host(const probe_fp_host &a, const probe_fp_host &b)
 {
     static const uint64_t inv = probe_inv64();
     uint64_t t[8] = {0};
@@ -73,7 +73,7 @@ static probe_fp_host probe_mont_mul_host(const probe_fp_host &a, const probe_fp_
     return below_m ? r : s;
 }
 
-static probe_fp_host probe_fp_from_words(const uint32_t *w)
+static inline probe_fp_host probe_fp_from_words(const uint32_t *w)
 {
     probe_fp_host r;
     for (int j = 0; j < 6; j++)
@@ -81,7 +81,7 @@ static probe_fp_host probe_fp_from_words(const uint32_t *w)
     return r;
 }
 
-static void probe_fp_to_words(uint32_t *w, const probe_fp_host &x)
+static inline void probe_fp_to_words(uint32_t *w, const probe_fp_host &x)
 {
     for (int j = 0; j < 6; j++) {
         w[2 * j] = (uint32_t)x.v[j];
@@ -91,7 +91,7 @@ static void probe_fp_to_words(uint32_t *w, const probe_fp_host &x)
 
 /* 2^e R mod m, the Montgomery form of 2^e: mont(2^e, R^2). For x < m,
  * mont(x, it) = x 2^e mod m. */
-static probe_fp_host probe_fp_pow2_mont(int e)
+static inline probe_fp_host probe_fp_pow2_mont(int e)
 {
     uint32_t w[12] = {0}, r2[12];
     w[e / 32] = 1u << (e % 32);
@@ -102,7 +102,7 @@ static probe_fp_host probe_fp_pow2_mont(int e)
 
 /* n random elements below m, 12 words each (splitmix64 from a seed): the
  * top word below m's (0x1a0111ea), so every value is below m */
-static std::vector<uint32_t> probe_random_fp_words(size_t n, uint64_t seed)
+static inline std::vector<uint32_t> probe_random_fp_words(size_t n, uint64_t seed)
 {
     std::vector<uint32_t> w(n * 12);
     uint64_t s = seed;
