@@ -258,7 +258,7 @@ int main(int argc, char **argv)
            c.rounds - 1);
     printf("| inversion shared by | K chains a thread | affine launch | affine ms | xyzz ms | affine G add/s | "
            "xyzz G add/s | affine / xyzz | affine products an addition (measured) | (predicted) | "
-           "xyzz products an addition (measured) | exceptional sums | same points |\n");
+           "xyzz products an addition (measured) | exceptional sums (4 launches) | same points |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     const std::vector<unsigned> kl = bench_parse_logs(ks);
     for (unsigned k : kl)
