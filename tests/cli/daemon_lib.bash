@@ -5,8 +5,17 @@
 # work folder goes); KEEP_WORK=1 keeps that folder.
 
 declare -A PID=()
+# Only daemons still running (or stopped) are killed: the number of one that
+# ended may since have been given to another process, a test running beside
+# this one among them.
 cleanup() {
-    for p in "${PID[@]}"; do kill -CONT "$p" 2>/dev/null; kill -9 "$p" 2>/dev/null || true; done
+    local live
+    live=" $(jobs -rp | tr '\n' ' ') "
+    for p in "${PID[@]}"; do
+        [[ $live == *" $p "* ]] || continue
+        kill -CONT "$p" 2>/dev/null
+        kill -9 "$p" 2>/dev/null || true
+    done
     if declare -F cleanup_extra >/dev/null; then cleanup_extra; fi
     [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
