@@ -21,6 +21,15 @@
 typedef unsigned __int128 mont_u128;
 
 #define MONT_INLINE static inline __attribute__((always_inline))
+/* The field and tower operations built on it (field.h, tower.inc): inlined
+ * into every caller in optimized builds; under the sanitizers the compiler
+ * decides, since forcing them into the curve and pairing code, checks and
+ * all, made those objects ~30x slower to compile for the same behaviour. */
+#ifdef __SANITIZE_ADDRESS__
+#define FIELD_INLINE static inline
+#else
+#define FIELD_INLINE MONT_INLINE
+#endif
 
 /* r = a - b over n limbs, returns the borrow (0 or 1). r may alias a or b. */
 MONT_INLINE uint64_t mont_sub_raw(uint64_t *r, const uint64_t *a, const uint64_t *b, int n)
