@@ -31,8 +31,9 @@
  * none), =cpu stays on the CPU. The proofs are the same bytes either way.
  * On the GPU the SRS's points go to device memory on the first proof and
  * stay there with the SRS (made again when a batch brings another
- * circuit's densities); an SRS that does not fit is ENOMEM, not a slow
- * fallback.
+ * circuit's densities); an SRS too large for the card stays in host
+ * memory and its points are sent beside each proof's MSMs
+ * (CUZK_SUPRASEAL_GPU_GIB=M: the GPU behaves as a card of M GiB).
  *
  * Thread safety: any call from any thread; generate_groth16_proofs_c calls
  * run one at a time (as supraseal-c2's do). create_SRS with cache = true

@@ -81,9 +81,11 @@ struct cuzk_backend {
      * flag again and, set, returns CUZK_ERR_CANCELLED. NULL: prove_start
      * waits on nothing but the device. */
     void (*wake)(cuzk_backend *b);
-    /* Keys in bellman's layout (groth16/bellman.h) resident on `device`,
-     * and the device part of a proof with one: bellman's quotient, the
-     * MSMs (m: A, B1, B2, and C' + H' in c). Thread-safe. NULL: none on
+    /* Keys in bellman's layout (groth16/bellman.h) resident on `device`
+     * (or, when they do not fit, streamed from key's arrays, which the
+     * caller keeps until bellman_key_free), and the device part of a
+     * proof with one: bellman's quotient, the MSMs (m: A, B1, B2, and
+     * C' + H', in c or apart in c and h). Thread-safe. NULL: none on
      * this backend (bellman's proofs run on the CPU, src/filecoin). */
     int (*bellman_key_load)(cuzk_backend *b, int device, const cuzk_bellman_key *key, void **handle,
                             cuzk_error *err);
@@ -107,6 +109,9 @@ typedef struct {
                         * compiling the key's rows for the device (one
                         * thread) cost more than they save on one proof */
     size_t gpu_memory_limit; /* gpu: 0, or the bytes of device memory each GPU may use */
+    size_t gpu_stream_slice; /* gpu: 0, or every key's points streamed from host memory this many at a
+                              * time instead of made resident (what a key too large for the card
+                              * gets anyway): tests of that path */
     int gpu_keys_outlive;    /* gpu: the caller keeps every zkey it proves with alive until the backend
                               * is destroyed, so a key streamed from host memory stays registered
                               * between proofs (bench prove) instead of being dropped after each */

@@ -49,6 +49,7 @@ typedef struct device_key {
 typedef struct {
     int index;
     int key_tables; /* cuzk_gpu_set_key_tables of its contexts */
+    size_t stream_slice; /* backend_options.gpu_stream_slice */
     void *ballast;  /* cuzk_gpu_ballast: the memory beyond the backend's limit */
     pthread_mutex_t lock;
     pthread_cond_t key_ready;
@@ -124,23 +125,51 @@ static int evict_for_room(gpu_device *d)
     return freed;
 }
 
-/* Uploads z on g, freeing idle keys while the device is out of memory;
- * streams its points when nothing is left to free. */
-static int upload_with_eviction(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out,
-                                cuzk_error *err)
+/* How a key of one kind (a zkey, a key in bellman's layout) goes to a
+ * device: resident, or streamed from its host arrays */
+typedef struct {
+    int (*upload)(cuzk_gpu *g, const void *key, cuzk_gpu_key **out, cuzk_error *err);
+    int (*stream)(cuzk_gpu *g, const void *key, size_t slice, cuzk_gpu_key **out, cuzk_error *err);
+} key_kind;
+
+static int zkey_upload(cuzk_gpu *g, const void *key, cuzk_gpu_key **out, cuzk_error *err)
 {
+    return cuzk_gpu_key_upload(g, key, out, err);
+}
+static int zkey_stream(cuzk_gpu *g, const void *key, size_t slice, cuzk_gpu_key **out, cuzk_error *err)
+{
+    return cuzk_gpu_key_stream(g, key, slice, out, err);
+}
+static int bellman_upload(cuzk_gpu *g, const void *key, cuzk_gpu_key **out, cuzk_error *err)
+{
+    return cuzk_gpu_key_upload_bellman(g, key, out, err);
+}
+static int bellman_stream(cuzk_gpu *g, const void *key, size_t slice, cuzk_gpu_key **out, cuzk_error *err)
+{
+    return cuzk_gpu_key_stream_bellman(g, key, slice, out, err);
+}
+static const key_kind zkey_kind = {zkey_upload, zkey_stream}, bellman_kind = {bellman_upload, bellman_stream};
+
+/* Uploads key (of `point_bytes`) on g, freeing idle keys while the device
+ * is out of memory; streams its points when nothing is left to free, or
+ * always with d->stream_slice. */
+static int place_key(gpu_device *d, cuzk_gpu *g, const key_kind *kind, const void *key, size_t point_bytes,
+                     cuzk_gpu_key **out, cuzk_error *err)
+{
+    if (d->stream_slice)
+        return kind->stream(g, key, d->stream_slice, out, err);
     int rc;
-    while ((rc = cuzk_gpu_key_upload(g, z, out, err)) == CUZK_ERR_NOMEM)
+    while ((rc = kind->upload(g, key, out, err)) == CUZK_ERR_NOMEM)
         if (!evict_for_room(d))
             break;
     if (rc != CUZK_ERR_NOMEM)
         return rc;
-    if (cuzk_gpu_key_stream(g, z, 0, out, err) == CUZK_OK)
+    if (kind->stream(g, key, 0, out, err) == CUZK_OK)
         return CUZK_OK;
     return cuzk_fail(err, CUZK_ERR_NOMEM,
                      "the proving key (%zu MiB) does not fit in GPU %d's free memory, even with its points "
                      "streamed from host memory",
-                     cuzk_zkey_point_bytes(z) >> 20, d->index);
+                     point_bytes >> 20, d->index);
 }
 
 /* *out <- the resident copy of z on d, uploaded on first use; holds a
@@ -177,7 +206,7 @@ static int key_take(gpu_device *d, cuzk_gpu *g, const cuzk_zkey *z, device_key *
     pthread_mutex_unlock(&d->lock);
 
     cuzk_gpu_key *uploaded = NULL;
-    int rc = upload_with_eviction(d, g, z, &uploaded, err);
+    int rc = place_key(d, g, &zkey_kind, z, cuzk_zkey_point_bytes(z), &uploaded, err);
     pthread_mutex_lock(&d->lock);
     if (rc) {
         unlink_key(d, k);
@@ -376,11 +405,19 @@ static void gpu_key_forget(cuzk_backend *b, uint64_t serial)
 
 /* A key in bellman's layout on one device. It is not among the device's
  * zkeys (d->keys): its owner (src/filecoin) keeps it for as long as it
- * wants it; idle zkeys are evicted to make room for it. */
+ * wants it; idle zkeys are evicted to make room for it, and when it still
+ * does not fit, its points are streamed from the caller's arrays (which
+ * outlive the handle: backend.h). */
 typedef struct {
     int device;
     cuzk_gpu_key *key;
 } bellman_key;
+
+static size_t bellman_point_bytes(const cuzk_bellman_key *key)
+{
+    const size_t g1 = key->curve == CUZK_CURVE_BN254 ? 64 : 96;
+    return g1 * (key->n_a + key->n_b + key->n_aux + key->domain_size - 1) + 2 * g1 * key->n_b;
+}
 
 static int gpu_bellman_key_load(cuzk_backend *b, int device, const cuzk_bellman_key *key, void **handle,
                                 cuzk_error *err)
@@ -395,9 +432,8 @@ static int gpu_bellman_key_load(cuzk_backend *b, int device, const cuzk_bellman_
     k->device = device;
     cuzk_gpu *g = NULL;
     int rc = context_take(d, &g, err);
-    while (!rc && (rc = cuzk_gpu_key_upload_bellman(g, key, &k->key, err)) == CUZK_ERR_NOMEM)
-        if (!evict_for_room(d))
-            break;
+    if (!rc)
+        rc = place_key(d, g, &bellman_kind, key, bellman_point_bytes(key), &k->key, err);
     if (g)
         context_give_back(d, g);
     if (rc) {
@@ -530,6 +566,7 @@ cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err)
     for (int i = 0; i < count; i++) {
         gb->dev[i].index = i;
         gb->dev[i].key_tables = key_tables;
+        gb->dev[i].stream_slice = o->gpu_stream_slice;
         pthread_mutex_init(&gb->dev[i].lock, NULL);
         admission_init(&gb->dev[i].admission);
         pthread_cond_init(&gb->dev[i].key_ready, NULL);

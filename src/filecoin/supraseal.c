@@ -30,7 +30,9 @@ typedef struct {
 } srs_inner;
 
 /* The device prover, chosen once: CUZK_SUPRASEAL_BACKEND = cpu, gpu, or
- * auto (unset: the gpu backend when one is usable, else the CPU). */
+ * auto (unset: the gpu backend when one is usable, else the CPU).
+ * CUZK_SUPRASEAL_GPU_GIB = M: the GPU behaves as a card of M GiB (a key
+ * that does not fit is streamed from host memory). */
 static pthread_once_t prover_once = PTHREAD_ONCE_INIT;
 static cuzk_backend *prover;         /* NULL: the CPU */
 static char prover_error[640];      /* why the gpu asked for cannot be had */
@@ -46,9 +48,15 @@ static void prover_choose(void)
     if (!strcmp(want, "cpu"))
         return;
     cuzk_error err = {0};
+    const char *gib = getenv("CUZK_SUPRASEAL_GPU_GIB");
+    char *end = NULL;
+    const unsigned long limit_gib = gib && *gib ? strtoul(gib, &end, 10) : 0;
     if (strcmp(want, "gpu"))
         snprintf(prover_error, sizeof prover_error, "CUZK_SUPRASEAL_BACKEND=%s: not auto, cpu or gpu", want);
-    else if (!(prover = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err)))
+    else if (end && (*end || !limit_gib))
+        snprintf(prover_error, sizeof prover_error, "CUZK_SUPRASEAL_GPU_GIB=%s: not a whole number of GiB", gib);
+    else if (!(prover = backend_gpu_create(
+                   &(backend_options){.gpu_devices = 1, .gpu_memory_limit = (size_t)limit_gib << 30}, &err)))
         snprintf(prover_error, sizeof prover_error, "CUZK_SUPRASEAL_BACKEND=gpu: %s", err.msg);
 }
 

@@ -118,7 +118,7 @@ int cuzk_gpu_key_upload(cuzk_gpu *g, const cuzk_zkey *z, cuzk_gpu_key **out, cuz
 int cuzk_gpu_key_stream(cuzk_gpu *g, const cuzk_zkey *z, size_t slice_points, cuzk_gpu_key **out,
                         cuzk_error *err);
 
-/* 1 for a key made by cuzk_gpu_key_stream. */
+/* 1 for a key made by cuzk_gpu_key_stream or cuzk_gpu_key_stream_bellman. */
 int cuzk_gpu_key_streamed(const cuzk_gpu_key *k);
 
 /* Copies rows (the matrices of k's zkey, n_rows = its domain size) to k's
@@ -170,10 +170,16 @@ int cuzk_gpu_setup(cuzk_gpu *g, const cuzk_r1cs *r, const cuzk_setup_options *o,
  * variables disagree, CUZK_ERR_NOMEM when it does not fit. */
 int cuzk_gpu_key_upload_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, cuzk_gpu_key **out, cuzk_error *err);
 
-/* The device part of one proof with a key of cuzk_gpu_key_upload_bellman:
- * w (host memory) to the device, bellman's quotient, the MSMs A, B1, B2
- * and C' + H' as one (m->c the sum, m->h infinity); t as cuzk_gpu_prove
- * fills it. */
+/* The same key with its points left in b's host arrays, which must outlive
+ * it: each proof sends them slice_points at a time (0: a default) beside
+ * the MSMs, for a key larger than the card. Only the index lists go up. */
+int cuzk_gpu_key_stream_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, size_t slice_points, cuzk_gpu_key **out,
+                                cuzk_error *err);
+
+/* The device part of one proof with a key of cuzk_gpu_key_upload_bellman
+ * or _stream_bellman: w (host memory) to the device, bellman's quotient,
+ * the MSMs A, B1, B2, C' and H' (a resident key's C' + H' as one: m->c the
+ * sum, m->h infinity); t as cuzk_gpu_prove fills it. */
 int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w, cuzk_msm_results *m,
                            cuzk_prove_timings *t, cuzk_error *err);
 

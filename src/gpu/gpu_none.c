@@ -122,6 +122,13 @@ int cuzk_gpu_key_upload_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, cuzk_gpu
     return no_cuda(err);
 }
 
+int cuzk_gpu_key_stream_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, size_t slice_points, cuzk_gpu_key **out,
+                                cuzk_error *err)
+{
+    (void)slice_points;
+    return cuzk_gpu_key_upload_bellman(g, b, out, err);
+}
+
 int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w, cuzk_msm_results *m,
                            cuzk_prove_timings *t, cuzk_error *err)
 {

@@ -18,8 +18,6 @@ extern "C" {
 
 namespace gpu {
 
-static constexpr size_t STREAM_SLICE_DEFAULT = (size_t)1 << 22;
-
 static void describe(cuzk_gpu_key *k, const cuzk_zkey *z)
 {
     const size_t g1 = 2 * (size_t)z->n8q, g2 = 4 * (size_t)z->n8q;
@@ -328,13 +326,15 @@ static int upload_points(cuzk_gpu *g, cuzk_gpu_key *k, const point_source &from,
     return 0;
 }
 
-/* Page-locks the arrays in place for fast asynchronous copies. Optional:
- * when the driver refuses (memory limits, an array sharing pages with
- * another already locked) the copies still work from pageable memory. */
-static void lock_host_arrays(cuzk_gpu_key *k)
+size_t host_points(const cuzk_gpu_key *k, int i)
+{
+    return k->bellman_generator ? k->kept[i] : k->count[i];
+}
+
+void lock_host_arrays(cuzk_gpu_key *k)
 {
     for (int i = 0; i < KEY_ARRAYS; i++) {
-        const size_t bytes = k->count[i] * k->point_bytes[i];
+        const size_t bytes = host_points(k, i) * k->point_bytes[i];
         if (bytes)
             k->registered[i] =
                 cudaHostRegister(const_cast<void *>(k->host[i]), bytes, cudaHostRegisterPortable) == cudaSuccess;

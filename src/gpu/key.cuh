@@ -35,8 +35,9 @@ struct cuzk_gpu_key {
     int same_set[KEY_ARRAYS];
     bool tables;
     gpu::msm_plan table;
-    /* streamed: the zkey's own arrays, page-locked in place by us where
-     * `registered`, sent slice points at a time */
+    /* streamed: the key's own host arrays (host_points of each),
+     * page-locked in place by us where `registered`, sent slice points at
+     * a time */
     bool streamed;
     size_t slice;
     const void *host[KEY_ARRAYS];
@@ -50,6 +51,19 @@ struct cuzk_gpu_key {
 };
 
 namespace gpu {
+
+/* Points a streamed key sends slice by slice when none is given */
+constexpr size_t STREAM_SLICE_DEFAULT = (size_t)1 << 22;
+
+/* Points of array i a streamed key sends from host memory (host[i]): a
+ * zkey's whole arrays, a bellman key's kept points (key_bellman.cu) */
+size_t host_points(const cuzk_gpu_key *k, int i);
+
+/* Page-locks a streamed key's host arrays in place for fast asynchronous
+ * copies. Optional: when the driver refuses (memory limits, an array
+ * sharing pages with another already locked) the copies still work from
+ * pageable memory. key.cu. */
+void lock_host_arrays(cuzk_gpu_key *k);
 
 /* points in resident array i (see cuzk_gpu_key) */
 size_t device_points(const cuzk_gpu_key *k, int i);

@@ -1,7 +1,8 @@
 /* A key in bellman's layout on the device (gpu.h,
- * cuzk_gpu_key_upload_bellman): its arrays are already what a zkey's
- * become once their points at infinity are dropped (key.cu), a and b with
- * the list of the variable of each point, so the points go up as they are
+ * cuzk_gpu_key_upload_bellman, cuzk_gpu_key_stream_bellman): its arrays are
+ * already what a zkey's become once their points at infinity are dropped
+ * (key.cu), a and b with the list of the variable of each point, so the
+ * points go up as they are (or stay in host memory, streamed by each proof)
  * and the index lists pick their scalars (prove.cu's kept_scalars). */
 #include <cstdlib>
 #include <cstring>
@@ -50,10 +51,10 @@ static int upload_index(cuzk_gpu_key *k, int i, const uint32_t *vars, size_t n, 
     return copy_to_device(k->idx[i], vars, n * sizeof(uint32_t), err);
 }
 
-static int bellman_upload(cuzk_gpu *g, const cuzk_bellman_key *b, cuzk_gpu_key *k, cuzk_error *err)
+/* k described from b, its index lists on the device; no points yet */
+static int bellman_describe(const cuzk_bellman_key *b, cuzk_gpu_key *k, cuzk_error *err)
 {
     const size_t fp = b->curve == CUZK_CURVE_BN254 ? 32 : 48, n = b->domain_size;
-    k->device = g->device;
     k->curve = b->curve;
     k->n_vars = b->n_inputs + b->n_aux;
     k->n_public = b->n_inputs - 1;
@@ -74,14 +75,56 @@ static int bellman_upload(cuzk_gpu *g, const cuzk_bellman_key *b, cuzk_gpu_key *
     k->same_set[KEY_B2] = k->same_set[KEY_B1];
     k->kept[KEY_C] = b->n_aux;
     k->kept[KEY_H] = n - 1;
+    return 0;
+}
+
+/* b's points resident on k's device */
+static int bellman_upload(const cuzk_bellman_key *b, cuzk_gpu_key *k, cuzk_error *err)
+{
     GPU_TRY(upload_array(k, KEY_A, b->a, b->n_a * k->point_bytes[KEY_A], err));
     GPU_TRY(upload_array(k, KEY_B1, b->b_g1, b->n_b * k->point_bytes[KEY_B1], err));
     GPU_TRY(upload_array(k, KEY_B2, b->b_g2, b->n_b * k->point_bytes[KEY_B2], err));
     /* C's array holds H's points after its own: one MSM makes C' + H' */
-    const size_t c_bytes = b->n_aux * k->point_bytes[KEY_C], h_bytes = (n - 1) * k->point_bytes[KEY_H];
+    const size_t c_bytes = b->n_aux * k->point_bytes[KEY_C], h_bytes = (b->domain_size - 1) * k->point_bytes[KEY_H];
     GPU_CHECK(cudaMalloc(&k->pts[KEY_C], c_bytes + h_bytes ? c_bytes + h_bytes : 1));
     GPU_TRY(copy_to_device(k->pts[KEY_C], b->l, c_bytes, err));
     return copy_to_device(static_cast<uint8_t *>(k->pts[KEY_C]) + c_bytes, b->h, h_bytes, err);
+}
+
+/* b's points left in host memory, page-locked in place where the system
+ * lets us, sent slice points at a time by each proof */
+static void bellman_stream(const cuzk_bellman_key *b, cuzk_gpu_key *k, size_t slice)
+{
+    const void *const host[KEY_ARRAYS] = {b->a, b->b_g1, b->b_g2, b->l, b->h};
+    memcpy(k->host, host, sizeof k->host);
+    k->streamed = true;
+    k->slice = slice ? slice : STREAM_SLICE_DEFAULT;
+    lock_host_arrays(k);
+}
+
+static int make_bellman_key(cuzk_gpu *g, const cuzk_bellman_key *b, bool streamed, size_t slice,
+                            cuzk_gpu_key **out, cuzk_error *err)
+{
+    if (!g || !b || !out)
+        return cuzk_fail(err, CUZK_ERR_ARG, "a device key needs a context, a key and an output");
+    *out = NULL;
+    GPU_TRY(bellman_check(b, err));
+    GPU_CHECK(cudaSetDevice(g->device));
+    cuzk_gpu_key *k = static_cast<cuzk_gpu_key *>(calloc(1, sizeof *k));
+    if (!k)
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for a device key");
+    k->device = g->device;
+    int rc = bellman_describe(b, k, err);
+    if (!rc && streamed)
+        bellman_stream(b, k, slice);
+    else if (!rc)
+        rc = bellman_upload(b, k, err);
+    if (rc) {
+        cuzk_gpu_key_free(k);
+        return rc;
+    }
+    *out = k;
+    return 0;
 }
 
 } /* namespace gpu */
@@ -89,19 +132,11 @@ static int bellman_upload(cuzk_gpu *g, const cuzk_bellman_key *b, cuzk_gpu_key *
 extern "C" int cuzk_gpu_key_upload_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, cuzk_gpu_key **out,
                                            cuzk_error *err)
 {
-    if (!g || !b || !out)
-        return cuzk_fail(err, CUZK_ERR_ARG, "a device key needs a context, a key and an output");
-    *out = NULL;
-    GPU_TRY(gpu::bellman_check(b, err));
-    GPU_CHECK(cudaSetDevice(g->device));
-    cuzk_gpu_key *k = static_cast<cuzk_gpu_key *>(calloc(1, sizeof *k));
-    if (!k)
-        return cuzk_fail(err, CUZK_ERR_NOMEM, "out of host memory for a device key");
-    int rc = gpu::bellman_upload(g, b, k, err);
-    if (rc) {
-        cuzk_gpu_key_free(k);
-        return rc;
-    }
-    *out = k;
-    return 0;
+    return gpu::make_bellman_key(g, b, false, 0, out, err);
+}
+
+extern "C" int cuzk_gpu_key_stream_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, size_t slice_points,
+                                           cuzk_gpu_key **out, cuzk_error *err)
+{
+    return gpu::make_bellman_key(g, b, true, slice_points, out, err);
 }

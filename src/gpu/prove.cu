@@ -372,16 +372,27 @@ static int resident_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, 
     return mark(g, PHASE_MSM_H, err);
 }
 
-/* The MSMs of a streamed key, phases PHASE_MSM_A..H, each slice by slice */
+/* The MSMs of a streamed key, phases PHASE_MSM_A..H, each slice by slice:
+ * w's scalars (those an index list picks, gathered first), C's from the
+ * first private one, H's from h; m->c and m->h apart. */
 static int streamed_msms(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w, const fr_words *h,
                          cuzk_msm_results *m, cuzk_error *err)
 {
-    const size_t nv = k->n_vars, first_private = (size_t)k->n_public + 1;
+    const size_t first_private = (size_t)k->n_public + 1;
     void *result[KEY_ARRAYS] = {m->a, m->b1, m->b2, m->c, m->h};
+    dev_buf<fr_words> picked;
+    size_t most_picked = 0;
+    for (int i = 0; i < KEY_ARRAYS; i++)
+        most_picked = k->idx[i] && k->kept[i] > most_picked ? k->kept[i] : most_picked;
+    if (most_picked)
+        GPU_TRY(picked.alloc(g, most_picked, err));
     for (int i = 0; i < KEY_ARRAYS; i++) {
         const fr_words *scalars = i == KEY_H ? h : i == KEY_C ? w + first_private : w;
-        const size_t n = i == KEY_H ? k->domain_size : i == KEY_C ? nv - first_private : nv;
-        GPU_TRY(streamed_msm(g, k, i, scalars, n, result[i], err));
+        if (k->idx[i]) {
+            GPU_TRY(kept_scalars(g->stream, k, i, w, picked, err));
+            scalars = picked;
+        }
+        GPU_TRY(streamed_msm(g, k, i, scalars, host_points(k, i), result[i], err));
         GPU_TRY(mark(g, gpu_phase(PHASE_MSM_A + i), err));
     }
     return 0;
@@ -466,7 +477,10 @@ static int prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_
     GPU_TRY(mark(g, PHASE_NTT, err));
     memset(m, 0, sizeof *m);
     m->curve = k->curve;
-    GPU_TRY(resident_msms(g, k, d_w, d_a, digits, m, err));
+    if (k->streamed)
+        GPU_TRY(streamed_msms(g, k, d_w, d_a, m, err));
+    else
+        GPU_TRY(resident_msms(g, k, d_w, d_a, digits, m, err));
     GPU_CHECK(cudaEventSynchronize(g->phase_ev[PHASE_MSM_H]));
     if (t)
         phase_times(g, true, t);

@@ -3,9 +3,10 @@
  * with r = s = 0 the proofs are the CPU prover's bytes, for every density
  * shape (random, all dense, no B-aux, one input, a one-constraint domain
  * of 2, a, b, c filling the domain or not) and at 2^15; blinded proofs
- * verify; a key proves many assignments the same; an assignment with
- * other densities is refused; and supraseal-c2's ABI on the GPU gives the
- * CPU's bytes for a batch. Skips (77) without a usable GPU. */
+ * verify; a key proves many assignments the same, resident or streamed
+ * from host memory; an assignment with other densities is refused; and
+ * supraseal-c2's ABI on the GPU gives the CPU's bytes for a batch. Skips
+ * (77) without a usable GPU. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -90,6 +91,27 @@ static void test_large(void **state)
     fc_case_free(&c);
 }
 
+/* keys whose points stay in host memory (what a key larger than the card
+ * gets), sent a few hundred points at a time: the same bytes, for a shape
+ * with every array split into several slices and for the dense one */
+static void test_streamed(void **state)
+{
+    (void)state;
+    cuzk_error err = {0};
+    cuzk_backend *resident = gpu;
+    if (!(gpu = backend_gpu_create(&(backend_options){.gpu_devices = 1, .gpu_stream_slice = 300}, &err)))
+        fail_msg("gpu backend, streamed keys: %s", err.msg);
+    fc_case c;
+    case_make(&c, FC_RANDOM, 3, 2000, 500);
+    check_case(&c);
+    fc_case_free(&c);
+    case_make(&c, FC_ALL_DENSE, 2, 700, 501);
+    check_case(&c);
+    fc_case_free(&c);
+    gpu->destroy(gpu);
+    gpu = resident;
+}
+
 /* densities other than the key's, with the same counts: refused */
 static void test_other_densities(void **state)
 {
@@ -167,6 +189,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_large),
+        cmocka_unit_test(test_streamed),
         cmocka_unit_test(test_other_densities),
         cmocka_unit_test(test_abi_batch),
     };
