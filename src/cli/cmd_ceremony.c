@@ -332,7 +332,10 @@ static int run_zkey_beacon(int argc, char **argv)
 static int run_zkey_verify(int argc, char **argv)
 {
     cli_common common;
-    int first, rc = cli_parse(argc, argv, &cli_cmd_zkey_verify, NULL, NULL, NULL, &common, &first);
+    static const struct option opts[] = {BACKEND_OPTION, {0, 0, 0, 0}};
+    const char *backend = "auto";
+    int first, rc = cli_parse_anywhere(argc, argv, &cli_cmd_zkey_verify, opts, "", backend_opt, &backend, &common,
+                                       &first);
     if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 3) return cli_usage_error(&cli_cmd_zkey_verify, "expected 3 file arguments, got %d", argc - first);
     progress_state ps = {"zkey verify", cuzk_now_s(), -1, NULL};
@@ -354,7 +357,10 @@ static int run_zkey_verify(int argc, char **argv)
         return cli_report("reading the key", &err);
     }
     cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
-    rc = cuzk_ceremony_zkey_verify(&r, &p, &z, &m, &o, &err);
+    cuzk_backend *b = NULL;
+    int backend_rc = ceremony_backend("zkey verify", backend, &b, &o);
+    rc = backend_rc ? backend_rc : cuzk_ceremony_zkey_verify(&r, &p, &z, &m, &o, &err);
+    ceremony_backend_done(b);
     if (!rc) {
         print_hash("Circuit Hash: ", m.cs_hash);
         for (uint32_t i = m.n; i-- > 0;) {
@@ -374,6 +380,7 @@ static int run_zkey_verify(int argc, char **argv)
     cuzk_zkey_free(&z);
     cuzk_r1cs_free(&r);
     cuzk_ptau_close(&p);
+    if (backend_rc) return backend_rc;
     return rc ? cli_report("zkey verify", &err) : CLI_OK;
 }
 
@@ -397,10 +404,11 @@ const cli_command cli_cmd_zkey_beacon = {
     run_zkey_beacon};
 const cli_command cli_cmd_zkey_verify = {
     "zkey verify", "zkv",
-    "cuzk zkey verify <circuit.r1cs> <pot.ptau> <circuit.zkey>\n"
+    "cuzk zkey verify <circuit.r1cs> <pot.ptau> <circuit.zkey> [--backend B]\n"
     "  Checks that the key is the circuit's from these powers of tau after its recorded contributions\n"
-    "  (snarkjs's checks); prints every contribution's hash. Exit 1 when it is not.\n"
-    "  --threads N         worker threads (default: all CPUs)\n",
+    "  (snarkjs's checks, zkey new's multiplications again among them); prints every contribution's\n"
+    "  hash. Exit 1 when it is not.\n"
+    "  --threads N         worker threads (default: all CPUs)\n" BACKEND_HELP,
     run_zkey_verify};
 
 /* ---- powersoftau ---- */

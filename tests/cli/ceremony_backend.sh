@@ -29,7 +29,9 @@ for curve in bn128 bls12381; do
         "$CUZK" zkey beacon "$d/c0-$b.zkey" "$d/c1-$b.zkey" 1234 10 --backend "$b" >/dev/null 2>&1
         cmp "$d/c1-cpu.zkey" "$d/c1-$b.zkey"
     done
-    "$CUZK" zkey verify "$d/c.r1cs" "$d/pot.ptau" "$d/c1-cpu.zkey" 2>/dev/null | grep -q "ZKey Ok!"
+    for b in $backends; do
+        "$CUZK" zkey verify "$d/c.r1cs" "$d/pot.ptau" "$d/c1-cpu.zkey" --backend "$b" 2>/dev/null | grep -q "ZKey Ok!"
+    done
 done
 
 if [ $gpu = 0 ]; then
@@ -39,6 +41,8 @@ if [ $gpu = 0 ]; then
     expect_fail "$CUZK" zkey new "$d/c.r1cs" "$d/pot.ptau" "$d/x.zkey" --backend gpu
     expect_output "GPU\|CUDA"
     expect_fail "$CUZK" zkey contribute "$d/c0-cpu.zkey" "$d/x.zkey" -e text --backend gpu
+    expect_output "GPU\|CUDA"
+    expect_fail "$CUZK" zkey verify "$d/c.r1cs" "$d/pot.ptau" "$d/c1-cpu.zkey" --backend gpu
     expect_output "GPU\|CUDA"
     [ ! -e "$d/x.ptau" ] && [ ! -e "$d/x.zkey" ] || { echo "FAIL: a file was written"; exit 1; }
 fi
