@@ -11,8 +11,9 @@
 #   bench/ceremony/ceremony.sh [POWER=16] [CURVE=bn128] [SNARKJS_POWER=12]
 # With --backends first, cuzk alone, each step that multiplies timed with
 # --backend cpu and --backend gpu (the GPU machine; build/cuzk, or $CUZK,
-# built with CUDA): powersoftau contribute and beacon, zkey new, zkey
-# contribute; the beacons' and zkey new's files compared across the two.
+# built with CUDA): powersoftau contribute, beacon and prepare phase2, zkey
+# new, zkey contribute; the deterministic steps' files (beacon, prepare,
+# zkey new) compared across the two.
 #   bench/ceremony/ceremony.sh --backends [POWER=20] [CURVE=bn128]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,6 +46,12 @@ timed() {
 }
 snarkjs_timed() { timed timeout "$SNARKJS_LIMIT" "$SNARKJS" "$@"; }
 wall() { echo "$1" | cut -d' ' -f1; }
+# compare A B WHAT: says on stderr whether the two files are the same bytes
+compare() {
+    if [ ! -f "$1" ] || [ ! -f "$2" ]; then echo "($3: one side is missing)" >&2
+    elif cmp -s "$1" "$2"; then echo "($3: identical, byte for byte)" >&2
+    else echo "($3: they DIFFER)" >&2; fi
+}
 
 # a circuit filling the domain: constraints + public < 2^POWER
 M=$(((1 << POWER) - 1 - 2 - 16))
@@ -64,22 +71,23 @@ if [ $BACKENDS = 1 ]; then
         t[con_$b]=$(timed "$CUZK" powersoftau contribute "$W/0.ptau" "$W/1-$b.ptau" -e=bench --backend "$b")
         t[bea_$b]=$(timed "$CUZK" powersoftau beacon "$W/0.ptau" "$W/b-$b.ptau" 00ff00ff 10 --backend "$b")
     done
-    cmp -s "$W/b-cpu.ptau" "$W/b-gpu.ptau" && echo "(the two beacons' files are identical)" >&2 ||
-        echo "(the beacons' files DIFFER)" >&2
-    c_pre=$(timed "$CUZK" powersoftau prepare phase2 "$W/b-cpu.ptau" "$W/f.ptau")
+    compare "$W/b-cpu.ptau" "$W/b-gpu.ptau" "the beacons' files"
+    for b in cpu gpu; do
+        t[pre_$b]=$(timed "$CUZK" powersoftau prepare phase2 "$W/b-cpu.ptau" "$W/f-$b.ptau" --backend "$b")
+    done
+    compare "$W/f-cpu.ptau" "$W/f-gpu.ptau" "the prepared files"
+    mv "$W/f-cpu.ptau" "$W/f.ptau"
     for b in cpu gpu; do
         t[zn_$b]=$(timed "$CUZK" zkey new "$W/c.r1cs" "$W/f.ptau" "$W/c0-$b.zkey" --backend "$b")
         t[zc_$b]=$(timed "$CUZK" zkey contribute "$W/c0-cpu.zkey" "$W/c1-$b.zkey" -e=bench --backend "$b")
     done
-    cmp -s "$W/c0-cpu.zkey" "$W/c0-gpu.zkey" && echo "(the two zkey new keys are identical)" >&2 ||
-        echo "(the zkey new keys DIFFER)" >&2
-    for s in "powersoftau contribute:con" "powersoftau beacon (2^10 hashes):bea" "zkey new ($M constraints):zn" \
-        "zkey contribute:zc"; do
+    compare "$W/c0-cpu.zkey" "$W/c0-gpu.zkey" "zkey new's keys"
+    for s in "powersoftau contribute:con" "powersoftau beacon (2^10 hashes):bea" "powersoftau prepare phase2:pre" \
+        "zkey new ($M constraints):zn" "zkey contribute:zc"; do
         IFS=: read -r name k <<<"$s"
         cw=$(wall "${t[${k}_cpu]}") gw=$(wall "${t[${k}_gpu]}")
         row "$name, 2^$POWER" "$cw" "$gw" "$(bench_ratio "$cw" "$gw")"
     done
-    row "powersoftau prepare phase2, 2^$POWER (CPU alone)" "$(wall "$c_pre")" "-" "-"
     exit 0
 fi
 

@@ -30,7 +30,13 @@ typedef struct {
  *   combine: out[i] = sum of the terms start[i] .. start[i + 1] - 1 (k
  *            public: the circuit's coefficients), i < n;
  *   scale:   pts[i] <- first inc^i pts[i], i < n, in place (first and
- *            inc secret, Montgomery Fr). */
+ *            inc secret, Montgomery Fr);
+ *   ifft:    the inverse FFT of the n = 2^log_n points in place, natural
+ *            order in and out: pts_j <- n_inv sum_i pts_i root_inv^(ij)
+ *            (root_inv: the inverse of the domain's root of order n,
+ *            n_inv = 1/n, Montgomery Fr, public): prepare phase2's
+ *            Lagrange bases. CUZK_ERR_NOMEM when the points do not fit
+ *            the device: the ceremony then runs it on the CPU. */
 typedef struct {
     void *ctx;
     int (*combine)(void *ctx, cuzk_curve_id curve, int g2, void *out, size_t n, const uint64_t *start,
@@ -38,6 +44,8 @@ typedef struct {
                    cuzk_error *err);
     int (*scale)(void *ctx, cuzk_curve_id curve, int g2, void *pts, size_t n, const uint64_t *first,
                  const uint64_t *inc, const cuzk_ceremony_report *report, cuzk_error *err);
+    int (*ifft)(void *ctx, cuzk_curve_id curve, int g2, void *pts, unsigned log_n, const uint64_t *root_inv,
+                const uint64_t *n_inv, const cuzk_ceremony_report *report, cuzk_error *err);
 } cuzk_ceremony_mul;
 
 #endif

@@ -484,7 +484,10 @@ static int run_ptau_beacon(int argc, char **argv)
 static int run_ptau_prepare(int argc, char **argv)
 {
     cli_common common;
-    int first, rc = cli_parse(argc, argv, &cli_cmd_ptau_prepare, NULL, NULL, NULL, &common, &first);
+    static const struct option opts[] = {BACKEND_OPTION, {0, 0, 0, 0}};
+    const char *backend = "auto";
+    int first, rc = cli_parse_anywhere(argc, argv, &cli_cmd_ptau_prepare, opts, "", backend_opt, &backend, &common,
+                                       &first);
     if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 2) return cli_usage_error(&cli_cmd_ptau_prepare, "expected 2 file arguments, got %d", argc - first);
     progress_state ps = {"powersoftau prepare phase2", cuzk_now_s(), -1, NULL};
@@ -492,7 +495,13 @@ static int run_ptau_prepare(int argc, char **argv)
     cuzk_error err = {0};
     cuzk_ptau p;
     if (cuzk_ptau_open(&p, argv[first], &err)) return cli_report("reading the powers of tau", &err);
+    cuzk_backend *b;
+    if ((rc = ceremony_backend("powersoftau prepare phase2", backend, &b, &o))) {
+        cuzk_ptau_close(&p);
+        return rc;
+    }
     rc = cuzk_ceremony_ptau_prepare(&p, argv[first + 1], &o, &err);
+    ceremony_backend_done(b);
     cuzk_ptau_close(&p);
     if (rc) return cli_report("powersoftau prepare phase2", &err);
     fprintf(stderr, "powersoftau prepare phase2: %s written in %.2f s\n", argv[first + 1], cuzk_now_s() - ps.t0);
@@ -561,8 +570,9 @@ const cli_command cli_cmd_ptau_beacon = {
     run_ptau_beacon};
 const cli_command cli_cmd_ptau_prepare = {
     "powersoftau prepare phase2", "pt2",
-    "cuzk powersoftau prepare phase2 <pot.ptau> <pot_final.ptau>\n"
-    "  Adds the Lagrange bases that zkey new reads (sections 12 to 15), byte for byte snarkjs's.\n" PTAU_THREADS_HELP,
+    "cuzk powersoftau prepare phase2 <pot.ptau> <pot_final.ptau> [--backend B]\n"
+    "  Adds the Lagrange bases that zkey new reads (sections 12 to 15), byte for byte snarkjs's (inverse\n"
+    "  FFTs of points: on the GPU when it holds them, else on the CPU).\n" PTAU_THREADS_HELP BACKEND_HELP,
     run_ptau_prepare};
 const cli_command cli_cmd_ptau_verify = {
     "powersoftau verify", "ptv",

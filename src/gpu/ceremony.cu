@@ -11,7 +11,12 @@
  *            double-and-add); outputs longer than a chunk are then summed
  *            chunk by chunk, COMBINE_CHUNK partial sums a thread, level by
  *            level, until each has one; then affine.
- * Both go in rounds of at most `round` points (scale) or terms (combine),
+ *   ifft     prepare phase2's inverse FFT of points: the points' XYZZ forms
+ *            in bit-reversed order, a launch per stage of butterflies
+ *            (a thread each: u + w v, u - w v, w a public twiddle), then
+ *            1/n times each, affine; all 2^log_n points at once on the
+ *            device, or CUZK_ERR_NOMEM (the ceremony then takes the CPU).
+ * scale and combine go in rounds of at most `round` points or terms,
  * so device memory stays bounded for any size: an output whose terms
  * cross a round's end carries its partial sum (one point, on the device)
  * into the next round. The bases of a combine round are gathered on the
@@ -55,8 +60,12 @@ struct lc_term_dev {
 static_assert(sizeof(lc_term_dev) == sizeof(cuzk_lc_term), "a term's bytes");
 
 /* k p, k as 8 little-endian 32-bit words (normal form), by double-and-add
- * from k's top bit (leading zeros cost nothing); infinity p gives infinity */
-template <class F> FF_INLINE xyzz<F> mul_words(const affine<F> &p, const uint32_t (&k)[8])
+ * from k's top bit (leading zeros cost nothing); infinity p gives infinity.
+ * p affine (mixed additions) or XYZZ (the FFT's points). */
+template <class F> FF_INLINE void add_point(xyzz<F> &acc, const affine<F> &p) { xyzz_add_affine(acc, p); }
+template <class F> FF_INLINE void add_point(xyzz<F> &acc, const xyzz<F> &p) { xyzz_add_to(&acc, &p); }
+
+template <class F, class P> FF_INLINE xyzz<F> mul_words(const P &p, const uint32_t (&k)[8])
 {
     xyzz<F> acc = xyzz<F>::inf();
     if (p.is_inf())
@@ -66,7 +75,7 @@ template <class F> FF_INLINE xyzz<F> mul_words(const affine<F> &p, const uint32_
         if (!acc.is_inf())
             xyzz_dbl_to(&acc);
         if ((k[bit / 32] >> (bit % 32)) & 1)
-            xyzz_add_affine(acc, p);
+            add_point(acc, p);
     }
     return acc;
 }
@@ -80,7 +89,7 @@ __global__ void __launch_bounds__(CEREMONY_THREADS)
     const FR first = load(secret), inc = load(secret + 1);
     make_affine<F>(n, pts, zz_s, zzz_s, pre_s, [&](size_t i) {
         const FR k = (first * inc.pow(from + i)).from_mont();
-        return mul_words(load(pts + i), k.v);
+        return mul_words<F>(load(pts + i), k.v);
     });
 }
 
@@ -100,7 +109,7 @@ template <class F, class FR> FF_INLINE xyzz<F> mul_public(const affine<F> &p, co
             break;
         }
     const FR &use = high ? neg : kk;
-    xyzz<F> r = mul_words(p, use.v);
+    xyzz<F> r = mul_words<F>(p, use.v);
     if (high)
         r.y = r.y.neg();
     return r;
@@ -229,6 +238,112 @@ static int scale_on(ceremony_dev *d, void *pts, size_t n, const uint64_t *first,
     if (e != cudaSuccess && !rc)
         rc = cuda_fail(err, e, "wiping the secret scalars", __FILE__, __LINE__);
     return rc;
+}
+
+/* ---- the inverse FFT of points (prepare phase2) ---- */
+
+/* a[rev(i)] <- pts[i] as XYZZ, rev reversing log_n bits (log_n >= 1) */
+template <class F>
+__global__ void __launch_bounds__(CEREMONY_THREADS)
+    bitrev_kernel(const affine<F> *pts, size_t n, unsigned log_n, xyzz<F> *a)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const affine<F> p = load(pts + i);
+    const xyzz<F> q = p.is_inf() ? xyzz<F>::inf() : xyzz<F>{p.x, p.y, F::one(), F::one()};
+    store(a + (__brev((uint32_t)i) >> (32 - log_n)), q);
+}
+
+/* tw[k] <- root_inv^k in normal form, k < half_n */
+template <class FR>
+__global__ void __launch_bounds__(CEREMONY_THREADS) twiddle_kernel(const FR *root_inv, size_t half_n, FR *tw)
+{
+    const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < half_n)
+        store(tw + k, load(root_inv).pow(k).from_mont());
+}
+
+/* one stage of butterflies (n / 2 of them): b's pair is i, i + half in its
+ * block of 2 half, (u, v) <- (u + w v, u - w v), w = tw[(b % half) stride] */
+template <class F, class FR>
+__global__ void __launch_bounds__(CEREMONY_THREADS)
+    butterfly_kernel(xyzz<F> *a, size_t half_n, size_t half, size_t stride, const FR *tw)
+{
+    const size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= half_n)
+        return;
+    const size_t j = b % half, i = (b / half) * 2 * half + j;
+    xyzz<F> u = load(a + i), v = load(a + i + half);
+    if (j) {
+        const FR w = load(tw + j * stride);
+        v = mul_words<F>(v, w.v);
+    }
+    xyzz<F> sum = u;
+    xyzz_add_to(&sum, &v);
+    v.y = v.y.neg();
+    xyzz_add_to(&u, &v);
+    store(a + i, sum);
+    store(a + i + half, u);
+}
+
+/* pts[i] <- n_inv a[i], affine */
+template <class F, class FR>
+__global__ void __launch_bounds__(CEREMONY_THREADS)
+    ifft_out_kernel(const xyzz<F> *a, size_t n, const FR *n_inv, affine<F> *pts, F *zz_s, F *zzz_s, F *pre_s)
+{
+    const FR k = load(n_inv).from_mont();
+    make_affine<F>(n, pts, zz_s, zzz_s, pre_s, [&](size_t i) { return mul_words<F>(load(a + i), k.v); });
+}
+
+/* The whole FFT on the device (2^log_n points and their XYZZ forms at
+ * once): CUZK_ERR_NOMEM, nothing touched, when that does not fit. */
+template <class F, class FR>
+static int ifft_on(ceremony_dev *d, void *pts_v, unsigned log_n, const uint64_t *root_inv, const uint64_t *n_inv,
+                   const cuzk_ceremony_report *rep, cuzk_error *err)
+{
+    if (log_n == 0) /* 1/1 times one point: itself */
+        return 0;
+    if (log_n > 31)
+        return cuzk_fail(err, CUZK_ERR_ARG, "an FFT of 2^%u points", log_n);
+    cuzk_gpu *g = d->g;
+    const size_t n = (size_t)1 << log_n;
+    const size_t need = n * (sizeof(xyzz<F>) + sizeof(affine<F>) + 3 * sizeof(F)) + n / 2 * sizeof(FR);
+    if (need + need / 8 > memory_left(g))
+        return cuzk_fail(err, CUZK_ERR_NOMEM, "an FFT of 2^%u points needs %zu bytes of device memory", log_n,
+                         need);
+    affine<F> *host = static_cast<affine<F> *>(pts_v);
+    dev_buf<affine<F>> d_pts;
+    dev_buf<xyzz<F>> a;
+    dev_buf<FR> consts, tw;
+    affine_scratch<F> scratch;
+    GPU_TRY(d_pts.alloc(g, n, err));
+    GPU_TRY(a.alloc(g, n, err));
+    GPU_TRY(consts.alloc(g, 2, err));
+    GPU_TRY(tw.alloc(g, n / 2, err));
+    GPU_TRY(scratch.alloc(g, n, err));
+    GPU_CHECK(cudaMemcpyAsync(d_pts.get(), host, n * sizeof *host, cudaMemcpyHostToDevice, g->stream));
+    GPU_CHECK(cudaMemcpyAsync(consts.get(), root_inv, sizeof(FR), cudaMemcpyHostToDevice, g->stream));
+    GPU_CHECK(cudaMemcpyAsync(consts.get() + 1, n_inv, sizeof(FR), cudaMemcpyHostToDevice, g->stream));
+    bitrev_kernel<F><<<grid_for(n, CEREMONY_THREADS), CEREMONY_THREADS, 0, g->stream>>>(d_pts, n, log_n, a);
+    GPU_LAUNCHED();
+    twiddle_kernel<FR><<<grid_for(n / 2, CEREMONY_THREADS), CEREMONY_THREADS, 0, g->stream>>>(consts, n / 2, tw);
+    GPU_LAUNCHED();
+    unsigned stage = 0;
+    for (size_t half = 1; half < n; half *= 2, stage++) {
+        butterfly_kernel<F, FR><<<grid_for(n / 2, CEREMONY_THREADS), CEREMONY_THREADS, 0, g->stream>>>(
+            a, n / 2, half, n / (2 * half), tw);
+        GPU_LAUNCHED();
+        GPU_CHECK(cudaStreamSynchronize(g->stream)); /* a stage at a time: progress, and no long queue */
+        report(rep, stage + 1, log_n + 1);
+    }
+    ifft_out_kernel<F, FR><<<affine_grid(n), CEREMONY_THREADS, 0, g->stream>>>(a, n, consts.get() + 1, d_pts,
+                                                                               scratch.zz, scratch.zzz, scratch.pre);
+    GPU_LAUNCHED();
+    GPU_CHECK(cudaMemcpyAsync(host, d_pts.get(), n * sizeof *host, cudaMemcpyDeviceToHost, g->stream));
+    GPU_CHECK(cudaStreamSynchronize(g->stream));
+    report(rep, log_n + 1, log_n + 1);
+    return 0;
 }
 
 /* ---- combine ---- */
@@ -388,6 +503,11 @@ template <class F, class FR> struct group_mul {
     {
         return scale_on<F, FR>(d, pts, n, first, inc, rep, err);
     }
+    static int ifft(ceremony_dev *d, void *pts, unsigned log_n, const uint64_t *root_inv, const uint64_t *n_inv,
+                    const cuzk_ceremony_report *rep, cuzk_error *err)
+    {
+        return ifft_on<F, FR>(d, pts, log_n, root_inv, n_inv, rep, err);
+    }
 };
 
 /* f on the group (curve, g2): group_mul's F and FR */
@@ -420,6 +540,15 @@ static int hook_scale(void *ctx, cuzk_curve_id curve, int g2, void *pts, size_t 
     return on_group(curve, g2, err, [&](auto grp) { return grp.scale(d, pts, n, first, inc, rep, err); });
 }
 
+static int hook_ifft(void *ctx, cuzk_curve_id curve, int g2, void *pts, unsigned log_n, const uint64_t *root_inv,
+                     const uint64_t *n_inv, const cuzk_ceremony_report *rep, cuzk_error *err)
+{
+    ceremony_dev *d = static_cast<ceremony_dev *>(ctx);
+    GPU_CHECK(cudaSetDevice(d->g->device));
+    return on_group(curve, g2, err,
+                    [&](auto grp) { return grp.ifft(d, pts, log_n, root_inv, n_inv, rep, err); });
+}
+
 } /* namespace gpu */
 
 extern "C" int cuzk_gpu_ceremony_mul_make(cuzk_gpu *g, size_t round, cuzk_ceremony_mul *mul, cuzk_error *err)
@@ -432,7 +561,7 @@ extern "C" int cuzk_gpu_ceremony_mul_make(cuzk_gpu *g, size_t round, cuzk_ceremo
     gpu::ceremony_dev *d = new (std::nothrow) gpu::ceremony_dev{g, round ? round : gpu::CEREMONY_ROUND};
     if (!d)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-    *mul = cuzk_ceremony_mul{d, gpu::hook_combine, gpu::hook_scale};
+    *mul = cuzk_ceremony_mul{d, gpu::hook_combine, gpu::hook_scale, gpu::hook_ifft};
     return 0;
 }
 

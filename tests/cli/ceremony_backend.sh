@@ -11,7 +11,7 @@ if ! "$CUZK" powersoftau beacon "$d/0.ptau" "$d/probe.ptau" 00ff 10 --backend gp
     gpu=0
 fi
 for curve in bn128 bls12381; do
-    step "$curve: the same beacons and key with --backend cpu and auto$([ $gpu = 1 ] && echo ' and gpu')"
+    step "$curve: the same beacons, Lagrange bases and keys with --backend cpu and auto$([ $gpu = 1 ] && echo ' and gpu')"
     "$CUZK" circuit synth --curve "$curve" --constraints 40 --public 2 "$d/c.r1cs" "$d/c.wtns" >/dev/null 2>&1
     "$CUZK" powersoftau new "$curve" 7 "$d/0.ptau"
     backends="cpu auto"
@@ -22,7 +22,11 @@ for curve in bn128 bls12381; do
             { cat "$d/log.txt"; echo "FAIL: auto did not say it took the CPU"; exit 1; }
         cmp "$d/1-cpu.ptau" "$d/1-$b.ptau"
     done
-    "$CUZK" powersoftau prepare phase2 "$d/1-cpu.ptau" "$d/pot.ptau" 2>/dev/null
+    for b in $backends; do
+        "$CUZK" powersoftau prepare phase2 "$d/1-cpu.ptau" "$d/pot-$b.ptau" --backend "$b" 2>/dev/null
+        cmp "$d/pot-cpu.ptau" "$d/pot-$b.ptau"
+    done
+    mv "$d/pot-cpu.ptau" "$d/pot.ptau"
     for b in $backends; do
         "$CUZK" zkey new "$d/c.r1cs" "$d/pot.ptau" "$d/c0-$b.zkey" --backend "$b" >/dev/null 2>&1
         cmp "$d/c0-cpu.zkey" "$d/c0-$b.zkey"
@@ -43,6 +47,8 @@ if [ $gpu = 0 ]; then
     expect_fail "$CUZK" zkey contribute "$d/c0-cpu.zkey" "$d/x.zkey" -e text --backend gpu
     expect_output "GPU\|CUDA"
     expect_fail "$CUZK" zkey verify "$d/c.r1cs" "$d/pot.ptau" "$d/c1-cpu.zkey" --backend gpu
+    expect_output "GPU\|CUDA"
+    expect_fail "$CUZK" powersoftau prepare phase2 "$d/1-cpu.ptau" "$d/x.ptau" --backend gpu
     expect_output "GPU\|CUDA"
     [ ! -e "$d/x.ptau" ] && [ ! -e "$d/x.zkey" ] || { echo "FAIL: a file was written"; exit 1; }
 fi

@@ -7,10 +7,12 @@
  *     hundreds (crossing rounds and summed over several levels), scalars
  *     0, 1, small, r - 1 (the circuits' negatives), random full width,
  *     sums that cancel to infinity and sums that double a point;
- *   - whole contributions: a powers-of-tau contribution, zkey new and a zkey
- *     contribution with the same secret stream give the same files and
- *     keys with the GPU as with the CPU, and the GPU's progress is reported
- *     up to the whole.
+ *   - ifft (prepare phase2's inverse FFT of points) on 1 to 1024 points,
+ *     points at infinity among them;
+ *   - whole steps: a powers-of-tau contribution, prepare phase2, zkey new
+ *     and a zkey contribution with the same secret stream give the same
+ *     files and keys with the GPU as with the CPU; the GPU's progress is
+ *     reported up to the whole.
  * Skips (exit 77) without a usable GPU and under AddressSanitizer. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +30,7 @@
 #include "ec/ec.h"
 #include "gpu/gpu.h"
 #include "groth16/synth.h"
+#include "poly/ntt.h"
 #include "support.h"
 #include "util/random.h"
 #include "ceremony_test.h"
@@ -241,6 +244,52 @@ static void test_combine_matches_cpu(void **state)
     }
 }
 
+/* the inverse FFT of 2^log_n points, every third at infinity */
+static void ifft_case(const group_case *g, unsigned log_n)
+{
+    const size_t pb = point_bytes(g), n = (size_t)1 << log_n;
+    uint8_t *want = random_points(g, n, 3, 70 + log_n), *got = cuzk_alloc_aligned(n * pb + 1, 0);
+    assert_non_null(got);
+    memcpy(got, want, n * pb);
+    cuzk_ceremony_mul cpu, dev;
+    cuzk_ceremony_cpu_mul(&cpu, 2);
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_gpu_ceremony_mul_make(gpu, 0, &dev, &err), 0);
+    /* the device needs the root and 1/n; the CPU makes its own */
+    uint64_t root_inv[4], n_inv[4];
+#define ROOT_AND_N_INV_(C)                                                                                     \
+    do {                                                                                                       \
+        C##_fr r;                                                                                              \
+        C##_fr_ntt_root(&r, log_n);                                                                            \
+        C##_fr_inv(&r, &r);                                                                                    \
+        memcpy(root_inv, r.l, 32);                                                                             \
+        C##_fr_from_u64(&r, n);                                                                                \
+        C##_fr_inv(&r, &r);                                                                                    \
+        memcpy(n_inv, r.l, 32);                                                                                \
+    } while (0)
+    if (g->curve == CUZK_CURVE_BN254)
+        ROOT_AND_N_INV_(bn254);
+    else
+        ROOT_AND_N_INV_(bls12_381);
+#undef ROOT_AND_N_INV_
+    progress_seen seen = {0};
+    const cuzk_ceremony_report report = {count_progress, &seen, "test stage"};
+    assert_int_equal(cpu.ifft(cpu.ctx, g->curve, g->g2, want, log_n, NULL, NULL, &report, &err), 0);
+    assert_int_equal(dev.ifft(dev.ctx, g->curve, g->g2, got, log_n, root_inv, n_inv, &report, &err), 0);
+    assert_memory_equal(got, want, n * pb);
+    cuzk_gpu_ceremony_mul_free(&dev);
+    free(want);
+    free(got);
+}
+
+static void test_ifft_matches_cpu(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 4; i++)
+        for (unsigned log_n = 0; log_n <= 10; log_n += log_n < 3 ? 1 : 7)
+            ifft_case(&groups[i], log_n); /* 1, 2, 4, 8 and 1024 points */
+}
+
 /* ---- whole contributions ---- */
 
 static uint8_t *slurp(const char *file, size_t *len)
@@ -318,11 +367,13 @@ static void test_whole_contributions(void **state)
         ptau_contribute(tmp_path("0.ptau"), tmp_path("gpu.ptau"), &dev_o);
         same_file(tmp_path("cpu.ptau"), tmp_path("gpu.ptau"));
 
-        /* prepared (on the CPU), then zkey new and a contribution each way */
+        /* prepared each way, then zkey new and a contribution each way */
         cuzk_ptau p;
         assert_int_equal(cuzk_ptau_open(&p, tmp_path("cpu.ptau"), &err), CUZK_OK);
         assert_int_equal(cuzk_ceremony_ptau_prepare(&p, tmp_path("pot.ptau"), &cpu_o, &err), CUZK_OK);
+        assert_int_equal(cuzk_ceremony_ptau_prepare(&p, tmp_path("gpu.ptau"), &dev_o, &err), CUZK_OK);
         cuzk_ptau_close(&p);
+        same_file(tmp_path("pot.ptau"), tmp_path("gpu.ptau"));
         assert_int_equal(cuzk_ptau_open(&p, tmp_path("pot.ptau"), &err), CUZK_OK);
         cuzk_r1cs r;
         cuzk_wtns w;
@@ -373,6 +424,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scale_matches_cpu),
         cmocka_unit_test(test_combine_matches_cpu),
+        cmocka_unit_test(test_ifft_matches_cpu),
         cmocka_unit_test(test_whole_contributions),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
