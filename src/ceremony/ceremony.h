@@ -2,9 +2,10 @@
  * of a circuit from a powers-of-tau file (zkey new, contribute, beacon,
  * verify) over BN254 and BLS12-381.
  *
- * The heavy arithmetic, the fixed-base multiplications, goes through one
- * table, cuzk_ceremony_mul (ceremony_mul.h): NULL runs it on the CPU's
- * threads; a device backend fills the same two functions. */
+ * The heavy arithmetic (the multiplications of points: contributions,
+ * zkey new, prepare phase2) goes through one table, cuzk_ceremony_mul
+ * (ceremony_mul.h): NULL runs it on the CPU's threads; a device backend
+ * fills the same functions. */
 #ifndef CUZK_CEREMONY_CEREMONY_H
 #define CUZK_CEREMONY_CEREMONY_H
 
