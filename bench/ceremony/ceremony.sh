@@ -44,6 +44,17 @@ timed() {
         echo "- - -"
     fi
 }
+# without GNU time (a bare GPU machine): bash's clock alone, "wall - -"
+if [ ! -x /usr/bin/time ]; then
+    timed() {
+        local t0=$EPOCHREALTIME
+        if "$@" >/dev/null 2>"$W/err"; then awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f - -\n", b - a }'
+        else
+            echo "FAILED: $* ($(tail -n 2 "$W/err" | tr '\n' ' '))" >&2
+            echo "- - -"
+        fi
+    }
+fi
 snarkjs_timed() { timed timeout "$SNARKJS_LIMIT" "$SNARKJS" "$@"; }
 wall() { echo "$1" | cut -d' ' -f1; }
 # compare A B WHAT: says on stderr whether the two files are the same bytes
