@@ -9,14 +9,27 @@
 # format). Prints a Markdown table; timings are single runs (the phase-1
 # steps take minutes).
 #   bench/ceremony/ceremony.sh [POWER=16] [CURVE=bn128] [SNARKJS_POWER=12]
+# With --backends first, cuzk alone, each step that multiplies timed with
+# --backend cpu and --backend gpu (the GPU machine; build/cuzk, or $CUZK,
+# built with CUDA): powersoftau contribute, beacon and prepare phase2, zkey
+# new, zkey contribute; the deterministic steps' files (beacon, prepare,
+# zkey new) compared across the two.
+#   bench/ceremony/ceremony.sh --backends [POWER=20] [CURVE=bn128]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 source "$ROOT/bench/lib.sh"
-POWER=${1:-16}
+BACKENDS=0
+if [ "${1:-}" = --backends ]; then
+    BACKENDS=1
+    shift
+fi
+DEFAULT_POWER=16
+[ $BACKENDS = 0 ] || DEFAULT_POWER=20
+POWER=${1:-$DEFAULT_POWER}
 CURVE=${2:-bn128}
 SPOWER=${3:-12}
 SNARKJS_LIMIT=${SNARKJS_LIMIT:-3600}
-CUZK=$ROOT/build/cuzk
+CUZK=${CUZK:-$ROOT/build/cuzk}
 SNARKJS=$ROOT/tests/interop/node_modules/.bin/snarkjs
 BENCH_WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-bench-ceremony.XXXXXX")
 trap 'rm -rf "$BENCH_WORK"' EXIT
@@ -31,15 +44,68 @@ timed() {
         echo "- - -"
     fi
 }
+# without GNU time (a bare GPU machine): bash's clock alone, "wall - -"
+if [ ! -x /usr/bin/time ]; then
+    timed() {
+        local t0=$EPOCHREALTIME
+        if "$@" >/dev/null 2>"$W/err"; then awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f - -\n", b - a }'
+        else
+            echo "FAILED: $* ($(tail -n 2 "$W/err" | tr '\n' ' '))" >&2
+            echo "- - -"
+        fi
+    }
+fi
 snarkjs_timed() { timed timeout "$SNARKJS_LIMIT" "$SNARKJS" "$@"; }
 wall() { echo "$1" | cut -d' ' -f1; }
+# compare A B WHAT: says on stderr whether the two files are the same bytes
+compare() {
+    if [ ! -f "$1" ] || [ ! -f "$2" ]; then echo "($3: one side is missing)" >&2
+    elif cmp -s "$1" "$2"; then echo "($3: identical, byte for byte)" >&2
+    else echo "($3: they DIFFER)" >&2; fi
+}
+
+# a circuit filling the domain: constraints + public < 2^POWER
+M=$(((1 << POWER) - 1 - 2 - 16))
+
+if [ $BACKENDS = 1 ]; then
+    echo "# Ceremony, $CURVE at 2^$POWER: --backend cpu against --backend gpu"
+    echo
+    bench_cpu_line
+    command -v nvidia-smi >/dev/null && echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+    echo
+    "$CUZK" circuit synth --curve "$CURVE" --constraints "$M" --public 2 --shape mixed "$W/c.r1cs" "$W/c.wtns" >/dev/null 2>&1
+    "$CUZK" powersoftau new "$CURVE" "$POWER" "$W/0.ptau"
+    echo "| step | cpu (s) | gpu (s) | cpu / gpu |"
+    echo "|---|---|---|---|"
+    declare -A t
+    for b in cpu gpu; do
+        t[con_$b]=$(timed "$CUZK" powersoftau contribute "$W/0.ptau" "$W/1-$b.ptau" -e=bench --backend "$b")
+        t[bea_$b]=$(timed "$CUZK" powersoftau beacon "$W/0.ptau" "$W/b-$b.ptau" 00ff00ff 10 --backend "$b")
+    done
+    compare "$W/b-cpu.ptau" "$W/b-gpu.ptau" "the beacons' files"
+    for b in cpu gpu; do
+        t[pre_$b]=$(timed "$CUZK" powersoftau prepare phase2 "$W/b-cpu.ptau" "$W/f-$b.ptau" --backend "$b")
+    done
+    compare "$W/f-cpu.ptau" "$W/f-gpu.ptau" "the prepared files"
+    mv "$W/f-cpu.ptau" "$W/f.ptau"
+    for b in cpu gpu; do
+        t[zn_$b]=$(timed "$CUZK" zkey new "$W/c.r1cs" "$W/f.ptau" "$W/c0-$b.zkey" --backend "$b")
+        t[zc_$b]=$(timed "$CUZK" zkey contribute "$W/c0-cpu.zkey" "$W/c1-$b.zkey" -e=bench --backend "$b")
+    done
+    compare "$W/c0-cpu.zkey" "$W/c0-gpu.zkey" "zkey new's keys"
+    for s in "powersoftau contribute:con" "powersoftau beacon (2^10 hashes):bea" "powersoftau prepare phase2:pre" \
+        "zkey new ($M constraints):zn" "zkey contribute:zc"; do
+        IFS=: read -r name k <<<"$s"
+        cw=$(wall "${t[${k}_cpu]}") gw=$(wall "${t[${k}_gpu]}")
+        row "$name, 2^$POWER" "$cw" "$gw" "$(bench_ratio "$cw" "$gw")"
+    done
+    exit 0
+fi
 
 echo "# Ceremony, $CURVE: cuzk at 2^$POWER, snarkjs beside"
 echo
 bench_cpu_line
 echo
-# a circuit filling the domain: constraints + public < 2^POWER
-M=$(((1 << POWER) - 1 - 2 - 16))
 "$CUZK" circuit synth --curve "$CURVE" --constraints "$M" --public 2 --shape mixed "$W/c.r1cs" "$W/c.wtns" >/dev/null 2>&1
 
 echo "| step | cuzk (s) | snarkjs (s) | snarkjs / cuzk |"

@@ -16,6 +16,7 @@
 
 #include "synthesis/pce.h"
 #include "backend/host_alloc.h"
+#include "ceremony/ceremony_mul.h"
 #include "groth16/bellman.h"
 #include "groth16/groth16.h"
 #include "synthesis/wtns_pack.h"
@@ -92,6 +93,10 @@ struct cuzk_backend {
     int (*bellman_prove)(cuzk_backend *b, void *handle, const cuzk_bellman_witness *w, cuzk_msm_results *m,
                          cuzk_prove_timings *times, cuzk_error *err);
     void (*bellman_key_free)(cuzk_backend *b, void *handle);
+    /* The trusted-setup ceremony's multiplications (ceremony/ceremony_mul.h)
+     * on device 0, the backend's until it is destroyed; NULL, or a NULL
+     * answer with err filled: the ceremony runs them on the CPU. */
+    const cuzk_ceremony_mul *(*ceremony_mul)(cuzk_backend *b, cuzk_error *err);
     void (*destroy)(cuzk_backend *b);
 };
 

@@ -61,6 +61,8 @@ typedef struct {
 
 typedef struct {
     cuzk_backend base;
+    cuzk_gpu *ceremony_ctx;      /* device 0's context for the ceremony, opened on first use */
+    cuzk_ceremony_mul ceremony;  /* its multiplications on that context */
     int keep_streamed;   /* backend_options.gpu_keys_outlive */
     size_t memory_limit; /* backend_options.gpu_memory_limit (0: the whole card) */
     gpu_device dev[GPU_MAX_DEVICES];
@@ -486,9 +488,29 @@ static int gpu_device_memory(cuzk_backend *b, int device, backend_device_memory 
     return CUZK_OK;
 }
 
+/* The ceremony's multiplications on a context of device 0 kept for them
+ * (the ceremony runs on one thread) until the backend is destroyed. */
+static const cuzk_ceremony_mul *gpu_ceremony_mul(cuzk_backend *b, cuzk_error *err)
+{
+    gpu_backend *gb = (gpu_backend *)b;
+    if (gb->ceremony_ctx)
+        return &gb->ceremony;
+    cuzk_gpu *g = NULL;
+    if (cuzk_gpu_open(&g, gb->dev[0].index, err))
+        return NULL;
+    if (cuzk_gpu_ceremony_mul_make(g, 0, &gb->ceremony, err)) {
+        cuzk_gpu_close(g);
+        return NULL;
+    }
+    gb->ceremony_ctx = g;
+    return &gb->ceremony;
+}
+
 static void gpu_destroy(cuzk_backend *b)
 {
     gpu_backend *gb = (gpu_backend *)b;
+    cuzk_gpu_ceremony_mul_free(&gb->ceremony);
+    cuzk_gpu_close(gb->ceremony_ctx);
     for (int i = 0; i < b->n_devices; i++) {
         gpu_device *d = &gb->dev[i];
         while (d->keys) {
@@ -561,6 +583,7 @@ cuzk_backend *backend_gpu_create(const backend_options *o, cuzk_error *err)
                               .bellman_key_load = gpu_bellman_key_load,
                               .bellman_prove = gpu_bellman_prove,
                               .bellman_key_free = gpu_bellman_key_free,
+                              .ceremony_mul = gpu_ceremony_mul,
                               .destroy = gpu_destroy};
     int rc = CUZK_OK;
     for (int i = 0; i < count; i++) {

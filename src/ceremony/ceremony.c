@@ -17,6 +17,33 @@ const cuzk_ceremony_ops *cuzk_ceremony_ops_for(cuzk_curve_id curve)
     return ops[curve];
 }
 
+static int cpu_combine(void *ctx, cuzk_curve_id curve, int g2, void *out, size_t n, const uint64_t *start,
+                       const cuzk_lc_term *terms, const void *const *tables, const cuzk_ceremony_report *report,
+                       cuzk_error *err)
+{
+    if (!cuzk_curve_valid(curve)) return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve");
+    return cuzk_ceremony_ops_for(curve)->cpu_combine(ctx, curve, g2, out, n, start, terms, tables, report, err);
+}
+
+static int cpu_scale(void *ctx, cuzk_curve_id curve, int g2, void *pts, size_t n, const uint64_t *first,
+                     const uint64_t *inc, const cuzk_ceremony_report *report, cuzk_error *err)
+{
+    if (!cuzk_curve_valid(curve)) return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve");
+    return cuzk_ceremony_ops_for(curve)->cpu_scale(ctx, curve, g2, pts, n, first, inc, report, err);
+}
+
+static int cpu_ifft(void *ctx, cuzk_curve_id curve, int g2, void *pts, unsigned log_n, const uint64_t *root_inv,
+                    const uint64_t *n_inv, const cuzk_ceremony_report *report, cuzk_error *err)
+{
+    if (!cuzk_curve_valid(curve)) return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve");
+    return cuzk_ceremony_ops_for(curve)->cpu_ifft(ctx, curve, g2, pts, log_n, root_inv, n_inv, report, err);
+}
+
+void cuzk_ceremony_cpu_mul(cuzk_ceremony_mul *m, int nthreads)
+{
+    *m = (cuzk_ceremony_mul){(void *)(intptr_t)(nthreads < 1 ? 1 : nthreads), cpu_combine, cpu_scale, cpu_ifft};
+}
+
 int cuzk_ceremony_zkey_new(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_ceremony_options *o, cuzk_zkey *z,
                            uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES], cuzk_error *err)
 {

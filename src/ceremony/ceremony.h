@@ -2,9 +2,10 @@
  * of a circuit from a powers-of-tau file (zkey new, contribute, beacon,
  * verify) over BN254 and BLS12-381.
  *
- * The heavy arithmetic, the fixed-base multiplications, goes through one
- * table, cuzk_ceremony_mul: NULL runs it on the CPU's threads; a device
- * backend fills the same two functions. */
+ * The heavy arithmetic (the multiplications of points: contributions,
+ * zkey new, prepare phase2) goes through one table, cuzk_ceremony_mul
+ * (ceremony_mul.h): NULL runs it on the CPU's threads; a device backend
+ * fills the same functions. */
 #ifndef CUZK_CEREMONY_CEREMONY_H
 #define CUZK_CEREMONY_CEREMONY_H
 
@@ -12,34 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ceremony/ceremony_mul.h"
 #include "ceremony/chacha.h"
 #include "ceremony/mpc.h"
 #include "ceremony/ptau.h"
 #include "cuzk/cuzk.h"
 #include "groth16/r1cs.h"
 #include "groth16/zkey.h"
-
-/* One term of a sparse linear combination of points: k times point `base`
- * of table `table`; k in normal form, < r. */
-typedef struct {
-    uint32_t table, base;
-    uint64_t k[4];
-} cuzk_lc_term;
-
-/* What the ceremony multiplies, for a device to take over (NULL members:
- * the CPU's). Points are affine, Montgomery, all-zero = infinity, in host
- * memory; g2 says the group.
- *   combine: out[i] = sum of the terms start[i] .. start[i + 1] - 1 (k
- *            public: the circuit's coefficients), i < n;
- *   scale:   pts[i] <- first inc^i pts[i], i < n, in place (first and
- *            inc secret, Montgomery Fr). */
-typedef struct {
-    void *ctx;
-    int (*combine)(void *ctx, cuzk_curve_id curve, int g2, void *out, size_t n, const uint64_t *start,
-                   const cuzk_lc_term *terms, const void *const *tables, cuzk_error *err);
-    int (*scale)(void *ctx, cuzk_curve_id curve, int g2, void *pts, size_t n, const uint64_t *first,
-                 const uint64_t *inc, cuzk_error *err);
-} cuzk_ceremony_mul;
 
 typedef struct {
     int nthreads;                 /* < 1: one */
@@ -51,6 +31,10 @@ typedef struct {
 } cuzk_ceremony_options;
 
 enum { CUZK_CEREMONY_HASH_BYTES = 64 };
+
+/* *m <- the CPU's multiplications on nthreads threads (< 1: one), what a
+ * NULL options.mul runs: to check a device's against. */
+void cuzk_ceremony_cpu_mul(cuzk_ceremony_mul *m, int nthreads);
 
 /* snarkjs `zkey new`: the initial key of circuit r from the prepared
  * powers of tau p, into z (free with cuzk_zkey_free), and its circuit

@@ -18,6 +18,14 @@ typedef struct {
                            const cuzk_ceremony_options *o, uint8_t response_hash[64], cuzk_error *err);
     int (*ptau_prepare)(cuzk_ptau *p, const char *out, const cuzk_ceremony_options *o, cuzk_error *err);
     int (*ptau_verify)(cuzk_ptau *p, const cuzk_ceremony_options *o, uint8_t (*response_hashes)[64], cuzk_error *err);
+    /* cuzk_ceremony_mul's members on the CPU (ctx: the thread count as an integer) */
+    int (*cpu_combine)(void *ctx, cuzk_curve_id curve, int g2, void *out, size_t n, const uint64_t *start,
+                       const cuzk_lc_term *terms, const void *const *tables, const cuzk_ceremony_report *report,
+                       cuzk_error *err);
+    int (*cpu_scale)(void *ctx, cuzk_curve_id curve, int g2, void *pts, size_t n, const uint64_t *first,
+                     const uint64_t *inc, const cuzk_ceremony_report *report, cuzk_error *err);
+    int (*cpu_ifft)(void *ctx, cuzk_curve_id curve, int g2, void *pts, unsigned log_n, const uint64_t *root_inv,
+                    const uint64_t *n_inv, const cuzk_ceremony_report *report, cuzk_error *err);
 } cuzk_ceremony_ops;
 
 #define CUZK_CEREMONY_OPS_DECLARE_(prefix, PREFIX, snarkjs) extern const cuzk_ceremony_ops prefix##_ceremony_ops;

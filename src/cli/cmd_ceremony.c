@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "ceremony/ceremony.h"
 #include "cli/cli.h"
 #include "codec/curve_id.h"
@@ -50,6 +51,55 @@ static void report_progress(void *ctx, const char *stage, uint64_t done, uint64_
     s->last_pct = pct;
 }
 
+/* The backend the multiplications run on: --backend auto|cpu|gpu */
+static int is_ceremony_backend(const char *name)
+{
+    return !strcmp(name, "auto") || !strcmp(name, "cpu") || !strcmp(name, "gpu");
+}
+
+static int backend_opt(int opt, const char *arg, void *ctx)
+{
+    if (opt != 'B' || !is_ceremony_backend(arg)) return -1;
+    *(const char **)ctx = arg;
+    return 0;
+}
+
+#define BACKEND_OPTION {"backend", required_argument, NULL, 'B'}
+#define BACKEND_HELP                                                                                           \
+    "  --backend B         auto|cpu|gpu: where the multiplications run (default: auto, the GPU when one\n"  \
+    "                      is usable; gpu without one is an error)\n"
+
+static void ceremony_backend_done(cuzk_backend *b)
+{
+    if (b) b->destroy(b);
+}
+
+/* o->mul <- the multiplications of backend `name` (auto, cpu or gpu), *b
+ * the backend made for it (NULL: none, the CPU's threads). gpu without a
+ * usable GPU is an error; auto then takes the CPU. Says on stderr which. */
+static int ceremony_backend(const char *cmd, const char *name, cuzk_backend **b, cuzk_ceremony_options *o)
+{
+    *b = NULL;
+    o->mul = NULL;
+    int want_gpu = !strcmp(name, "gpu") || (!strcmp(name, "auto") && backend_gpu_usable());
+    cuzk_error err = {0};
+    if (want_gpu) {
+        backend_options bo = {.gpu_devices = 1, .gpu_one_shot = 1};
+        *b = backend_create("gpu", &bo, &err);
+        const cuzk_ceremony_mul *mul = *b && (*b)->ceremony_mul ? (*b)->ceremony_mul(*b, &err) : NULL;
+        if (!mul && !err.code) cuzk_fail(&err, CUZK_ERR_ARG, "the gpu backend has no ceremony multiplications");
+        if (!mul) {
+            ceremony_backend_done(*b);
+            *b = NULL;
+            if (!strcmp(name, "gpu")) return cli_report(cmd, &err);
+            fprintf(stderr, "%s: no GPU after all (%s)\n", cmd, err.msg);
+        }
+        o->mul = mul;
+    }
+    fprintf(stderr, "%s: multiplications on the %s\n", cmd, o->mul ? "GPU" : "CPU");
+    return CLI_OK;
+}
+
 /* section 10 of a fresh key: csHash, no contributions */
 static int write_fresh_zkey(const cuzk_zkey *z, const uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES], const char *path,
                             cuzk_error *err)
@@ -62,7 +112,9 @@ static int write_fresh_zkey(const cuzk_zkey *z, const uint8_t cs_hash[CUZK_CEREM
 static int zkey_new(const cli_command *cmd, int argc, char **argv)
 {
     cli_common common;
-    int first, rc = cli_parse(argc, argv, cmd, NULL, NULL, NULL, &common, &first);
+    static const struct option opts[] = {BACKEND_OPTION, {0, 0, 0, 0}};
+    const char *backend = "auto";
+    int first, rc = cli_parse_anywhere(argc, argv, cmd, opts, "", backend_opt, &backend, &common, &first);
     if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 3) return cli_usage_error(cmd, "expected 3 file arguments, got %d", argc - first);
     const char *r1cs_path = argv[first], *ptau_path = argv[first + 1], *out = argv[first + 2];
@@ -76,9 +128,16 @@ static int zkey_new(const cli_command *cmd, int argc, char **argv)
         return cli_report("reading the powers of tau", &err);
     }
     cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
+    cuzk_backend *b;
+    if ((rc = ceremony_backend(cmd->name, backend, &b, &o))) {
+        cuzk_r1cs_free(&r);
+        cuzk_ptau_close(&p);
+        return rc;
+    }
     cuzk_zkey z;
     uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES];
     rc = cuzk_ceremony_zkey_new(&r, &p, &o, &z, cs_hash, &err);
+    ceremony_backend_done(b);
     cuzk_r1cs_free(&r);
     cuzk_ptau_close(&p);
     if (rc) return cli_report("zkey new", &err);
@@ -97,19 +156,20 @@ static int run_groth16_setup(int argc, char **argv) { return zkey_new(&cli_cmd_g
     "  The circuit's initial proving key (phase 2, no contribution yet) from a prepared powers of tau\n"      \
     "  (.ptau, `powersoftau prepare phase2`; the Hermez files are), byte for byte snarkjs's; prints\n"        \
     "  the circuit hash. Contribute to it (zkey contribute) before any production use.\n"                     \
-    "  --threads N   worker threads (default: all CPUs)\n"
+    "  --threads N         worker threads (default: all CPUs)\n" BACKEND_HELP
 
-const cli_command cli_cmd_zkey_new = {"zkey new", "zkn",
-                                      "cuzk zkey new <circuit.r1cs> <pot.ptau> <circuit_0000.zkey>\n" ZKEY_NEW_HELP,
-                                      run_zkey_new};
+const cli_command cli_cmd_zkey_new = {
+    "zkey new", "zkn", "cuzk zkey new <circuit.r1cs> <pot.ptau> <circuit_0000.zkey> [--backend B]\n" ZKEY_NEW_HELP,
+    run_zkey_new};
 const cli_command cli_cmd_groth16_setup = {
-    "groth16 setup", "g16s", "cuzk groth16 setup <circuit.r1cs> <pot.ptau> <circuit_0000.zkey>\n" ZKEY_NEW_HELP,
+    "groth16 setup", "g16s",
+    "cuzk groth16 setup <circuit.r1cs> <pot.ptau> <circuit_0000.zkey> [--backend B]\n" ZKEY_NEW_HELP,
     run_groth16_setup};
 
 /* ---- zkey contribute / beacon ---- */
 
 typedef struct {
-    const char *name, *entropy;
+    const char *name, *entropy, *backend;
 } contribute_opts;
 
 /* snarkjs writes -e=TEXT and -n=NAME: the '=' is not part of the value */
@@ -122,6 +182,8 @@ static int contribute_opt(int opt, const char *arg, void *ctx)
         o->name = value_of(arg);
     else if (opt == 'e')
         o->entropy = value_of(arg);
+    else if (opt == 'B' && is_ceremony_backend(arg))
+        o->backend = arg;
     else
         return -1;
     return 0;
@@ -130,7 +192,7 @@ static int contribute_opt(int opt, const char *arg, void *ctx)
 /* Reads in, contributes (info: name, type, beacon), writes out, prints
  * the hashes. */
 static int contribute(const char *cmd, const char *in, const char *out, cuzk_chacha *rng,
-                      const cuzk_mpc_contribution *info, int threads)
+                      const cuzk_mpc_contribution *info, int threads, const char *backend)
 {
     progress_state ps = {cmd, cuzk_now_s(), -1, NULL};
     cuzk_error err = {0};
@@ -142,7 +204,15 @@ static int contribute(const char *cmd, const char *in, const char *out, cuzk_cha
         return cli_report("reading the key's contributions", &err);
     }
     cuzk_ceremony_options o = {threads, NULL, report_progress, &ps};
-    int rc = cuzk_ceremony_zkey_contribute(&z, &m, rng, info, &o, &err);
+    cuzk_backend *b;
+    int rc = ceremony_backend(cmd, backend, &b, &o);
+    if (rc) {
+        cuzk_mpc_free(&m);
+        cuzk_zkey_free(&z);
+        return rc;
+    }
+    rc = cuzk_ceremony_zkey_contribute(&z, &m, rng, info, &o, &err);
+    ceremony_backend_done(b);
     size_t len = 0;
     uint8_t *mpc = rc ? NULL : cuzk_mpc_encode(&m, &len);
     if (!rc && !mpc) rc = cuzk_fail(&err, CUZK_ERR_NOMEM, "no memory for the contributions");
@@ -162,14 +232,17 @@ static int contribute(const char *cmd, const char *in, const char *out, cuzk_cha
  * stream: CLI_OK with *first, info and rng set, -1 after --help, or the
  * exit code. */
 static int contribute_args(const cli_command *cmd, int argc, char **argv, int *first, cli_common *common,
-                           cuzk_mpc_contribution *info, cuzk_chacha *rng)
+                           cuzk_mpc_contribution *info, cuzk_chacha *rng, const char **backend)
 {
-    static const struct option opts[] = {
-        {"name", required_argument, NULL, 'n'}, {"entropy", required_argument, NULL, 'e'}, {0, 0, 0, 0}};
-    contribute_opts co = {0};
+    static const struct option opts[] = {{"name", required_argument, NULL, 'n'},
+                                         {"entropy", required_argument, NULL, 'e'},
+                                         BACKEND_OPTION,
+                                         {0, 0, 0, 0}};
+    contribute_opts co = {.backend = "auto"};
     int rc = cli_parse_anywhere(argc, argv, cmd, opts, "n:e:", contribute_opt, &co, common, first);
     if (rc) return rc > 0 ? -1 : CLI_USAGE;
     if (argc - *first != 2) return cli_usage_error(cmd, "expected 2 file arguments, got %d", argc - *first);
+    *backend = co.backend;
     cuzk_error err = {0};
     if (cuzk_ceremony_entropy_rng(rng, co.entropy, &err)) return cli_report(cmd->name, &err);
     *info = (cuzk_mpc_contribution){.type = CUZK_MPC_CONTRIBUTION};
@@ -185,9 +258,10 @@ static int run_zkey_contribute(int argc, char **argv)
     cli_common common;
     cuzk_mpc_contribution info;
     cuzk_chacha rng;
-    int first, rc = contribute_args(&cli_cmd_zkey_contribute, argc, argv, &first, &common, &info, &rng);
+    const char *backend = "auto";
+    int first, rc = contribute_args(&cli_cmd_zkey_contribute, argc, argv, &first, &common, &info, &rng, &backend);
     if (rc) return rc < 0 ? CLI_OK : rc;
-    rc = contribute("zkey contribute", argv[first], argv[first + 1], &rng, &info, common.threads);
+    rc = contribute("zkey contribute", argv[first], argv[first + 1], &rng, &info, common.threads, backend);
     cuzk_chacha_wipe(&rng);
     return rc;
 }
@@ -210,10 +284,10 @@ static int parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len)
 /* The arguments of a beacon (IN OUT HASH EXP [--name N]) and its stream:
  * CLI_OK with *first, info and rng set, or the exit code. */
 static int beacon_args(const cli_command *cmd, int argc, char **argv, int *first, cli_common *common,
-                       cuzk_mpc_contribution *info, cuzk_chacha *rng)
+                       cuzk_mpc_contribution *info, cuzk_chacha *rng, const char **backend)
 {
-    static const struct option opts[] = {{"name", required_argument, NULL, 'n'}, {0, 0, 0, 0}};
-    contribute_opts co = {0};
+    static const struct option opts[] = {{"name", required_argument, NULL, 'n'}, BACKEND_OPTION, {0, 0, 0, 0}};
+    contribute_opts co = {.backend = "auto"};
     int rc = cli_parse_anywhere(argc, argv, cmd, opts, "n:", contribute_opt, &co, common, first);
     if (rc) return rc > 0 ? -1 : CLI_USAGE;
     int f = *first;
@@ -227,6 +301,7 @@ static int beacon_args(const cli_command *cmd, int argc, char **argv, int *first
     unsigned long exp = strtoul(argv[f + 3], &end, 10);
     if (*end || exp < 10 || exp > 63)
         return cli_usage_error(cmd, "the iteration exponent must be 10 to 63, not '%s'", argv[f + 3]);
+    *backend = co.backend;
     info->beacon_len = (uint8_t)len;
     info->num_iterations_exp = (uint8_t)exp;
     if (co.name) {
@@ -246,9 +321,10 @@ static int run_zkey_beacon(int argc, char **argv)
     cli_common common;
     cuzk_mpc_contribution info;
     cuzk_chacha rng;
-    int first, rc = beacon_args(&cli_cmd_zkey_beacon, argc, argv, &first, &common, &info, &rng);
+    const char *backend = "auto";
+    int first, rc = beacon_args(&cli_cmd_zkey_beacon, argc, argv, &first, &common, &info, &rng, &backend);
     if (rc) return rc < 0 ? CLI_OK : rc;
-    return contribute("zkey beacon", argv[first], argv[first + 1], &rng, &info, common.threads);
+    return contribute("zkey beacon", argv[first], argv[first + 1], &rng, &info, common.threads, backend);
 }
 
 /* ---- zkey verify ---- */
@@ -256,7 +332,10 @@ static int run_zkey_beacon(int argc, char **argv)
 static int run_zkey_verify(int argc, char **argv)
 {
     cli_common common;
-    int first, rc = cli_parse(argc, argv, &cli_cmd_zkey_verify, NULL, NULL, NULL, &common, &first);
+    static const struct option opts[] = {BACKEND_OPTION, {0, 0, 0, 0}};
+    const char *backend = "auto";
+    int first, rc = cli_parse_anywhere(argc, argv, &cli_cmd_zkey_verify, opts, "", backend_opt, &backend, &common,
+                                       &first);
     if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 3) return cli_usage_error(&cli_cmd_zkey_verify, "expected 3 file arguments, got %d", argc - first);
     progress_state ps = {"zkey verify", cuzk_now_s(), -1, NULL};
@@ -278,7 +357,10 @@ static int run_zkey_verify(int argc, char **argv)
         return cli_report("reading the key", &err);
     }
     cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
-    rc = cuzk_ceremony_zkey_verify(&r, &p, &z, &m, &o, &err);
+    cuzk_backend *b = NULL;
+    int backend_rc = ceremony_backend("zkey verify", backend, &b, &o);
+    rc = backend_rc ? backend_rc : cuzk_ceremony_zkey_verify(&r, &p, &z, &m, &o, &err);
+    ceremony_backend_done(b);
     if (!rc) {
         print_hash("Circuit Hash: ", m.cs_hash);
         for (uint32_t i = m.n; i-- > 0;) {
@@ -298,32 +380,35 @@ static int run_zkey_verify(int argc, char **argv)
     cuzk_zkey_free(&z);
     cuzk_r1cs_free(&r);
     cuzk_ptau_close(&p);
+    if (backend_rc) return backend_rc;
     return rc ? cli_report("zkey verify", &err) : CLI_OK;
 }
 
 const cli_command cli_cmd_zkey_contribute = {
     "zkey contribute", "zkc",
-    "cuzk zkey contribute <circuit_old.zkey> <circuit_new.zkey> [--name N] [-e ENTROPY]\n"
+    "cuzk zkey contribute <circuit_old.zkey> <circuit_new.zkey> [--name N] [-e ENTROPY] [--backend B]\n"
     "  Adds a phase-2 contribution (snarkjs's): a secret from getrandom, hashed with ENTROPY when given,\n"
     "  multiplies delta and divides the C and H points; the secret is wiped. Prints the contribution hash.\n"
     "  --name N, -n N      the contributor's name, recorded in the key\n"
     "  --entropy T, -e T   text mixed into the secret\n"
-    "  --threads N         worker threads (default: all CPUs)\n",
+    "  --threads N         worker threads (default: all CPUs)\n" BACKEND_HELP,
     run_zkey_contribute};
 const cli_command cli_cmd_zkey_beacon = {
     "zkey beacon", "zkb",
     "cuzk zkey beacon <circuit_old.zkey> <circuit_new.zkey> <beaconHash(hex)> <numIterationsExp> [--name N]\n"
+    "       [--backend B]\n"
     "  The last, public contribution: its secret from the beacon, SHA-256 applied 2^numIterationsExp\n"
     "  times (10 to 63) to the hash, as snarkjs does.\n"
     "  --name N, -n N      a name recorded in the key\n"
-    "  --threads N         worker threads (default: all CPUs)\n",
+    "  --threads N         worker threads (default: all CPUs)\n" BACKEND_HELP,
     run_zkey_beacon};
 const cli_command cli_cmd_zkey_verify = {
     "zkey verify", "zkv",
-    "cuzk zkey verify <circuit.r1cs> <pot.ptau> <circuit.zkey>\n"
+    "cuzk zkey verify <circuit.r1cs> <pot.ptau> <circuit.zkey> [--backend B]\n"
     "  Checks that the key is the circuit's from these powers of tau after its recorded contributions\n"
-    "  (snarkjs's checks); prints every contribution's hash. Exit 1 when it is not.\n"
-    "  --threads N         worker threads (default: all CPUs)\n",
+    "  (snarkjs's checks, zkey new's multiplications again among them); prints every contribution's\n"
+    "  hash. Exit 1 when it is not.\n"
+    "  --threads N         worker threads (default: all CPUs)\n" BACKEND_HELP,
     run_zkey_verify};
 
 /* ---- powersoftau ---- */
@@ -351,7 +436,7 @@ static int run_ptau_new(int argc, char **argv)
 
 /* opens in, contributes to out, prints the contribution's hash */
 static int ptau_contribute(const char *cmd, const char *in, const char *out, cuzk_chacha *rng,
-                           const cuzk_mpc_contribution *info, int threads)
+                           const cuzk_mpc_contribution *info, int threads, const char *backend)
 {
     progress_state ps = {cmd, cuzk_now_s(), -1, NULL};
     cuzk_ceremony_options o = {threads, NULL, report_progress, &ps};
@@ -359,9 +444,14 @@ static int ptau_contribute(const char *cmd, const char *in, const char *out, cuz
     cuzk_ptau p;
     if (cuzk_ptau_open(&p, in, &err)) return cli_report("reading the powers of tau", &err);
     uint8_t hash[64];
-    int rc = cuzk_ceremony_ptau_contribute(&p, out, rng, info, &o, hash, &err);
+    cuzk_backend *b;
+    int rc = ceremony_backend(cmd, backend, &b, &o);
+    if (!rc) {
+        if ((rc = cuzk_ceremony_ptau_contribute(&p, out, rng, info, &o, hash, &err))) rc = cli_report(cmd, &err);
+        ceremony_backend_done(b);
+    }
     cuzk_ptau_close(&p);
-    if (rc) return cli_report(cmd, &err);
+    if (rc) return rc;
     print_hash("Contribution Response Hash: ", hash);
     fprintf(stderr, "%s: %s written in %.2f s\n", cmd, out, cuzk_now_s() - ps.t0);
     return CLI_OK;
@@ -372,9 +462,10 @@ static int run_ptau_contribute(int argc, char **argv)
     cli_common common;
     cuzk_mpc_contribution info;
     cuzk_chacha rng;
-    int first, rc = contribute_args(&cli_cmd_ptau_contribute, argc, argv, &first, &common, &info, &rng);
+    const char *backend = "auto";
+    int first, rc = contribute_args(&cli_cmd_ptau_contribute, argc, argv, &first, &common, &info, &rng, &backend);
     if (rc) return rc < 0 ? CLI_OK : rc;
-    rc = ptau_contribute("powersoftau contribute", argv[first], argv[first + 1], &rng, &info, common.threads);
+    rc = ptau_contribute("powersoftau contribute", argv[first], argv[first + 1], &rng, &info, common.threads, backend);
     cuzk_chacha_wipe(&rng);
     return rc;
 }
@@ -384,15 +475,19 @@ static int run_ptau_beacon(int argc, char **argv)
     cli_common common;
     cuzk_mpc_contribution info;
     cuzk_chacha rng;
-    int first, rc = beacon_args(&cli_cmd_ptau_beacon, argc, argv, &first, &common, &info, &rng);
+    const char *backend = "auto";
+    int first, rc = beacon_args(&cli_cmd_ptau_beacon, argc, argv, &first, &common, &info, &rng, &backend);
     if (rc) return rc < 0 ? CLI_OK : rc;
-    return ptau_contribute("powersoftau beacon", argv[first], argv[first + 1], &rng, &info, common.threads);
+    return ptau_contribute("powersoftau beacon", argv[first], argv[first + 1], &rng, &info, common.threads, backend);
 }
 
 static int run_ptau_prepare(int argc, char **argv)
 {
     cli_common common;
-    int first, rc = cli_parse(argc, argv, &cli_cmd_ptau_prepare, NULL, NULL, NULL, &common, &first);
+    static const struct option opts[] = {BACKEND_OPTION, {0, 0, 0, 0}};
+    const char *backend = "auto";
+    int first, rc = cli_parse_anywhere(argc, argv, &cli_cmd_ptau_prepare, opts, "", backend_opt, &backend, &common,
+                                       &first);
     if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 2) return cli_usage_error(&cli_cmd_ptau_prepare, "expected 2 file arguments, got %d", argc - first);
     progress_state ps = {"powersoftau prepare phase2", cuzk_now_s(), -1, NULL};
@@ -400,7 +495,13 @@ static int run_ptau_prepare(int argc, char **argv)
     cuzk_error err = {0};
     cuzk_ptau p;
     if (cuzk_ptau_open(&p, argv[first], &err)) return cli_report("reading the powers of tau", &err);
+    cuzk_backend *b;
+    if ((rc = ceremony_backend("powersoftau prepare phase2", backend, &b, &o))) {
+        cuzk_ptau_close(&p);
+        return rc;
+    }
     rc = cuzk_ceremony_ptau_prepare(&p, argv[first + 1], &o, &err);
+    ceremony_backend_done(b);
     cuzk_ptau_close(&p);
     if (rc) return cli_report("powersoftau prepare phase2", &err);
     fprintf(stderr, "powersoftau prepare phase2: %s written in %.2f s\n", argv[first + 1], cuzk_now_s() - ps.t0);
@@ -454,21 +555,24 @@ const cli_command cli_cmd_ptau_new = {
     run_ptau_new};
 const cli_command cli_cmd_ptau_contribute = {
     "powersoftau contribute", "ptc",
-    "cuzk powersoftau contribute <pot_old.ptau> <pot_new.ptau> [--name N] [-e ENTROPY]\n"
+    "cuzk powersoftau contribute <pot_old.ptau> <pot_new.ptau> [--name N] [-e ENTROPY] [--backend B]\n"
     "  Adds a contribution: fresh tau, alpha and beta from getrandom (hashed with ENTROPY when given),\n"
     "  wiped after use; prints the contribution's hash. Prepare phase 2 again afterwards.\n"
     "  --name N, -n N      the contributor's name\n"
-    "  --entropy T, -e T   text mixed into the secrets\n" PTAU_THREADS_HELP,
+    "  --entropy T, -e T   text mixed into the secrets\n" PTAU_THREADS_HELP BACKEND_HELP,
     run_ptau_contribute};
 const cli_command cli_cmd_ptau_beacon = {
     "powersoftau beacon", "ptb",
     "cuzk powersoftau beacon <pot_old.ptau> <pot_new.ptau> <beaconHash(hex)> <numIterationsExp> [--name N]\n"
-    "  The last, public contribution: its secrets from the beacon (SHA-256 2^numIterationsExp times).\n" PTAU_THREADS_HELP,
+    "       [--backend B]\n"
+    "  The last, public contribution: its secrets from the beacon (SHA-256 2^numIterationsExp times).\n" PTAU_THREADS_HELP
+    BACKEND_HELP,
     run_ptau_beacon};
 const cli_command cli_cmd_ptau_prepare = {
     "powersoftau prepare phase2", "pt2",
-    "cuzk powersoftau prepare phase2 <pot.ptau> <pot_final.ptau>\n"
-    "  Adds the Lagrange bases that zkey new reads (sections 12 to 15), byte for byte snarkjs's.\n" PTAU_THREADS_HELP,
+    "cuzk powersoftau prepare phase2 <pot.ptau> <pot_final.ptau> [--backend B]\n"
+    "  Adds the Lagrange bases that zkey new reads (sections 12 to 15), byte for byte snarkjs's (inverse\n"
+    "  FFTs of points: on the GPU when it holds them, else on the CPU).\n" PTAU_THREADS_HELP BACKEND_HELP,
     run_ptau_prepare};
 const cli_command cli_cmd_ptau_verify = {
     "powersoftau verify", "ptv",

@@ -28,12 +28,11 @@ namespace gpu {
 
 static constexpr unsigned FIXED_THREADS = 128;
 
-/* out[i] <- k_i G for i < n; scalars: normal form, 8 little-endian 32-bit
- * limbs each; zz_s, zzz_s, pre_s: scratch of n elements */
-template <class F>
-__global__ void __launch_bounds__(FIXED_THREADS)
-    fixed_mul_kernel(const affine<F> *table, const uint32_t *scalars, size_t n, affine<F> *out, F *zz_s, F *zzz_s,
-                     F *pre_s)
+/* out[i] <- make(i) made affine, i < n: FIXED_PER_THREAD points a thread
+ * strided by the grid (neighbouring threads on neighbouring points), one
+ * inversion a thread (zz_s, zzz_s, pre_s: scratch of n elements) */
+template <class F, class Make>
+FF_INLINE void make_affine(size_t n, affine<F> *out, F *zz_s, F *zzz_s, F *pre_s, Make make)
 {
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
     auto at = [&](unsigned k) { return t + k * stride; };
@@ -41,6 +40,20 @@ __global__ void __launch_bounds__(FIXED_THREADS)
     F pre = F::one();
     for (; m < FIXED_PER_THREAD && at(m) < n; m++) {
         const size_t i = at(m);
+        const xyzz<F> acc = make(i);
+        xyzz_batch_record(out + i, zz_s + i, zzz_s + i, pre_s + i, acc, pre);
+    }
+    xyzz_batch_affine(out, at, zz_s, zzz_s, pre_s, at, m, pre);
+}
+
+/* out[i] <- k_i G for i < n; scalars: normal form, 8 little-endian 32-bit
+ * limbs each; zz_s, zzz_s, pre_s: scratch of n elements */
+template <class F>
+__global__ void __launch_bounds__(FIXED_THREADS)
+    fixed_mul_kernel(const affine<F> *table, const uint32_t *scalars, size_t n, affine<F> *out, F *zz_s, F *zzz_s,
+                     F *pre_s)
+{
+    make_affine<F>(n, out, zz_s, zzz_s, pre_s, [&](size_t i) {
         xyzz<F> acc = xyzz<F>::inf();
 #pragma unroll 1
         for (unsigned j = 0; j < CUZK_SETUP_WINDOWS; j++) {
@@ -48,9 +61,8 @@ __global__ void __launch_bounds__(FIXED_THREADS)
             if (d)
                 xyzz_add_affine(acc, load_ro(table + j * CUZK_SETUP_DIGITS + d - 1));
         }
-        xyzz_batch_record(out + i, zz_s + i, zzz_s + i, pre_s + i, acc, pre);
-    }
-    xyzz_batch_affine(out, at, zz_s, zzz_s, pre_s, at, m, pre);
+        return acc;
+    });
 }
 
 /* out[0..n) <- scalars[i] G on g's stream, a slice at a time; table,

@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 
+#include "ceremony/ceremony_mul.h"
 #include "cuzk/cuzk.h"
 #include "groth16/bellman.h"
 #include "groth16/groth16.h"
@@ -182,6 +183,17 @@ int cuzk_gpu_key_stream_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, size_t s
  * sum, m->h infinity); t as cuzk_gpu_prove fills it. */
 int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w, cuzk_msm_results *m,
                            cuzk_prove_timings *t, cuzk_error *err);
+
+/* ---- the ceremony's multiplications (ceremony.cu) ---- */
+
+/* *mul <- combine and scale of cuzk_ceremony_mul (ceremony/ceremony_mul.h)
+ * on g's device, byte for byte the CPU's, in rounds of at most `round`
+ * points or terms (0: 2^22; at most 2^30) so device memory stays bounded;
+ * scale's secrets are wiped from the device before its memory is freed.
+ * g must outlive *mul and serve no other thread during its calls; free
+ * with cuzk_gpu_ceremony_mul_free (NULL, or a zeroed table: a no-op). */
+int cuzk_gpu_ceremony_mul_make(cuzk_gpu *g, size_t round, cuzk_ceremony_mul *mul, cuzk_error *err);
+void cuzk_gpu_ceremony_mul_free(cuzk_ceremony_mul *mul);
 
 /* Page-locked host memory (cudaHostAlloc) for fast, asynchronous copies;
  * NULL when it cannot be had. */

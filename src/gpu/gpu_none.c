@@ -136,6 +136,16 @@ int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellma
     return no_cuda(err);
 }
 
+int cuzk_gpu_ceremony_mul_make(cuzk_gpu *g, size_t round, cuzk_ceremony_mul *mul, cuzk_error *err)
+{
+    (void)g, (void)round;
+    if (mul)
+        *mul = (cuzk_ceremony_mul){0};
+    return no_cuda(err);
+}
+
+void cuzk_gpu_ceremony_mul_free(cuzk_ceremony_mul *mul) { (void)mul; }
+
 void *cuzk_gpu_host_alloc(size_t bytes)
 {
     (void)bytes;

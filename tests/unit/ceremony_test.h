@@ -1,6 +1,7 @@
-/* What the ceremony's two test programs share: a scratch folder for their
+/* What the ceremony's test programs share: a scratch folder for their
  * files, and the check that a key proves. Header-only (static): included
- * by test_ceremony_zkey.c and test_ceremony_ptau.c alone. */
+ * by test_ceremony_zkey.c, test_ceremony_ptau.c and test_gpu_ceremony.c
+ * alone. */
 #ifndef CUZK_TESTS_CEREMONY_TEST_H
 #define CUZK_TESTS_CEREMONY_TEST_H
 
