@@ -30,7 +30,9 @@ typedef struct {
 } srs_inner;
 
 /* The device prover, chosen once: CUZK_SUPRASEAL_BACKEND = cpu, gpu, or
- * auto (unset: the gpu backend when one is usable, else the CPU). */
+ * auto (unset: the gpu backend when one is usable, else the CPU);
+ * CUZK_SUPRASEAL_DEVICE_MEMORY_GIB = N: the gpu backend sees N GiB of the
+ * card (backend_options.gpu_memory_limit; benchmarks of smaller cards). */
 static pthread_once_t prover_once = PTHREAD_ONCE_INIT;
 static cuzk_backend *prover;         /* NULL: the CPU */
 static char prover_error[640];      /* why the gpu asked for cannot be had */
@@ -46,9 +48,11 @@ static void prover_choose(void)
     if (!strcmp(want, "cpu"))
         return;
     cuzk_error err = {0};
+    const char *gib = getenv("CUZK_SUPRASEAL_DEVICE_MEMORY_GIB");
+    const size_t limit = gib && *gib ? (size_t)strtoull(gib, NULL, 10) << 30 : 0;
     if (strcmp(want, "gpu"))
         snprintf(prover_error, sizeof prover_error, "CUZK_SUPRASEAL_BACKEND=%s: not auto, cpu or gpu", want);
-    else if (!(prover = backend_gpu_create(&(backend_options){.gpu_devices = 1}, &err)))
+    else if (!(prover = backend_gpu_create(&(backend_options){.gpu_devices = 1, .gpu_memory_limit = limit}, &err)))
         snprintf(prover_error, sizeof prover_error, "CUZK_SUPRASEAL_BACKEND=gpu: %s", err.msg);
 }
 

@@ -5,7 +5,9 @@
  * of 2, a, b, c filling the domain or not) and at 2^15; blinded proofs
  * verify; a key proves many assignments the same; an assignment with
  * other densities is refused; and supraseal-c2's ABI on the GPU gives the
- * CPU's bytes for a batch. Skips (77) without a usable GPU. */
+ * CPU's bytes for a batch; a .params made with the GPU's fixed-base
+ * multiplications is the CPU's, byte for byte, for the same toxic waste.
+ * Skips (77) without a usable GPU. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -152,6 +154,43 @@ static void test_abi_batch(void **state)
     fc_case_free(&c);
 }
 
+/* fil_setup with the fixed-base multiplications on the gpu backend (in
+ * rounds of 97 points, so that every array takes several) against the
+ * CPU's, same toxic waste: the same .params file, byte for byte */
+static void test_setup_on_gpu(void **state)
+{
+    (void)state;
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    assert_int_equal(fc_build(FC_RANDOM, 4, 700, 500, &r, &w), 0);
+    char dir[64], path[2][128];
+    snprintf(dir, sizeof dir, "/tmp/cuzk-gpu-fsetup-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    for (int on_gpu = 0; on_gpu < 2; on_gpu++) {
+        cuzk_error err = {0};
+        fil_setup_options o = {.nthreads = cuzk_cpu_count(), .toxic = test_toxic,
+                               .backend = on_gpu ? gpu : NULL, .device_round = 97};
+        fil_params p;
+        if (fil_setup(&r, &o, &p, &err))
+            fail_msg("setup (%s): %s", on_gpu ? "GPU" : "CPU", err.msg);
+        snprintf(path[on_gpu], sizeof path[on_gpu], "%s/%s.params", dir, on_gpu ? "gpu" : "cpu");
+        if (fil_params_write(&p, path[on_gpu], &err))
+            fail_msg("write: %s", err.msg);
+        fil_params_free(&p);
+    }
+    size_t len[2];
+    char *bytes[2] = {read_whole_file(path[0], &len[0]), read_whole_file(path[1], &len[1])};
+    assert_non_null(bytes[0]);
+    assert_non_null(bytes[1]);
+    assert_int_equal(len[0], len[1]);
+    assert_memory_equal(bytes[0], bytes[1], len[0]);
+    free(bytes[0]);
+    free(bytes[1]);
+    assert_int_equal(remove_tree(dir), 0);
+    cuzk_wtns_free(&w);
+    cuzk_r1cs_free(&r);
+}
+
 int main(void)
 {
     if (!backend_gpu_usable()) {
@@ -169,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_other_densities),
         cmocka_unit_test(test_abi_batch),
+        cmocka_unit_test(test_setup_on_gpu),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gpu->destroy(gpu);
