@@ -66,13 +66,31 @@ static int run_setup(const cuzk_r1cs *r, const fil_setup_options *o, const cuzk_
     return b ? backend_setup(b, r, so, z, err) : cuzk_groth16_setup_with(r, so, z, err);
 }
 
+/* The key's densities: a_aux, b_inp, b_aux (fil_densities_of_r1cs) of a
+ * BLS12-381 r1cs */
+typedef struct {
+    fil_density a_aux, b_inp, b_aux;
+} key_densities;
+
+static int key_densities_of(const cuzk_r1cs *r, key_densities *d, cuzk_error *err)
+{
+    if (r->curve != CUZK_CURVE_BLS12_381)
+        return cuzk_fail(err, CUZK_ERR_ARG, "Filecoin's keys are for BLS12-381 circuits only");
+    return fil_densities_of_r1cs(r, &d->a_aux, &d->b_inp, &d->b_aux, err);
+}
+
+static void key_densities_free(key_densities *d)
+{
+    fil_density_free(&d->a_aux);
+    fil_density_free(&d->b_inp);
+    fil_density_free(&d->b_aux);
+}
+
 int fil_setup(const cuzk_r1cs *r, const fil_setup_options *o, fil_params *p, cuzk_error *err)
 {
     memset(p, 0, sizeof *p);
-    if (r->curve != CUZK_CURVE_BLS12_381)
-        return cuzk_fail(err, CUZK_ERR_ARG, "Filecoin's keys are for BLS12-381 circuits only");
-    fil_density a_aux, b_inp, b_aux;
-    int rc = fil_densities_of_r1cs(r, &a_aux, &b_inp, &b_aux, err);
+    key_densities d;
+    int rc = key_densities_of(r, &d, err);
     if (rc)
         return rc;
     const cuzk_setup_options so = setup_options_of(o);
@@ -94,8 +112,8 @@ int fil_setup(const cuzk_r1cs *r, const fil_setup_options *o, fil_params *p, cuz
     p->n_h = z.domain_size - 1;
     p->h = (bls12_381_g1_affine *)z.h;
     z.h = NULL;
-    p->n_a = (uint32_t)(inputs + a_aux.popcount);
-    p->n_b_g1 = p->n_b_g2 = (uint32_t)(b_inp.popcount + b_aux.popcount);
+    p->n_a = (uint32_t)(inputs + d.a_aux.popcount);
+    p->n_b_g1 = p->n_b_g2 = (uint32_t)(d.b_inp.popcount + d.b_aux.popcount);
     p->a = aligned_alloc(64, ((size_t)p->n_a * sizeof *p->a + 63) / 64 * 64 + 64);
     p->b_g1 = aligned_alloc(64, ((size_t)p->n_b_g1 * sizeof *p->b_g1 + 63) / 64 * 64 + 64);
     p->b_g2 = aligned_alloc(64, ((size_t)p->n_b_g2 * sizeof *p->b_g2 + 63) / 64 * 64 + 64);
@@ -103,9 +121,9 @@ int fil_setup(const cuzk_r1cs *r, const fil_setup_options *o, fil_params *p, cuz
         rc = cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory for the key's a and b queries");
         goto out_z;
     }
-    if (filter_g1(p->a, (const bls12_381_g1_affine *)z.a, inputs, NULL, &a_aux, &bad) ||
-        filter_g1(p->b_g1, (const bls12_381_g1_affine *)z.b1, inputs, &b_inp, &b_aux, &bad) ||
-        filter_g2(p->b_g2, (const bls12_381_g2_affine *)z.b2, inputs, &b_inp, &b_aux, &bad))
+    if (filter_g1(p->a, (const bls12_381_g1_affine *)z.a, inputs, NULL, &d.a_aux, &bad) ||
+        filter_g1(p->b_g1, (const bls12_381_g1_affine *)z.b1, inputs, &d.b_inp, &d.b_aux, &bad) ||
+        filter_g2(p->b_g2, (const bls12_381_g2_affine *)z.b2, inputs, &d.b_inp, &d.b_aux, &bad))
         rc = cuzk_fail(err, CUZK_ERR_ARG, "wire %zu's terms cancel at tau (its query point is the identity); run setup "
                        "again", bad);
 out_z:
@@ -113,19 +131,15 @@ out_z:
     if (rc)
         fil_params_free(p);
 out:
-    fil_density_free(&a_aux);
-    fil_density_free(&b_inp);
-    fil_density_free(&b_aux);
+    key_densities_free(&d);
     return rc;
 }
 
 int fil_setup_write(cuzk_r1cs *r, const fil_setup_options *o, const char *params_path, const char *vk_path,
                     cuzk_error *err)
 {
-    if (r->curve != CUZK_CURVE_BLS12_381)
-        return cuzk_fail(err, CUZK_ERR_ARG, "Filecoin's keys are for BLS12-381 circuits only");
-    fil_density a_aux, b_inp, b_aux;
-    int rc = fil_densities_of_r1cs(r, &a_aux, &b_inp, &b_aux, err);
+    key_densities d;
+    int rc = key_densities_of(r, &d, err);
     if (rc)
         return rc;
     const size_t inputs = (size_t)r->n_pub_out + r->n_pub_in + 1;
@@ -142,7 +156,7 @@ int fil_setup_write(cuzk_r1cs *r, const fil_setup_options *o, const char *params
     so.r1cs_read = cuzk_r1cs_free_ctx;
     so.r1cs_read_ctx = r;
     cuzk_zkey z;
-    if ((rc = fil_params_stream_open(&st, params_path, inputs, (size_t)domain, &a_aux, &b_inp, &b_aux, round,
+    if ((rc = fil_params_stream_open(&st, params_path, inputs, (size_t)domain, &d.a_aux, &d.b_inp, &d.b_aux, round,
                                      so.nthreads, err)))
         goto out;
     if ((rc = run_setup(r, o, &so, &z, err))) {
@@ -156,8 +170,6 @@ int fil_setup_write(cuzk_r1cs *r, const fil_setup_options *o, const char *params
         rc = fil_vk_write(&vk, vk_path, err);
     fil_vk_free(&vk);
 out:
-    fil_density_free(&a_aux);
-    fil_density_free(&b_inp);
-    fil_density_free(&b_aux);
+    key_densities_free(&d);
     return rc;
 }
