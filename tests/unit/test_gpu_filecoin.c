@@ -156,36 +156,46 @@ static void test_abi_batch(void **state)
 
 /* fil_setup with the fixed-base multiplications on the gpu backend (in
  * rounds of 97 points, so that every array takes several) against the
- * CPU's, same toxic waste: the same .params file, byte for byte */
+ * CPU's, same toxic waste: the same .params file, byte for byte; and the
+ * same again streamed to its file (fil_setup_write, rounds of 500 points
+ * handed from the GPU to the writer) */
 static void test_setup_on_gpu(void **state)
 {
     (void)state;
     cuzk_r1cs r;
     cuzk_wtns w;
     assert_int_equal(fc_build(FC_RANDOM, 4, 700, 500, &r, &w), 0);
-    char dir[64], path[2][128];
+    char dir[64], path[3][128];
     snprintf(dir, sizeof dir, "/tmp/cuzk-gpu-fsetup-XXXXXX");
     assert_non_null(mkdtemp(dir));
-    for (int on_gpu = 0; on_gpu < 2; on_gpu++) {
+    static const char *const names[3] = {"cpu", "gpu", "gpu-streamed"};
+    for (int k = 0; k < 3; k++) {
         cuzk_error err = {0};
-        fil_setup_options o = {.nthreads = cuzk_cpu_count(), .toxic = test_toxic,
-                               .backend = on_gpu ? gpu : NULL, .device_round = 97};
+        fil_setup_options o = {.nthreads = cuzk_cpu_count(), .toxic = test_toxic, .backend = k ? gpu : NULL,
+                               .device_round = 97, .stream_round = 500};
+        snprintf(path[k], sizeof path[k], "%s/%s.params", dir, names[k]);
+        if (k == 2) {
+            if (fil_setup_write(&r, &o, path[k], NULL, &err)) /* frees r: the last */
+                fail_msg("streamed setup (GPU): %s", err.msg);
+            continue;
+        }
         fil_params p;
         if (fil_setup(&r, &o, &p, &err))
-            fail_msg("setup (%s): %s", on_gpu ? "GPU" : "CPU", err.msg);
-        snprintf(path[on_gpu], sizeof path[on_gpu], "%s/%s.params", dir, on_gpu ? "gpu" : "cpu");
-        if (fil_params_write(&p, path[on_gpu], &err))
+            fail_msg("setup (%s): %s", names[k], err.msg);
+        if (fil_params_write(&p, path[k], &err))
             fail_msg("write: %s", err.msg);
         fil_params_free(&p);
     }
-    size_t len[2];
-    char *bytes[2] = {read_whole_file(path[0], &len[0]), read_whole_file(path[1], &len[1])};
-    assert_non_null(bytes[0]);
-    assert_non_null(bytes[1]);
-    assert_int_equal(len[0], len[1]);
-    assert_memory_equal(bytes[0], bytes[1], len[0]);
-    free(bytes[0]);
-    free(bytes[1]);
+    size_t len[3];
+    char *bytes[3];
+    for (int k = 0; k < 3; k++)
+        assert_non_null(bytes[k] = read_whole_file(path[k], &len[k]));
+    for (int k = 1; k < 3; k++) {
+        assert_int_equal(len[k], len[0]);
+        assert_memory_equal(bytes[k], bytes[0], len[0]);
+    }
+    for (int k = 0; k < 3; k++)
+        free(bytes[k]);
     assert_int_equal(remove_tree(dir), 0);
     cuzk_wtns_free(&w);
     cuzk_r1cs_free(&r);
