@@ -9,16 +9,19 @@
  *       (deterministic proofs) unless --random; writes COUNT proofs in
  *       blst's affine layout (384 bytes each); prints the call's seconds
  * with C2_WITH_CUZK also:
- *   c2-prove-cuzk assignment R1CS WTNS ASSIGNMENT
+ *   c2-prove-cuzk assignment R1CS WTNS ASSIGNMENT [--compact]
  *       bellperson's assignment of a circom r1cs and witness, as a file
  *   c2-prove-cuzk verify PARAMS ASSIGNMENT PROOFS
  *       every proof checked (pairing) against the key's verifying key and
  *       the assignment's inputs
  *
- * The assignment file: "C2ASSIGN", then nine u64 (a_aux bit length and
- * popcount, b_inp's, b_aux's, abc_size, inputs, aux), then the three
- * density bitmaps (u64 words), a, b, c, the inputs and the aux (32-byte
- * Montgomery scalars), all little-endian. */
+ * The assignment file (src/filecoin/assignment_file.h): "C2ASSIGN", then
+ * nine u64 (a_aux bit length and popcount, b_inp's, b_aux's, abc_size,
+ * inputs, aux), then the three density bitmaps (u64 words), a, b, c, the
+ * inputs and the aux (32-byte Montgomery scalars), all little-endian; or
+ * "C2ASSIGC", the same with each scalar a byte 0 (zero), 1 (one) or 2 (its
+ * 32 bytes follow), decoded here in plain C (the supraseal-linked build
+ * has no cuzk code). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +33,7 @@
 
 #ifdef C2_WITH_CUZK
 #include "filecoin/assignment.h"
+#include "filecoin/assignment_file.h"
 #include "filecoin/params.h"
 #include "filecoin/prove.h"
 #endif
@@ -60,18 +64,42 @@ static void *read_array(FILE *f, uint64_t count, size_t size, const char *path)
     return p;
 }
 
+/* BLS12-381 Fr's one in Montgomery form: R = 2^256 mod r, little-endian words */
+static const uint64_t fr_one_mont[4] = {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL,
+                                        0x1824b159acc5056fULL};
+
+/* count scalars of the compact encoding: a tag byte each, 0, 1 or 2 (32 bytes follow) */
+static cuzk_blst_fr *read_compact(FILE *f, uint64_t count, const char *path)
+{
+    cuzk_blst_fr *p = count > ((uint64_t)1 << 40) / 32 ? NULL : malloc(count ? count * 32 : 1);
+    if (!p)
+        die("%s: an array too large to be real, or out of memory", path);
+    for (uint64_t i = 0; i < count; i++) {
+        int tag = getc(f);
+        if (tag == 0 || tag == 1)
+            memcpy(p[i].l, tag ? fr_one_mont : (const uint64_t[4]){0}, 32);
+        else if (tag != 2 || fread(p[i].l, 8, 4, f) != 4)
+            die("%s: truncated, or a bad scalar tag", path);
+    }
+    return p;
+}
+
 static void assignment_read(assignment_file *a, const char *path)
 {
     FILE *f = fopen(path, "rb");
     char magic[8];
-    if (!f || fread(magic, 1, 8, f) != 8 || memcmp(magic, "C2ASSIGN", 8) || fread(a->f, 8, FIELDS, f) != FIELDS)
+    if (!f || fread(magic, 1, 8, f) != 8 || (memcmp(magic, "C2ASSIGN", 8) && memcmp(magic, "C2ASSIGC", 8)) ||
+        fread(a->f, 8, FIELDS, f) != FIELDS)
         die("%s: not an assignment file", path);
+    const int compact = magic[7] == 'C';
     for (int i = 0; i < 3; i++)
         a->bits[i] = read_array(f, (a->f[2 * i] + 63) / 64, 8, path);
-    for (int i = 0; i < 3; i++)
-        a->abc[i] = read_array(f, a->f[6], 32, path);
-    a->inputs = read_array(f, a->f[7], 32, path);
-    a->aux = read_array(f, a->f[8], 32, path);
+    cuzk_blst_fr **arrays[5] = {&a->abc[0], &a->abc[1], &a->abc[2], &a->inputs, &a->aux};
+    const uint64_t counts[5] = {a->f[6], a->f[6], a->f[6], a->f[7], a->f[8]};
+    for (int i = 0; i < 5; i++)
+        *arrays[i] = compact ? read_compact(f, counts[i], path) : read_array(f, counts[i], 32, path);
+    if (getc(f) != EOF)
+        die("%s: bytes after the assignment", path);
     fclose(f);
 }
 
@@ -132,39 +160,17 @@ static int prove(int argc, char **argv)
 }
 
 #ifdef C2_WITH_CUZK
-static void write_array(FILE *f, const void *p, uint64_t count, size_t size, const char *path)
-{
-    if (count && fwrite(p, size, count, f) != count)
-        die("%s: write error", path);
-}
-
 static int make_assignment(int argc, char **argv)
 {
-    if (argc != 5)
-        die("%s", "usage: assignment R1CS WTNS ASSIGNMENT");
+    if (argc != 5 && !(argc == 6 && !strcmp(argv[5], "--compact")))
+        die("%s", "usage: assignment R1CS WTNS ASSIGNMENT [--compact]");
     cuzk_error err = {0};
     cuzk_r1cs r;
     cuzk_wtns w;
     fil_assignment as;
     if (cuzk_r1cs_read(&r, argv[2], &err) || cuzk_wtns_read(&w, argv[3], &err) ||
-        fil_assignment_from_r1cs(&as, &r, &w, 0, &err))
+        fil_assignment_from_r1cs(&as, &r, &w, 0, &err) || fil_assignment_write(&as, argv[4], argc == 6, &err))
         die("%s", err.msg);
-    FILE *f = fopen(argv[4], "wb");
-    const fil_density *d[3] = {&as.a_aux, &as.b_inp, &as.b_aux};
-    uint64_t fields[FIELDS] = {as.a_aux.bit_len, as.a_aux.popcount, as.b_inp.bit_len, as.b_inp.popcount,
-                               as.b_aux.bit_len, as.b_aux.popcount, as.abc_size,       as.n_inputs,
-                               as.n_aux};
-    if (!f || fwrite("C2ASSIGN", 1, 8, f) != 8 || fwrite(fields, 8, FIELDS, f) != FIELDS)
-        die("%s: cannot write", argv[4]);
-    for (int i = 0; i < 3; i++)
-        write_array(f, d[i]->bits, (d[i]->bit_len + 63) / 64, 8, argv[4]);
-    write_array(f, as.a, as.abc_size, 32, argv[4]);
-    write_array(f, as.b, as.abc_size, 32, argv[4]);
-    write_array(f, as.c, as.abc_size, 32, argv[4]);
-    write_array(f, as.inputs, as.n_inputs, 32, argv[4]);
-    write_array(f, as.aux, as.n_aux, 32, argv[4]);
-    if (fclose(f))
-        die("%s: write error", argv[4]);
     fil_assignment_free(&as);
     cuzk_wtns_free(&w);
     cuzk_r1cs_free(&r);
@@ -176,9 +182,9 @@ static int verify(int argc, char **argv)
     if (argc != 5)
         die("%s", "usage: verify PARAMS ASSIGNMENT PROOFS");
     cuzk_error err = {0};
-    fil_params p;
+    fil_vk vk; /* the .params' vk block alone: a 2^27 key's points are not read */
     assignment_file a;
-    if (fil_params_read(&p, argv[2], NULL, &err))
+    if (fil_vk_read(&vk, argv[2], 1, &err))
         die("%s", err.msg);
     assignment_read(&a, argv[3]);
     FILE *f = fopen(argv[4], "rb");
@@ -195,14 +201,14 @@ static int verify(int argc, char **argv)
     fil_proof proof;
     size_t k = 0;
     for (; fread(&proof, sizeof proof, 1, f) == 1; k++)
-        if (fil_verify(&p.vk, (const uint64_t (*)[4])pub, n_pub, &proof, &err)) {
+        if (fil_verify(&vk, (const uint64_t (*)[4])pub, n_pub, &proof, &err)) {
             fprintf(stderr, "c2-prove: proof %zu: %s\n", k, err.msg);
             return 1;
         }
     printf("%zu proofs verified\n", k);
     fclose(f);
     free(pub);
-    fil_params_free(&p);
+    fil_vk_free(&vk);
     return k ? 0 : 1;
 }
 #endif

@@ -121,9 +121,11 @@ int cli_setup_key(const char *who, struct cuzk_backend *b, cuzk_r1cs *r, int thr
 int cli_device_key_usable(const struct cuzk_backend *b);
 
 /* cuzk setup --format params: a development key for the BLS12-381 r1cs at
- * r1cs_path in bellperson's layout, written to params_path and its .vk
- * beside it (KEY.params -> KEY.vk). CLI_OK, or CLI_FAIL after reporting. */
-int cli_setup_params(const char *r1cs_path, const char *params_path, int threads);
+ * r1cs_path in bellperson's layout, its fixed-base multiplications on the
+ * backend named (backend_create: cpu, gpu, auto), written to params_path
+ * and its .vk beside it (KEY.params -> KEY.vk). CLI_OK, or CLI_FAIL after
+ * reporting. */
+int cli_setup_params(const char *r1cs_path, const char *params_path, const char *backend, int threads);
 
 /* Parses a whole positive number within [lo, hi]; -1 on junk. */
 int cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
@@ -135,7 +137,7 @@ extern const cli_command cli_cmd_zkey_export_solidityverifier, cli_cmd_zkey_expo
 extern const cli_command cli_cmd_zkey_new, cli_cmd_groth16_setup, cli_cmd_zkey_contribute, cli_cmd_zkey_beacon,
     cli_cmd_zkey_verify, cli_cmd_ptau_new, cli_cmd_ptau_contribute, cli_cmd_ptau_beacon, cli_cmd_ptau_prepare,
     cli_cmd_ptau_verify;
-extern const cli_command cli_cmd_params_info, cli_cmd_params_prove, cli_cmd_params_verify;
+extern const cli_command cli_cmd_params_info, cli_cmd_params_prove, cli_cmd_params_verify, cli_cmd_params_synth;
 extern const cli_command cli_cmd_daemon, cli_cmd_client_register, cli_cmd_client_submit, cli_cmd_client_await,
     cli_cmd_client_prove, cli_cmd_client_status, cli_cmd_client_cancel, cli_cmd_client_metrics,
     cli_cmd_client_preload, cli_cmd_client_evict, cli_cmd_client_verification_key, cli_cmd_diag_pool,

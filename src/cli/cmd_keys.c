@@ -72,7 +72,7 @@ static int run_setup(int argc, char **argv)
         return cli_usage_error(&cli_cmd_setup, "--backend takes one of " CUZK_BACKEND_PROVERS ", not '%s'", o.backend);
     fputs(setup_warning, stderr);
     if (!strcmp(o.format, "params"))
-        return cli_setup_params(argv[first], argv[first + 1], common.threads);
+        return cli_setup_params(argv[first], argv[first + 1], o.backend, common.threads);
     cuzk_error err = {0};
     cuzk_r1cs r;
     cuzk_zkey z;
@@ -118,7 +118,7 @@ const cli_command cli_cmd_setup = {
     "           <circuit.r1cs> <circuit.zkey | key.params>\n"
     "  Makes a DEVELOPMENT Groth16 key (random toxic waste, NOT for production) that snarkjs accepts.\n"
     "  --format F    zkey (default: snarkjs's) or params: Filecoin's (bellperson's layout, BLS12-381,\n"
-    "                blstrs's domain; computed on the CPU), its .vk written beside (KEY.params -> KEY.vk)\n"
+    "                blstrs's domain), its .vk written beside (KEY.params -> KEY.vk)\n"
     "  --curve C     fail unless the r1cs is over curve C\n"
     "  --backend B   where the key's points are computed: gpu (the fixed-base multiplications on\n"
     "                GPU 0), cpu, or auto (default: gpu when one is usable); the same kind of key\n"

@@ -9,6 +9,8 @@
 #include "backend/backend.h"
 #include "cli/cli.h"
 #include "filecoin/assignment.h"
+#include "filecoin/assignment_file.h"
+#include "filecoin/porep_shape.h"
 #include "filecoin/params.h"
 #include "filecoin/prove.h"
 #include "filecoin/prove_device.h"
@@ -36,24 +38,29 @@ static void setup_stage(void *ctx, const char *stage)
     fprintf(stderr, "setup: %s (%.2f s into the setup)\n", stage, cuzk_now_s() - *(double *)ctx);
 }
 
-int cli_setup_params(const char *r1cs_path, const char *params_path, int threads)
+int cli_setup_params(const char *r1cs_path, const char *params_path, const char *backend, int threads)
 {
     cuzk_error err = {0};
     cuzk_r1cs r;
     if (cuzk_r1cs_read(&r, r1cs_path, &err))
         return cli_report("reading the r1cs", &err);
     char *vk_path = vk_path_beside(params_path);
-    if (!vk_path) {
+    cuzk_backend *b = NULL;
+    if (!vk_path)
+        cuzk_fail(&err, CUZK_ERR_NOMEM, "out of memory");
+    if (!vk_path || !(b = backend_create(backend, &(backend_options){.cpu_threads = threads, .gpu_one_shot = 1},
+                                         &err))) {
         cuzk_r1cs_free(&r);
-        fprintf(stderr, "cuzk: out of memory\n");
-        return CLI_FAIL;
+        free(vk_path);
+        return cli_report("choosing the backend", &err);
     }
-    fprintf(stderr, "setup: %u constraints, %u wires, %u public: a key in bellperson's layout (.params)...\n",
-            r.n_constraints, r.n_wires, r.n_pub_out + r.n_pub_in);
+    fprintf(stderr, "setup: %u constraints, %u wires, %u public: a key in bellperson's layout (.params), "
+            "multiplied on the %s backend...\n", r.n_constraints, r.n_wires, r.n_pub_out + r.n_pub_in, b->name);
     double t0 = cuzk_now_s();
     fil_params p;
-    fil_setup_options o = {.nthreads = threads, .progress = setup_stage, .progress_ctx = &t0};
+    fil_setup_options o = {.nthreads = threads, .progress = setup_stage, .progress_ctx = &t0, .backend = b};
     int rc = fil_setup(&r, &o, &p, &err);
+    b->destroy(b);
     cuzk_r1cs_free(&r);
     if (!rc) {
         fprintf(stderr, "setup: writing %s and %s\n", params_path, vk_path);
@@ -396,3 +403,118 @@ const cli_command cli_cmd_params_verify = {
     "  Checks a 192-byte bellperson proof against the verifying key and the public inputs.\n"
     "  Prints OK! and exits 0 when the proof is valid; exits 1 with the reason when not.\n",
     run_verify};
+
+/* ---- params synth ---- */
+
+typedef struct {
+    uint32_t log_k;
+    uint64_t seed;
+    const char *backend;
+    int plain;
+} synth_opts;
+
+static int synth_opt(int opt, const char *arg, void *ctx)
+{
+    synth_opts *o = ctx;
+    switch (opt) {
+    case 's':
+        return strcmp(arg, "porep") ? cli_usage_error(&cli_cmd_params_synth, "--shape: porep only, not '%s'", arg)
+                                    : 0;
+    case 'l':
+        return cli_parse_u32(arg, FIL_POREP_LOG_MIN, FIL_POREP_LOG_MAX, &o->log_k)
+                   ? cli_usage_error(&cli_cmd_params_synth, "--log takes %d to %d, not '%s'", FIL_POREP_LOG_MIN,
+                                     FIL_POREP_LOG_MAX, arg)
+                   : 0;
+    case 'S':
+        o->seed = strtoull(arg, NULL, 0);
+        return 0;
+    case 'b':
+        o->backend = arg;
+        return 0;
+    case 'p':
+        o->plain = 1;
+        return 0;
+    }
+    return -1;
+}
+
+static int run_synth(int argc, char **argv)
+{
+    static const struct option opts[] = {{"shape", required_argument, NULL, 's'},
+                                         {"log", required_argument, NULL, 'l'},
+                                         {"seed", required_argument, NULL, 'S'},
+                                         {"backend", required_argument, NULL, 'b'},
+                                         {"plain", no_argument, NULL, 'p'},
+                                         {0, 0, 0, 0}};
+    synth_opts o = {.log_k = 0, .seed = 1, .backend = "auto"};
+    cli_common common;
+    int first, rc = cli_parse(argc, argv, &cli_cmd_params_synth, opts, synth_opt, &o, &common, &first);
+    if (rc)
+        return rc > 0 ? CLI_OK : CLI_USAGE;
+    if (argc - first != 2)
+        return cli_usage_error(&cli_cmd_params_synth, "expected 2 file arguments, got %d", argc - first);
+    if (!o.log_k)
+        return cli_usage_error(&cli_cmd_params_synth, "--log K is required");
+    if (!backend_is_choice(o.backend, 1))
+        return cli_usage_error(&cli_cmd_params_synth, "--backend takes one of " CUZK_BACKEND_PROVERS ", not '%s'",
+                               o.backend);
+    const char *params_path = argv[first], *as_path = argv[first + 1];
+    char *vk_path = vk_path_beside(params_path);
+    cuzk_error err = {0};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    fil_assignment as;
+    fil_porep_counts n;
+    fil_porep_counts_of(o.log_k, &n);
+    double t0 = cuzk_now_s();
+    fprintf(stderr, "params synth: PoRep-shaped, domain 2^%u: %u inputs, %u aux, %u constraints\n", o.log_k, n.inputs,
+            n.aux, n.constraints);
+    const char *what = "out of memory";
+    if (!vk_path || (what = "making the circuit", fil_porep_synth(o.log_k, o.seed, common.threads, &r, &w, &err)))
+        goto fail;
+    fprintf(stderr, "params synth: circuit made (%.2f s); the assignment...\n", cuzk_now_s() - t0);
+    what = "the assignment";
+    rc = fil_assignment_from_r1cs(&as, &r, &w, common.threads, &err);
+    cuzk_wtns_free(&w);
+    if (rc || (rc = fil_assignment_write(&as, as_path, !o.plain, &err))) {
+        fil_assignment_free(&as);
+        cuzk_r1cs_free(&r);
+        goto fail;
+    }
+    fprintf(stderr, "params synth: %s written (%.2f s): %zu of %zu aux in A, %zu in B; the key...\n", as_path,
+            cuzk_now_s() - t0, as.a_aux.popcount, as.n_aux, as.b_aux.popcount);
+    fil_assignment_free(&as);
+    what = "choosing the backend";
+    cuzk_backend *b = backend_create(o.backend, &(backend_options){.cpu_threads = common.threads, .gpu_one_shot = 1},
+                                     &err);
+    if (!b) {
+        cuzk_r1cs_free(&r);
+        goto fail;
+    }
+    fprintf(stderr, "params synth: key multiplied on the %s backend, streamed to %s\n", b->name, params_path);
+    fil_setup_options so = {.nthreads = common.threads, .progress = setup_stage, .progress_ctx = &t0, .backend = b};
+    what = "setup";
+    rc = fil_setup_write(&r, &so, params_path, vk_path, &err);
+    b->destroy(b);
+    cuzk_r1cs_free(&r);
+    if (rc)
+        goto fail;
+    free(vk_path);
+    fprintf(stderr, "params synth: done in %.2f s\n", cuzk_now_s() - t0);
+    return CLI_OK;
+fail:
+    free(vk_path);
+    return cli_report(what, &err);
+}
+
+const cli_command cli_cmd_params_synth = {
+    "params synth", NULL,
+    "cuzk params synth --shape porep --log K [--seed S] [--backend B] [--plain] <key.params> <assignment>\n"
+    "  Makes a synthetic circuit of the shape of Filecoin's 32 GiB PoRep partition (328 inputs, A-aux 99.7 %,\n"
+    "  B-aux 25.4 %, only ONE of the inputs in B, a mostly 0/1 witness) at a domain of 2^K (K 10..27) in\n"
+    "  memory, writes its assignment (bench/peers/c2_prove.c's format, compact unless --plain) and a\n"
+    "  DEVELOPMENT key in bellperson's layout (streamed to the file as it is made; its .vk beside).\n"
+    "  --seed S      the same seed, the same circuit and witness (default 1)\n"
+    "  --backend B   where the key's fixed-base multiplications run: " CUZK_BACKEND_PROVERS " (default auto)\n"
+    "  --threads N   worker threads (default: all CPUs)\n",
+    run_synth};

@@ -15,7 +15,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_client_prove,  &cli_cmd_client_status,  &cli_cmd_client_cancel,  &cli_cmd_client_metrics,
     &cli_cmd_client_preload, &cli_cmd_client_evict,  &cli_cmd_client_verification_key, &cli_cmd_diag_pool,
     &cli_cmd_diag_timeline,
-    &cli_cmd_params_info,   &cli_cmd_params_prove,   &cli_cmd_params_verify,
+    &cli_cmd_params_info,   &cli_cmd_params_prove,   &cli_cmd_params_verify, &cli_cmd_params_synth,
     &cli_cmd_zkey_export_solidityverifier, &cli_cmd_zkey_export_soliditycalldata,
     &cli_cmd_zkey_new,      &cli_cmd_groth16_setup,  &cli_cmd_zkey_contribute, &cli_cmd_zkey_beacon,
     &cli_cmd_zkey_verify,   &cli_cmd_ptau_new,       &cli_cmd_ptau_contribute, &cli_cmd_ptau_beacon,

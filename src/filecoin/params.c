@@ -342,6 +342,7 @@ int fil_vk_read(fil_vk *vk, const char *path, int prefix, cuzk_error *err)
 
 typedef struct {
     const void *in;
+    const uint32_t *pick;
     uint8_t *out;
     int g2;
     int *infinity; /* per thread: set when a point is infinity */
@@ -351,33 +352,40 @@ static void encode_range(void *vctx, size_t begin, size_t end, int tid)
 {
     const encode_job *j = vctx;
     for (size_t i = begin; i < end; i++) {
+        const size_t from = j->pick ? j->pick[i] : i;
         if (j->g2) {
-            const bls12_381_g2_affine *q = (const bls12_381_g2_affine *)j->in + i;
+            const bls12_381_g2_affine *q = (const bls12_381_g2_affine *)j->in + from;
             j->infinity[tid] |= bls12_381_g2_affine_is_inf(q);
             fil_g2_encode(j->out + i * FIL_G2_BYTES, q);
         } else {
-            const bls12_381_g1_affine *q = (const bls12_381_g1_affine *)j->in + i;
+            const bls12_381_g1_affine *q = (const bls12_381_g1_affine *)j->in + from;
             j->infinity[tid] |= bls12_381_g1_affine_is_inf(q);
             fil_g1_encode(j->out + i * FIL_G1_BYTES, q);
         }
     }
 }
 
+int fil_points_encode(uint8_t *out, const void *pts, const uint32_t *pick, size_t count, int g2, int nthreads)
+{
+    int nt = count < 1024 || nthreads < 1 ? 1 : nthreads;
+    int inf[nt], any = 0;
+    memset(inf, 0, sizeof inf);
+    encode_job j = {pts, pick, out, g2, inf};
+    cuzk_parallel_for(nt, count, encode_range, &j);
+    for (int t = 0; t < nt; t++)
+        any |= inf[t];
+    return any;
+}
+
 static int write_points(FILE *f, const char *path, const char *what, const void *pts, size_t count, int g2,
                         uint8_t *buf, cuzk_error *err)
 {
-    int nt = cuzk_cpu_count();
-    int inf[nt];
     size_t size = point_bytes(g2), in_size = g2 ? sizeof(bls12_381_g2_affine) : sizeof(bls12_381_g1_affine);
     for (size_t at = 0; at < count; at += PARAMS_ROUND) {
         size_t len = count - at < PARAMS_ROUND ? count - at : PARAMS_ROUND;
-        memset(inf, 0, sizeof inf);
-        encode_job j = {(const uint8_t *)pts + at * in_size, buf, g2, inf};
-        cuzk_parallel_for(len < 1024 ? 1 : nt, len, encode_range, &j);
-        for (int t = 0; t < nt; t++)
-            if (inf[t])
-                return cuzk_fail(err, CUZK_ERR_ARG, "%s: %s holds the point at infinity, which the format cannot",
-                                 path, what);
+        if (fil_points_encode(buf, (const uint8_t *)pts + at * in_size, NULL, len, g2, cuzk_cpu_count()))
+            return cuzk_fail(err, CUZK_ERR_ARG, "%s: %s holds the point at infinity, which the format cannot",
+                             path, what);
         if (fwrite(buf, size, len, f) != len)
             return cuzk_fail(err, CUZK_ERR_IO, "%s: write error", path);
     }

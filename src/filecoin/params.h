@@ -92,6 +92,11 @@ int fil_vk_read_memory(fil_vk *vk, const void *data, size_t len, const char *nam
  * counts, and any point at infinity; CUZK_ERR_IO on a write error (what
  * stood at the path is kept). */
 int fil_params_write(const fil_params *p, const char *path, cuzk_error *err);
+
+/* out <- the zcash encodings of count points (G2 when g2, else G1) of
+ * pts: pts[pick[i]] (pick NULL: pts[i]), on nthreads threads; 1 when one
+ * of them is the point at infinity (encoded as the flag), else 0. */
+int fil_points_encode(uint8_t *out, const void *pts, const uint32_t *pick, size_t count, int g2, int nthreads);
 int fil_vk_write(const fil_vk *vk, const char *path, cuzk_error *err);
 
 void fil_vk_free(fil_vk *vk);

@@ -96,7 +96,8 @@ int cuzk_groth16_verifying_key(const cuzk_zkey *z, cuzk_vk *vk, cuzk_error *err)
 
 int cuzk_groth16_setup_with(const cuzk_r1cs *r, const cuzk_setup_options *o, cuzk_zkey *z, cuzk_error *err)
 {
-    return cuzk_groth16_setup_domain(r, o, NULL, z, err);
+    static const cuzk_setup_domain bellman = {7, 1};
+    return cuzk_groth16_setup_domain(r, o, o->bellman_domain ? &bellman : NULL, z, err);
 }
 
 int cuzk_groth16_setup_domain(const cuzk_r1cs *r, const cuzk_setup_options *o, const cuzk_setup_domain *d,

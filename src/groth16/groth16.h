@@ -136,6 +136,18 @@ typedef struct {
      * only (0: the device's own choice, 2^24); tests make it small to take
      * several rounds */
     size_t device_round;
+    /* 0: snarkjs's domain and H (a zkey); 1: bellman's, for Filecoin's
+     * .params (groth16_ops.h: cuzk_setup_domain {7, h_monomial}) */
+    int bellman_domain;
+    /* NULL, or each array's points handed over as they are made, in
+     * rounds of emit_round points (0: 2^22) in order: points[i] is point
+     * first + i of array `which` (host memory, valid during the call).
+     * z's A, B1, B2, C, H and its coefficients then stay NULL (a key too
+     * large to hold streams to a file); a non-zero return ends the setup
+     * with it (err filled) */
+    int (*emit)(void *ctx, cuzk_setup_array which, size_t first, const void *points, size_t count, cuzk_error *err);
+    void *emit_ctx;
+    size_t emit_round;
 } cuzk_setup_options;
 
 /* cuzk_groth16_setup with options: the same key, byte for byte, for the

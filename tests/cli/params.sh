@@ -4,7 +4,8 @@
 # verify` (random and deterministic proofs, the blst layout, the default
 # backend's bytes against --backend cpu's), and clean
 # failures: a tampered proof, a wrong public input, a truncated key, a
-# BN254 circuit, a witness of another circuit.
+# BN254 circuit, a witness of another circuit; `params synth` (a
+# PoRep-shaped key and compact assignment) and its bad options.
 source "$(dirname "$0")/../interop/lib.sh"
 d=$WORK
 FIX=$ROOT/tests/fixtures/bls12381
@@ -65,4 +66,17 @@ if "$CUZK" setup --format params "$d/s.r1cs" "$d/s.params" 2>"$d/s_setup.txt"; t
 else
     grep -q "is in no constraint" "$d/s_setup.txt" || { cat "$d/s_setup.txt"; echo "FAIL: setup"; exit 1; }
 fi
+step "params synth: a PoRep-shaped key and assignment; bad options refused"
+"$CUZK" params synth --shape porep --log 10 --backend cpu --threads 2 "$d/porep.params" "$d/porep.as" 2>"$d/synth.txt" ||
+    { cat "$d/synth.txt"; echo "FAIL: params synth"; exit 1; }
+"$CUZK" params info --check "$d/porep.params" >"$d/porep_info.txt" 2>/dev/null
+grep -q "inputs (ic)  328 (ONE and 327 public)" "$d/porep_info.txt" && grep -q "domain       2^10" "$d/porep_info.txt" &&
+    grep -q "b_g1, b_g2   255, 255" "$d/porep_info.txt" || { cat "$d/porep_info.txt"; echo "FAIL: the PoRep key's counts"; exit 1; }
+[ -s "$d/porep.vk" ] && [ "$(head -c 8 "$d/porep.as")" = C2ASSIGC ] || { echo "FAIL: no .vk or compact assignment"; exit 1; }
+expect_fail "$CUZK" params synth --shape porep --log 28 "$d/x.params" "$d/x.as"
+expect_output "--log takes 10 to 27"
+expect_fail "$CUZK" params synth --shape sha "$d/x.params" "$d/x.as"
+expect_output "porep only"
+expect_fail "$CUZK" params synth --shape porep "$d/x.params" "$d/x.as"
+expect_output "--log K is required"
 echo "params: all passed"

@@ -4,9 +4,11 @@
  * shape (random, all dense, no B-aux, one input, a one-constraint domain
  * of 2, a, b, c filling the domain or not) and at 2^15; blinded proofs
  * verify; a key proves many assignments the same, resident or streamed
- * from host memory; an assignment with other densities is refused; and
- * supraseal-c2's ABI on the GPU gives the CPU's bytes for a batch. Skips
- * (77) without a usable GPU. */
+ * from host memory; an assignment with other densities is refused;
+ * supraseal-c2's ABI on the GPU gives the CPU's bytes for a batch; a
+ * .params made with the GPU's fixed-base multiplications is the CPU's,
+ * byte for byte, for the same toxic waste. Skips (77) without a usable
+ * GPU. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -174,6 +176,53 @@ static void test_abi_batch(void **state)
     fc_case_free(&c);
 }
 
+/* fil_setup with the fixed-base multiplications on the gpu backend (in
+ * rounds of 97 points, so that every array takes several) against the
+ * CPU's, same toxic waste: the same .params file, byte for byte; and the
+ * same again streamed to its file (fil_setup_write, rounds of 500 points
+ * handed from the GPU to the writer) */
+static void test_setup_on_gpu(void **state)
+{
+    (void)state;
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    assert_int_equal(fc_build(FC_RANDOM, 4, 700, 500, &r, &w), 0);
+    char dir[64], path[3][128];
+    snprintf(dir, sizeof dir, "/tmp/cuzk-gpu-fsetup-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    static const char *const names[3] = {"cpu", "gpu", "gpu-streamed"};
+    for (int k = 0; k < 3; k++) {
+        cuzk_error err = {0};
+        fil_setup_options o = {.nthreads = cuzk_cpu_count(), .toxic = test_toxic, .backend = k ? gpu : NULL,
+                               .device_round = 97, .stream_round = 500};
+        snprintf(path[k], sizeof path[k], "%s/%s.params", dir, names[k]);
+        if (k == 2) {
+            if (fil_setup_write(&r, &o, path[k], NULL, &err)) /* frees r: the last */
+                fail_msg("streamed setup (GPU): %s", err.msg);
+            continue;
+        }
+        fil_params p;
+        if (fil_setup(&r, &o, &p, &err))
+            fail_msg("setup (%s): %s", names[k], err.msg);
+        if (fil_params_write(&p, path[k], &err))
+            fail_msg("write: %s", err.msg);
+        fil_params_free(&p);
+    }
+    size_t len[3];
+    char *bytes[3];
+    for (int k = 0; k < 3; k++)
+        assert_non_null(bytes[k] = read_whole_file(path[k], &len[k]));
+    for (int k = 1; k < 3; k++) {
+        assert_int_equal(len[k], len[0]);
+        assert_memory_equal(bytes[k], bytes[0], len[0]);
+    }
+    for (int k = 0; k < 3; k++)
+        free(bytes[k]);
+    assert_int_equal(remove_tree(dir), 0);
+    cuzk_wtns_free(&w);
+    cuzk_r1cs_free(&r);
+}
+
 int main(void)
 {
     if (!backend_gpu_usable()) {
@@ -192,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_streamed),
         cmocka_unit_test(test_other_densities),
         cmocka_unit_test(test_abi_batch),
+        cmocka_unit_test(test_setup_on_gpu),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gpu->destroy(gpu);
