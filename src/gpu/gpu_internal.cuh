@@ -55,7 +55,7 @@ struct cuzk_gpu {
     /* a resident key's proof: C' + H''s digits (or H''s alone, when C' + H'
      * is sliced) sorted on copy_stream while the stream sums other MSMs
      * (prove.cu, SIDE_*) */
-    cudaEvent_t side_ev[4];
+    cudaEvent_t side_ev[5];
     cudaMemPool_t pool;
     /* NTT twiddles per curve (see ntt.cu; the inverse transform reads the
      * same table): 2^lg entries, each a twiddle with its Shoup quotient */

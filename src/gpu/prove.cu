@@ -67,6 +67,24 @@ static int add_partial(cuzk_curve_id curve, bool g2, void *r, const void *p, cuz
     return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", (int)curve);
 }
 
+/* the hand-overs between the stream and the copy stream (g->side_ev) */
+enum { SIDE_H, SIDE_CH_DIGITS, SIDE_DONE, SIDE_RELEASE, SIDE_SLICES, SIDE_EVENTS };
+
+static cudaError_t side_event(cuzk_gpu *g, int i)
+{
+    static_assert(sizeof g->side_ev / sizeof g->side_ev[0] == SIDE_EVENTS, "one event per hand-over");
+    return g->side_ev[i] ? cudaSuccess : cudaEventCreateWithFlags(&g->side_ev[i], cudaEventDisableTiming);
+}
+
+/* side_ev[i] recorded on `from`, waited for by `to` */
+static int hand_over(cuzk_gpu *g, int i, cudaStream_t from, cudaStream_t to, cuzk_error *err)
+{
+    GPU_CHECK(side_event(g, i));
+    GPU_CHECK(cudaEventRecord(g->side_ev[i], from));
+    GPU_CHECK(cudaStreamWaitEvent(to, g->side_ev[i], 0));
+    return 0;
+}
+
 /* One MSM of a streamed key: slice j's points are copied on the copy
  * stream while slice j - 1's MSM runs; the partial sums add up on the host.
  * A buffer is refilled only after the MSM that read it has returned (each
@@ -84,6 +102,10 @@ static int streamed_msm(cuzk_gpu *g, const cuzk_gpu_key *k, int which, const fr_
     dev_buf<uint8_t> buf[2];
     GPU_TRY(buf[0].alloc(g, slice * pb, err));
     GPU_TRY(buf[1].alloc(g, slice * pb, err));
+    /* the pool may give the buffers memory that work queued earlier on the
+     * stream (a quotient's scratch, freed) still uses: the copy stream
+     * writes them only after that work */
+    GPU_TRY(hand_over(g, SIDE_SLICES, g->stream, g->copy_stream, err));
     for (cudaEvent_t &e : g->slice_ready)
         if (!e)
             GPU_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -201,24 +223,6 @@ static int c_plus_h_digits(cuzk_gpu *g, const cuzk_gpu_key *k, const fr_words *w
     dev_buf<fr_words> scalars;
     GPU_TRY(c_plus_h_scalars(g, st, k, w_c, h, scalars, err));
     return array_prepare(g, k, KEY_C, scalars.get(), device_points(k, KEY_C), d.ch, err, st);
-}
-
-/* the hand-overs between the stream and the copy stream (g->side_ev) */
-enum { SIDE_H, SIDE_CH_DIGITS, SIDE_DONE, SIDE_RELEASE, SIDE_EVENTS };
-
-static cudaError_t side_event(cuzk_gpu *g, int i)
-{
-    static_assert(sizeof g->side_ev / sizeof g->side_ev[0] == SIDE_EVENTS, "one event per hand-over");
-    return g->side_ev[i] ? cudaSuccess : cudaEventCreateWithFlags(&g->side_ev[i], cudaEventDisableTiming);
-}
-
-/* side_ev[i] recorded on `from`, waited for by `to` */
-static int hand_over(cuzk_gpu *g, int i, cudaStream_t from, cudaStream_t to, cuzk_error *err)
-{
-    GPU_CHECK(side_event(g, i));
-    GPU_CHECK(cudaEventRecord(g->side_ev[i], from));
-    GPU_CHECK(cudaStreamWaitEvent(to, g->side_ev[i], 0));
-    return 0;
 }
 
 /* Declared last in a proof, destroyed first: the stream waits for the
