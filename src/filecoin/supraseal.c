@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/pack_ahead.h"
 #include "filecoin/params.h"
 #include "filecoin/prove.h"
 #include "filecoin/prove_device.h"
@@ -248,6 +249,11 @@ cuzk_rust_error generate_groth16_proofs_c(const cuzk_assignment provers[], size_
         return fail(ENODEV, "%s", prover_error);
     srs_inner *inner = srs->ptr;
     pthread_mutex_lock(&one_at_a_time);
+    /* on the device: each circuit packed while the one before it is proved */
+    fil_assignment *views = prover ? malloc(num_circuits * sizeof *views) : NULL;
+    for (size_t i = 0; views && i < num_circuits; i++)
+        views[i] = view_of(&provers[i]);
+    fil_pack_ahead *ahead = views ? fil_pack_ahead_start(views, num_circuits, cuzk_cpu_count()) : NULL;
     int rc = CUZK_OK;
     size_t i = 0;
     for (; i < num_circuits && !rc; i++) {
@@ -267,8 +273,11 @@ cuzk_rust_error generate_groth16_proofs_c(const cuzk_assignment provers[], size_
                          " (CUZK_SUPRASEAL_BACKEND=cpu proves on the CPU)");
             continue;
         }
-        rc = fil_prove_on(inner->device_key, &as, r, s, (fil_proof *)&proofs[i], &err);
+        const cuzk_bellman_packed *packed = ahead ? fil_pack_ahead_next(ahead, i) : NULL;
+        rc = fil_prove_on_packed(inner->device_key, &as, packed, r, s, (fil_proof *)&proofs[i], &err);
     }
+    fil_pack_ahead_stop(ahead);
+    free(views);
     pthread_mutex_unlock(&one_at_a_time);
     return rc ? fail(errno_of(rc), "circuit %zu: %s", i - 1, err.msg) : ok();
 }
