@@ -18,13 +18,13 @@ typedef struct {
     size_t range[PACK_MAX_THREADS][2]; /* in place: each thread's blocks */
 } pack_job;
 
+/* ZERO 0, ONE 1, KEPT 2: (not zero) + (not zero and not one), without
+ * branches (the values' kinds are random to a predictor) */
 static unsigned kind_of(const uint64_t *v, const uint64_t *one)
 {
-    if (!(v[0] | v[1] | v[2] | v[3]))
-        return CUZK_WTNS_ZERO;
-    if (!((v[0] ^ one[0]) | (v[1] ^ one[1]) | (v[2] ^ one[2]) | (v[3] ^ one[3])))
-        return CUZK_WTNS_ONE;
-    return CUZK_WTNS_KEPT;
+    const unsigned nonzero = (v[0] | v[1] | v[2] | v[3]) != 0;
+    const unsigned not_one = ((v[0] ^ one[0]) | (v[1] ^ one[1]) | (v[2] ^ one[2]) | (v[3] ^ one[3])) != 0;
+    return nonzero + (nonzero & not_one);
 }
 
 static unsigned kind_at(const uint64_t *kinds, size_t i)
