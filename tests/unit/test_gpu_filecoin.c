@@ -227,7 +227,7 @@ static void test_packed_porep(void **state)
     assert_non_null(packed.b.base);
     assert_non_null(packed.aux.base);
     fil_device_key *k = NULL;
-    if (fil_device_key_load(&k, gpu, 0, &p, &as, &err) || fil_prove_on_packed(k, &as, &packed, NULL, NULL, &dev, &err))
+    if (fil_device_key_load(&k, gpu, 0, &p, &as, &err) || fil_prove_on_packed(k, &as, &packed, NULL, NULL, &dev, NULL, &err))
         fail_msg("GPU prove, packed: %s", err.msg);
     assert_memory_equal(&dev, &cpu, sizeof cpu);
     fil_device_key_free(k);
