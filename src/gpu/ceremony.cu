@@ -3,12 +3,13 @@
  *   scale    pts[i] <- first inc^i pts[i] (contributions): a thread takes
  *            FIXED_PER_THREAD points, computes each scalar first inc^i
  *            itself (inc^i by square and multiply on the public index i),
- *            multiplies by double-and-add and makes its points affine with
- *            one inversion (fixed_base.cuh, make_affine);
+ *            multiplies (scalar_mul.cuh: signed windows, GLV on G1) and
+ *            makes its points affine with one inversion (fixed_base.cuh,
+ *            make_affine);
  *   combine  out[i] = sum of k_t B_t over output i's terms (zkey new): a
  *            thread per chunk of at most COMBINE_CHUNK terms of one output
  *            sums their products (k public: the shorter of k and r - k,
- *            double-and-add); outputs longer than a chunk are then summed
+ *            scalar_mul.cuh); outputs longer than a chunk are then summed
  *            chunk by chunk, COMBINE_CHUNK partial sums a thread, level by
  *            level, until each has one; then affine.
  *   ifft     prepare phase2's inverse FFT of points: the points' XYZZ forms
@@ -37,6 +38,7 @@
 #include "gpu/ec.cuh"
 #include "gpu/fixed_base.cuh"
 #include "gpu/gpu_internal.cuh"
+#include "gpu/scalar_mul.cuh"
 
 namespace gpu {
 
@@ -59,27 +61,6 @@ struct lc_term_dev {
 };
 static_assert(sizeof(lc_term_dev) == sizeof(cuzk_lc_term), "a term's bytes");
 
-/* k p, k as 8 little-endian 32-bit words (normal form), by double-and-add
- * from k's top bit (leading zeros cost nothing); infinity p gives infinity.
- * p affine (mixed additions) or XYZZ (the FFT's points). */
-template <class F> FF_INLINE void add_point(xyzz<F> &acc, const affine<F> &p) { xyzz_add_affine(acc, p); }
-template <class F> FF_INLINE void add_point(xyzz<F> &acc, const xyzz<F> &p) { xyzz_add_to(&acc, &p); }
-
-template <class F, class P> FF_INLINE xyzz<F> mul_words(const P &p, const uint32_t (&k)[8])
-{
-    xyzz<F> acc = xyzz<F>::inf();
-    if (p.is_inf())
-        return acc;
-#pragma unroll 1
-    for (int bit = 255; bit >= 0; bit--) {
-        if (!acc.is_inf())
-            xyzz_dbl_to(&acc);
-        if ((k[bit / 32] >> (bit % 32)) & 1)
-            add_point(acc, p);
-    }
-    return acc;
-}
-
 /* pts[i] <- first inc^(from + i) pts[i], i < n; secret = {first, inc},
  * Montgomery */
 template <class F, class FR>
@@ -89,7 +70,7 @@ __global__ void __launch_bounds__(CEREMONY_THREADS)
     const FR first = load(secret), inc = load(secret + 1);
     make_affine<F>(n, pts, zz_s, zzz_s, pre_s, [&](size_t i) {
         const FR k = (first * inc.pow(from + i)).from_mont();
-        return mul_words<F>(load(pts + i), k.v);
+        return mul_scalar<F>(load(pts + i), k.v);
     });
 }
 
@@ -109,7 +90,7 @@ template <class F, class FR> FF_INLINE xyzz<F> mul_public(const affine<F> &p, co
             break;
         }
     const FR &use = high ? neg : kk;
-    xyzz<F> r = mul_words<F>(p, use.v);
+    xyzz<F> r = mul_scalar<F>(p, use.v);
     if (high)
         r.y = r.y.neg();
     return r;
@@ -277,7 +258,7 @@ __global__ void __launch_bounds__(CEREMONY_THREADS)
     xyzz<F> u = load(a + i), v = load(a + i + half);
     if (j) {
         const FR w = load(tw + j * stride);
-        v = mul_words<F>(v, w.v);
+        v = mul_scalar<F>(v, w.v);
     }
     xyzz<F> sum = u;
     xyzz_add_to(&sum, &v);
@@ -293,7 +274,7 @@ __global__ void __launch_bounds__(CEREMONY_THREADS)
     ifft_out_kernel(const xyzz<F> *a, size_t n, const FR *n_inv, affine<F> *pts, F *zz_s, F *zzz_s, F *pre_s)
 {
     const FR k = load(n_inv).from_mont();
-    make_affine<F>(n, pts, zz_s, zzz_s, pre_s, [&](size_t i) { return mul_words<F>(load(a + i), k.v); });
+    make_affine<F>(n, pts, zz_s, zzz_s, pre_s, [&](size_t i) { return mul_scalar<F>(load(a + i), k.v); });
 }
 
 /* The whole FFT on the device (2^log_n points and their XYZZ forms at
