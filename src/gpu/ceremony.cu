@@ -21,8 +21,8 @@
  * so device memory stays bounded for any size: an output whose terms
  * cross a round's end carries its partial sum (one point, on the device)
  * into the next round. The bases of a combine round are gathered on the
- * host (the terms' points, in the terms' order): the tables themselves
- * (the Lagrange bases) never go to the device whole.
+ * host's threads (the terms' points, in the terms' order): the tables
+ * themselves (the Lagrange bases) never go to the device whole.
  *
  * The results are affine with canonical coordinates (ff.cuh), so byte for
  * byte the CPU's whatever formulas made them. first and inc (toxic waste)
@@ -40,6 +40,10 @@
 #include "gpu/gpu_internal.cuh"
 #include "gpu/scalar_mul.cuh"
 
+extern "C" {
+#include "util/threads.h"
+}
+
 namespace gpu {
 
 /* COMBINE_CHUNK       terms, or partial sums, one thread adds up
@@ -48,6 +52,7 @@ static constexpr unsigned COMBINE_CHUNK = 16;
 static constexpr size_t CEREMONY_ROUND = (size_t)1 << 22;
 static constexpr size_t CEREMONY_ROUND_MAX = (size_t)1 << 30; /* chunk bounds are 32-bit */
 static constexpr unsigned CEREMONY_THREADS = 128;
+static constexpr size_t GATHER_MIN = (size_t)1 << 16; /* terms worth the host's threads */
 
 struct ceremony_dev {
     cuzk_gpu *g;
@@ -372,6 +377,34 @@ template <class F> struct combine_bufs {
     }
 };
 
+/* The terms' points, in the terms' order, on all CPUs: random reads
+ * across the tables (a 2^24 key's Lagrange bases are gigabytes), each a
+ * cache miss, too slow for one thread beside the device's products. */
+template <class F> struct gather_ctx {
+    affine<F> *dst;
+    const cuzk_lc_term *terms;
+    const void *const *tables;
+};
+
+template <class F> static void gather_range(void *vctx, size_t begin, size_t end, int tid)
+{
+    (void)tid;
+    const gather_ctx<F> *x = static_cast<const gather_ctx<F> *>(vctx);
+    for (size_t t = begin; t < end; t++) {
+        const cuzk_lc_term &term = x->terms[t];
+        std::memcpy(static_cast<void *>(&x->dst[t]),
+                    static_cast<const uint8_t *>(x->tables[term.table]) + (size_t)term.base * sizeof(affine<F>),
+                    sizeof(affine<F>));
+    }
+}
+
+template <class F>
+static void gather_bases(affine<F> *dst, const cuzk_lc_term *terms, size_t m, const void *const *tables)
+{
+    gather_ctx<F> x{dst, terms, tables};
+    cuzk_parallel_for(m < GATHER_MIN ? 1 : cuzk_cpu_count(), m, gather_range<F>, &x);
+}
+
 /* bounds_h to the device; waits, so the host vector may change after */
 static int upload_bounds(cuzk_gpu *g, uint32_t *d, const std::vector<uint32_t> &h, cuzk_error *err)
 {
@@ -388,12 +421,7 @@ static int combine_round(cuzk_gpu *g, combine_bufs<F> &b, affine<F> *out, uint64
                          cuzk_error *err)
 {
     const size_t m = t1 - t0, segs = b.len.size();
-    for (size_t t = 0; t < m; t++) { /* the terms' points, in the terms' order */
-        const cuzk_lc_term &term = terms[t0 + t];
-        std::memcpy(static_cast<void *>(&b.host_bases[t]),
-                    static_cast<const uint8_t *>(tables[term.table]) + (size_t)term.base * sizeof(affine<F>),
-                    sizeof(affine<F>));
-    }
+    gather_bases<F>(b.host_bases.data(), terms + t0, m, tables);
     GPU_CHECK(cudaMemcpyAsync(b.terms.get(), terms + t0, m * sizeof(cuzk_lc_term), cudaMemcpyHostToDevice, g->stream));
     GPU_CHECK(cudaMemcpyAsync(b.bases.get(), b.host_bases.data(), m * sizeof(affine<F>), cudaMemcpyHostToDevice,
                               g->stream));
