@@ -14,11 +14,12 @@ FP2 = 2.7
 DBL, MADD, ADD = 9, 10, 14
 OLD = {"g1_aff": 254 * DBL + 127 * MADD, "g1_x": 254 * DBL + 127 * ADD}
 OLD["g2_aff"], OLD["g2_x"] = OLD["g1_aff"], OLD["g1_x"]
-NEW = {  # table of 15 entries, windows of 5 bits (26 per GLV half), ~15/16 digits non-zero
+NEW = {  # table of 15 entries, windows of 5 bits (26 per half), ~15/16 digits non-zero;
+    # the endomorphism on ~24 entries: G1 beta X (1 product), G2 psi or psi^2 (2)
     "g1_aff": 15 * MADD + 130 * DBL + 49 * ADD + 24,
     "g1_x": 15 * ADD + 130 * DBL + 49 * ADD + 24,
-    "g2_aff": 15 * MADD + 255 * DBL + 49.5 * ADD,
-    "g2_x": 15 * ADD + 255 * DBL + 49.5 * ADD,
+    "g2_aff": 15 * MADD + 130 * DBL + 49 * ADD + 48,
+    "g2_x": 15 * ADD + 130 * DBL + 49 * ADD + 48,
 }
 TERMS = (1.364, 1.368, 1.391)  # A, B, C terms per constraint
 FULL = 0.27  # share of full-width coefficients; the rest < 2^32

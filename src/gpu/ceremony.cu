@@ -3,7 +3,7 @@
  *   scale    pts[i] <- first inc^i pts[i] (contributions): a thread takes
  *            FIXED_PER_THREAD points, computes each scalar first inc^i
  *            itself (inc^i by square and multiply on the public index i),
- *            multiplies (scalar_mul.cuh: signed windows, GLV on G1) and
+ *            multiplies (scalar_mul.cuh: signed windows, GLV/GLS splits) and
  *            makes its points affine with one inversion (fixed_base.cuh,
  *            make_affine);
  *   combine  out[i] = sum of k_t B_t over output i's terms (zkey new): a

@@ -9,17 +9,20 @@
  * and a 256-bit scalar costs 5 doublings and at most one addition per
  * window instead of one doubling and one addition in two per bit.
  *
- * G1 of both curves adds the GLV endomorphism phi(x, y) = (beta x, y) =
- * lambda (x, y) (glv_constants.cuh, tools/gen_glv_constants.py): k is split
- * into k1 + k2 lambda with |k1|, |k2| < 2^129 (glv_split, Babai rounding on
- * a short lattice basis), and k P = k1 P + k2 phi(P) goes over both halves
- * at once: 130 doublings instead of 256, and phi of a table entry is one
- * product (beta X; in XYZZ coordinates x = X / ZZ). phi acts as lambda
- * on the prime-order group G1 only: BN254's G1 is its whole curve
- * (cofactor 1), but a BLS12-381 point on the curve and off the subgroup
- * (a tampered file: the ceremony's loads check the curve, not the
- * subgroup) gets another product than the CPU's k P; such a file fails
- * verify on either backend.
+ * Each group adds an endomorphism e acting as a scalar lambda of about
+ * 128 bits (glv_constants.cuh, tools/gen_glv_constants.py): on G1 GLV's
+ * phi(x, y) = (beta x, y), on G2 GLS's psi (BN254) or psi^2 (BLS12-381),
+ * the Frobenius through the twist. k is split into k1 + k2 lambda with
+ * |k1|, |k2| < 2^129 (glv_split, Babai rounding on a short lattice basis),
+ * and k P = k1 P + k2 e(P) goes over both halves at once: 130 doublings
+ * instead of 256. e of a table entry is one or two products: in XYZZ
+ * coordinates (x = X / ZZ, y = Y / ZZZ) e is X ex, Y ey after conjugating
+ * all four for psi (conjugation is a field automorphism, so ZZ^3 = ZZZ^2
+ * holds). e acts as lambda on the prime-order groups only: BN254's G1 is
+ * its whole curve (cofactor 1), but a point on a curve and off the
+ * subgroup (G2's twists, BLS12-381's G1; a tampered file: the ceremony's
+ * loads check the curve, not the subgroup) gets another product than the
+ * CPU's k P; such a file fails verify on either backend.
  *
  * All of it runs on the host too (tests/unit/test_gpu_scalar_mul_host.cpp,
  * the PTX emulated, against src/ec's products). */
@@ -42,17 +45,53 @@ static constexpr int DIGITS_GLV = (GLV_BITS + WIN_BITS - 1) / WIN_BITS; /* 26 */
 
 /* ---- the GLV split (plain integers in 32-bit words) ---- */
 
-/* the curve's GLV constants for a coordinate field, if it has them */
-template <class F> struct glv_of {
-    static constexpr bool on = false;
-};
+/* a group's endomorphism constants, by its coordinate field */
+template <class F> struct glv_of;
 template <> struct glv_of<bn254_fp_t> {
-    static constexpr bool on = true;
-    using C = bn254_glv_params;
+    using C = bn254_g1_glv_params;
+};
+template <> struct glv_of<bn254_fp2_t> {
+    using C = bn254_g2_glv_params;
 };
 template <> struct glv_of<bls12_381_fp_t> {
-    static constexpr bool on = true;
-    using C = bls12_381_glv_params;
+    using C = bls12_381_g1_glv_params;
+};
+template <> struct glv_of<bls12_381_fp2_t> {
+    using C = bls12_381_g2_glv_params;
+};
+
+/* the element of F whose 32-bit words are w(0), w(1), ... (an fp2 is c0's
+ * words, then c1's) */
+template <class F, class W> FF_INLINE F field_from_words(W w)
+{
+    F r;
+    uint32_t *d = reinterpret_cast<uint32_t *>(&r);
+    for (int i = 0; i < (int)(sizeof(F) / 4); i++)
+        d[i] = w(i);
+    return r;
+}
+
+template <class P> FF_INLINE fp2<P> conj(const fp2<P> &a) { return {a.c0, a.c1.neg()}; }
+
+/* the endomorphism e of the group with constants C on XYZZ points */
+template <class F, class C> struct endo_map {
+    F ex, ey;
+    static FF_INLINE endo_map make()
+    {
+        endo_map m;
+        m.ex = field_from_words<F>([](int i) { return C::ex(i); });
+        if constexpr (C::MUL_Y)
+            m.ey = field_from_words<F>([](int i) { return C::ey(i); });
+        return m;
+    }
+    FF_INLINE void apply(xyzz<F> &q) const
+    {
+        if constexpr (C::CONJ)
+            q = {conj(q.x), conj(q.y), conj(q.zz), conj(q.zzz)};
+        q.x = q.x * ex;
+        if constexpr (C::MUL_Y)
+            q.y = q.y * ey;
+    }
 };
 
 /* floor(k g / 2^256): k of 8 words, g of GLV_WORDS (k < 2^256, g < 2^160:
@@ -185,18 +224,18 @@ template <class F, class P> FF_INLINE void window_table(xyzz<F> (&t)[WIN_TABLE],
     }
 }
 
-/* acc <- acc + d t[|d| - 1], negated where neg, phi applied (x times beta)
- * where phi */
-template <class F>
-FF_INLINE void add_digit(xyzz<F> &acc, const xyzz<F> (&t)[WIN_TABLE], int d, bool neg, const F *beta)
+/* acc <- acc + d t[|d| - 1], negated where neg, the endomorphism applied
+ * where e is given */
+template <class F, class E>
+FF_INLINE void add_digit(xyzz<F> &acc, const xyzz<F> (&t)[WIN_TABLE], int d, bool neg, const E *e)
 {
     if (d == 0)
         return;
     xyzz<F> q = t[(d < 0 ? -d : d) - 1];
     if ((d < 0) != neg)
         q.y = q.y.neg();
-    if (beta)
-        q.x = q.x * *beta;
+    if (e)
+        e->apply(q);
     xyzz_add_to(&acc, &q);
 }
 
@@ -209,34 +248,38 @@ template <class F> FF_INLINE void dbl_window(xyzz<F> &acc)
         xyzz_dbl_to(&acc);
 }
 
-/* k p by signed windows over k's 256 bits */
-template <class F, class P> FF_INLINE xyzz<F> mul_windowed(const P &p, const uint32_t (&k)[8])
+/* k p by signed windows over k's 256 bits, in the caller's table t and
+ * digits d (one frame's worth of local memory for both paths) */
+template <class F, class P>
+FF_INLINE xyzz<F> mul_windowed(xyzz<F> (&t)[WIN_TABLE], int8_t (&d)[DIGITS_256], const P &p, const uint32_t (&k)[8])
 {
-    int8_t d[DIGITS_256];
     int most;
     const int used = recode_signed(k, 8, d, DIGITS_256, &most);
     xyzz<F> acc = xyzz<F>::inf();
     if (!used)
         return acc;
-    xyzz<F> t[WIN_TABLE];
     window_table<F>(t, p, most);
 #pragma unroll 1
     for (int i = used - 1; i >= 0; i--) {
         dbl_window(acc);
-        add_digit<F>(acc, t, d[i], false, nullptr);
+        add_digit<F, endo_map<F, typename glv_of<F>::C>>(acc, t, d[i], false, nullptr);
     }
     return acc;
 }
 
-/* k p = s1 m1 p + s2 m2 phi(p) by signed windows over both halves */
+/* k p = s1 m1 p + s2 m2 e(p) by signed windows over both halves (k p by
+ * windows over k itself should the split fail, which its bound rules out) */
 template <class F, class P> FF_INLINE xyzz<F> mul_glv(const P &p, const uint32_t (&k)[8])
 {
     using C = typename glv_of<F>::C;
+    xyzz<F> t[WIN_TABLE];
+    int8_t d[DIGITS_256];
+    static_assert(2 * DIGITS_GLV <= DIGITS_256, "both halves' digits in d");
     uint32_t m1[GLV_WORDS], m2[GLV_WORDS];
     bool neg1, neg2;
     if (!glv_split<C>(k, m1, neg1, m2, neg2))
-        return mul_windowed<F>(p, k);
-    int8_t d1[DIGITS_GLV], d2[DIGITS_GLV];
+        return mul_windowed<F>(t, d, p, k);
+    int8_t *d1 = d, *d2 = d + DIGITS_GLV;
     int most1, most2;
     const int used1 = recode_signed(m1, GLV_WORDS, d1, DIGITS_GLV, &most1);
     const int used2 = recode_signed(m2, GLV_WORDS, d2, DIGITS_GLV, &most2);
@@ -244,28 +287,24 @@ template <class F, class P> FF_INLINE xyzz<F> mul_glv(const P &p, const uint32_t
     xyzz<F> acc = xyzz<F>::inf();
     if (!used)
         return acc;
-    xyzz<F> t[WIN_TABLE];
     window_table<F>(t, p, most1 > most2 ? most1 : most2);
-    const F beta = F::from_limbs([](int i) { return C::beta(i); });
+    const endo_map<F, C> e = endo_map<F, C>::make();
 #pragma unroll 1
     for (int i = used - 1; i >= 0; i--) {
         dbl_window(acc);
-        add_digit<F>(acc, t, d1[i], neg1, nullptr); /* digits above a half's top are 0 */
-        add_digit<F>(acc, t, d2[i], neg2, &beta);
+        add_digit<F>(acc, t, d1[i], neg1, (const endo_map<F, C> *)nullptr); /* digits above a half's top are 0 */
+        add_digit<F>(acc, t, d2[i], neg2, &e);
     }
     return acc;
 }
 
-/* k p, k as 8 little-endian 32-bit words in normal form (< r for G1's
- * split; any 256-bit k on G2); infinity p gives infinity */
+/* k p, k as 8 little-endian 32-bit words in normal form, k < r;
+ * infinity p gives infinity */
 template <class F, class P> FF_INLINE xyzz<F> mul_scalar(const P &p, const uint32_t (&k)[8])
 {
     if (p.is_inf())
         return xyzz<F>::inf();
-    if constexpr (glv_of<F>::on)
-        return mul_glv<F>(p, k);
-    else
-        return mul_windowed<F>(p, k);
+    return mul_glv<F>(p, k);
 }
 
 } /* namespace gpu */

@@ -1,19 +1,21 @@
 /* The device's scalar multiplication (src/gpu/scalar_mul.cuh: signed
- * windows, the GLV split on G1) run on the CPU (gpu_host_emul.h) and held
+ * windows, the GLV split on G1 and GLS on G2) run on the CPU (gpu_host_emul.h) and held
  * against src/ec's double-and-add, so that every machine, GPU or not,
  * tests it:
  *   - the GLV facts of glv_constants.cuh: beta^3 = 1 != beta in Fp,
  *     lambda^2 + lambda + 1 = 0 mod r, phi(G) = (beta x, y) = lambda G on
  *     both curves' G1 generators, and BLS12-381's beta is the one of
- *     src/ec/bls12_381_endo.c;
- *   - the split: k = s1 m1 + s2 m2 lambda mod r with m1, m2 < 2^129 for
- *     edge scalars (0, 1, r - 1, lambda, r - lambda, powers of two) and
- *     random ones;
+ *     src/ec/bls12_381_endo.c; on every group, the device's endomorphism
+ *     (G2: psi or psi^2) of the generator is lambda G;
+ *   - the split on all four groups' constants: k = s1 m1 + s2 m2 lambda
+ *     mod r with m1, m2 < 2^129 for edge scalars (0, 1, r - 1, lambda,
+ *     r - lambda, powers of two) and random ones;
  *   - k P on G1 and G2 of both curves, from affine points and from XYZZ
  *     points with ZZ != 1, equal to the CPU's product byte for byte (after
- *     the device's own batch conversion to affine): edge scalars (0, 1,
- *     windows of exactly +-16, carries through every window, r - 1) and
- *     random ones, infinity in, infinity out. */
+ *     the device's own batch conversion to affine), and by the windows
+ *     alone (the path should a split fail): edge scalars (0, 1, windows of
+ *     exactly +-16, carries through every window, r - 1) and random ones,
+ *     infinity in, infinity out. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -135,11 +137,11 @@ static void to_limbs(uint32_t out[8], const uint64_t k[4])
 
 /* ---- the GLV facts and the split ---- */
 
-/* per curve: the device's constants and the CPU's Fr and G1 */
+/* per curve: the CPU's Fr and G1 (C: the G1 constants) */
 template <class C> struct glv_case;
 
 #define GLV_CASE_(CURVE)                                                                                       \
-    template <> struct glv_case<gpu::CURVE##_glv_params> {                                                     \
+    template <> struct glv_case<gpu::CURVE##_g1_glv_params> {                                                  \
         using fp = CURVE##_fp;                                                                                 \
         using fr = CURVE##_fr;                                                                                 \
         using F = gpu::CURVE##_fp_t;                                                                           \
@@ -177,7 +179,7 @@ template <class C> static void check_glv_facts(void)
     using T = glv_case<C>;
     typename T::fp beta, b2, b3, one;
     for (int i = 0; i < T::F::N; i++)
-        ((uint32_t *)&beta)[i] = C::beta(i);
+        ((uint32_t *)&beta)[i] = C::ex(i);
     T::fp_mul(&b2, &beta, &beta);
     T::fp_mul(&b3, &b2, &beta);
     T::fp_one(&one);
@@ -207,12 +209,12 @@ template <class C> static void check_glv_facts(void)
 static void test_glv_facts(void **state)
 {
     (void)state;
-    check_glv_facts<gpu::bn254_glv_params>();
-    check_glv_facts<gpu::bls12_381_glv_params>();
+    check_glv_facts<gpu::bn254_g1_glv_params>();
+    check_glv_facts<gpu::bls12_381_g1_glv_params>();
     bls12_381_fp endo_beta; /* the same cube root of unity as the subgroup check's */
     bls12_381_g1_endo_beta(&endo_beta);
     for (int i = 0; i < 12; i++)
-        assert_int_equal(((uint32_t *)&endo_beta)[i], gpu::bls12_381_glv_params::beta(i));
+        assert_int_equal(((uint32_t *)&endo_beta)[i], gpu::bls12_381_g1_glv_params::ex(i));
 }
 
 /* m (GLV_WORDS words, < 2^129) as a CPU Fr element, negated if neg */
@@ -226,9 +228,10 @@ template <class T> static void fr_of_half(typename T::fr *x, const uint32_t (&m)
         T::fr_neg(x, x);
 }
 
-template <class C> static void check_split(void)
+/* the split of group constants C, on the curve of G1 constants C1 */
+template <class C, class C1> static void check_split(void)
 {
-    using T = glv_case<C>;
+    using T = glv_case<C1>;
     uint64_t lam[4];
     words_from_limbs(lam, C::lambda);
     typename T::fr l;
@@ -259,8 +262,10 @@ template <class C> static void check_split(void)
 static void test_glv_split(void **state)
 {
     (void)state;
-    check_split<gpu::bn254_glv_params>();
-    check_split<gpu::bls12_381_glv_params>();
+    check_split<gpu::bn254_g1_glv_params, gpu::bn254_g1_glv_params>();
+    check_split<gpu::bn254_g2_glv_params, gpu::bn254_g1_glv_params>();
+    check_split<gpu::bls12_381_g1_glv_params, gpu::bls12_381_g1_glv_params>();
+    check_split<gpu::bls12_381_g2_glv_params, gpu::bls12_381_g1_glv_params>();
 }
 
 /* ---- products against the CPU's ---- */
@@ -301,15 +306,20 @@ template <class F> static void check_products(void)
 {
     using T = group_case<F>;
     static_assert(sizeof(gpu::affine<F>) == sizeof(typename T::aff), "the same bytes");
-    uint64_t lam[4] = {0, 0, 0, 0};
-    const uint64_t *lambda = nullptr;
-    if constexpr (gpu::glv_of<F>::on) {
-        words_from_limbs(lam, gpu::glv_of<F>::C::lambda);
-        lambda = lam;
-    }
-    /* the base: a multiple of the generator, in both device forms */
-    typename T::aff g, p;
+    uint64_t lambda[4];
+    words_from_limbs(lambda, gpu::glv_of<F>::C::lambda);
+    /* the endomorphism on the generator: e(G) = lambda G */
+    typename T::aff g, p, lg;
     T::generator(&g);
+    T::mul(&lg, &g, lambda);
+    gpu::affine<F> ga;
+    memcpy(&ga, &g, sizeof g);
+    gpu::xyzz<F> eg = {ga.x, ga.y, F::one(), F::one()};
+    gpu::endo_map<F, typename gpu::glv_of<F>::C>::make().apply(eg);
+    const gpu::affine<F> eg_affine = device_affine<F>(eg);
+    if (memcmp(&eg_affine, &lg, sizeof lg) != 0)
+        fail_msg("%zu-byte group: the endomorphism of G is not lambda G", sizeof lg);
+    /* the base: a multiple of the generator, in both device forms */
     const uint64_t base_k[4] = {0x0123456789abcdefull, 0x5555, 0, 0};
     T::mul(&p, &g, base_k);
     gpu::affine<F> pa;
@@ -333,6 +343,11 @@ template <class F> static void check_products(void)
             fail_msg("%zu-byte group: k P from an XYZZ P differs from the CPU's (scalar %d)", sizeof want, which);
         const gpu::affine<F> zero = device_affine<F>(gpu::mul_scalar<F>(inf, kl));
         assert_true(zero.is_inf());
+        gpu::xyzz<F> t[gpu::WIN_TABLE]; /* the path without the split (should it fail) */
+        int8_t d[gpu::DIGITS_256];
+        const gpu::affine<F> plain = device_affine<F>(gpu::mul_windowed<F>(t, d, px, kl));
+        if (memcmp(&plain, &want, sizeof want) != 0)
+            fail_msg("%zu-byte group: k P by windows alone differs from the CPU's (scalar %d)", sizeof want, which);
     }
 }
 
