@@ -33,7 +33,11 @@
  * stay there with the SRS (made again when a batch brings another
  * circuit's densities); an SRS too large for the card stays in host
  * memory and its points are sent beside each proof's MSMs
- * (CUZK_SUPRASEAL_GPU_GIB=M: the GPU behaves as a card of M GiB).
+ * (CUZK_SUPRASEAL_GPU_GIB=M: the GPU behaves as a card of M GiB). In a
+ * batch, each circuit's a, b, c and aux are packed for the trip (0 and 1
+ * as two bits) while the circuit before it is proved.
+ * CUZK_SUPRASEAL_VERBOSE=1 writes a line a circuit to stderr: where its
+ * time went on the device.
  *
  * Thread safety: any call from any thread; generate_groth16_proofs_c calls
  * run one at a time (as supraseal-c2's do). create_SRS with cache = true

@@ -86,12 +86,14 @@ struct cuzk_backend {
      * (or, when they do not fit, streamed from key's arrays, which the
      * caller keeps until bellman_key_free), and the device part of a
      * proof with one: bellman's quotient, the MSMs (m: A, B1, B2, and
-     * C' + H', in c or apart in c and h). Thread-safe. NULL: none on
-     * this backend (bellman's proofs run on the CPU, src/filecoin). */
+     * C' + H', in c or apart in c and h; packed: NULL, or w's arrays
+     * packed, synthesis/wtns_pack.h). Thread-safe. NULL: none on this
+     * backend (bellman's proofs run on the CPU, src/filecoin). */
     int (*bellman_key_load)(cuzk_backend *b, int device, const cuzk_bellman_key *key, void **handle,
                             cuzk_error *err);
-    int (*bellman_prove)(cuzk_backend *b, void *handle, const cuzk_bellman_witness *w, cuzk_msm_results *m,
-                         cuzk_prove_timings *times, cuzk_error *err);
+    int (*bellman_prove)(cuzk_backend *b, void *handle, const cuzk_bellman_witness *w,
+                         const cuzk_bellman_packed *packed, cuzk_msm_results *m, cuzk_prove_timings *times,
+                         cuzk_error *err);
     void (*bellman_key_free)(cuzk_backend *b, void *handle);
     /* The trusted-setup ceremony's multiplications (ceremony/ceremony_mul.h)
      * on device 0, the backend's until it is destroyed; NULL, or a NULL

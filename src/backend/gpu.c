@@ -446,8 +446,9 @@ static int gpu_bellman_key_load(cuzk_backend *b, int device, const cuzk_bellman_
     return CUZK_OK;
 }
 
-static int gpu_bellman_prove(cuzk_backend *b, void *handle, const cuzk_bellman_witness *w, cuzk_msm_results *m,
-                             cuzk_prove_timings *times, cuzk_error *err)
+static int gpu_bellman_prove(cuzk_backend *b, void *handle, const cuzk_bellman_witness *w,
+                             const cuzk_bellman_packed *packed, cuzk_msm_results *m, cuzk_prove_timings *times,
+                             cuzk_error *err)
 {
     const bellman_key *k = handle;
     gpu_device *d = &((gpu_backend *)b)->dev[k->device];
@@ -455,7 +456,7 @@ static int gpu_bellman_prove(cuzk_backend *b, void *handle, const cuzk_bellman_w
     int rc = context_take(d, &g, err);
     if (rc)
         return rc;
-    rc = cuzk_gpu_prove_bellman(g, k->key, w, m, times, err);
+    rc = cuzk_gpu_prove_bellman(g, k->key, w, packed, m, times, err);
     context_give_back(d, g);
     return rc;
 }

@@ -118,6 +118,13 @@ void fil_device_key_free(fil_device_key *k)
 int fil_prove_on(fil_device_key *k, const fil_assignment *as, const bls12_381_fr *r, const bls12_381_fr *s,
                  fil_proof *proof, cuzk_error *err)
 {
+    return fil_prove_on_packed(k, as, NULL, r, s, proof, NULL, err);
+}
+
+int fil_prove_on_packed(fil_device_key *k, const fil_assignment *as, const cuzk_bellman_packed *packed,
+                        const bls12_381_fr *r, const bls12_381_fr *s, fil_proof *proof, cuzk_prove_timings *t,
+                        cuzk_error *err)
+{
     int rc = fil_assignment_check(k->params, as, err);
     if (rc)
         return rc;
@@ -126,7 +133,7 @@ int fil_prove_on(fil_device_key *k, const fil_assignment *as, const bls12_381_fr
                          "made for (another circuit with the same counts)");
     const cuzk_bellman_witness w = {as->a, as->b, as->c, as->abc_size, as->inputs, as->aux};
     cuzk_msm_results m;
-    if ((rc = k->backend->bellman_prove(k->backend, k->handle, &w, &m, NULL, err)))
+    if ((rc = k->backend->bellman_prove(k->backend, k->handle, &w, packed, &m, t, err)))
         return rc;
     bls12_381_g1_jac A, B1, LH, H;
     bls12_381_g2_jac B2;

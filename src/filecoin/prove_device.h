@@ -33,4 +33,12 @@ void fil_device_key_free(fil_device_key *k);
 int fil_prove_on(fil_device_key *k, const fil_assignment *as, const bls12_381_fr *r, const bls12_381_fr *s,
                  fil_proof *proof, cuzk_error *err);
 
+/* fil_prove_on with as's arrays also packed (packed, not NULL: those that
+ * packed cross to the device so, the others whole; filecoin/pack_ahead.h
+ * makes them): the same proof. t, when not NULL, gets the device's phase
+ * times (groth16.h). */
+int fil_prove_on_packed(fil_device_key *k, const fil_assignment *as, const cuzk_bellman_packed *packed,
+                        const bls12_381_fr *r, const bls12_381_fr *s, fil_proof *proof, cuzk_prove_timings *t,
+                        cuzk_error *err);
+
 #endif

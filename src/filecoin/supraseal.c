@@ -11,10 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/pack_ahead.h"
 #include "filecoin/params.h"
 #include "filecoin/prove.h"
 #include "filecoin/prove_device.h"
+#include "util/env.h"
 #include "util/threads.h"
+#include "util/timer.h"
 
 _Static_assert(sizeof(cuzk_blst_fr) == sizeof(bls12_381_fr), "blst_fr is Fr's 4 words");
 _Static_assert(sizeof(cuzk_blst_p1_affine) == sizeof(bls12_381_g1_affine), "blst_p1_affine is x, y");
@@ -225,6 +228,18 @@ static int below_r(const cuzk_blst_fr *k)
     return bls12_381_fr_is_canonical((const bls12_381_fr *)k);
 }
 
+/* CUZK_SUPRASEAL_VERBOSE: a line a circuit on stderr, where its time went */
+static void say_times(size_t i, size_t n, const cuzk_bellman_packed *packed, double waited, double wall,
+                      const cuzk_prove_timings *t)
+{
+    const int packs = packed ? !!packed->a.base + !!packed->b.base + !!packed->c.base + !!packed->aux.base : 0;
+    fprintf(stderr,
+            "cuzk: circuit %zu of %zu: %.3f s (device %.3f: to the device %.3f, quotient %.3f, MSMs a %.3f b1 %.3f "
+            "b2 %.3f c %.3f h %.3f); %d of 4 arrays packed, waited %.3f s for them\n",
+            i + 1, n, wall, t->device, t->h2d + t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h,
+            packs, waited);
+}
+
 cuzk_rust_error generate_groth16_proofs_c(const cuzk_assignment provers[], size_t num_circuits,
                                           const cuzk_blst_fr r_s[], const cuzk_blst_fr s_s[],
                                           cuzk_groth16_proof proofs[], cuzk_srs *srs)
@@ -247,7 +262,13 @@ cuzk_rust_error generate_groth16_proofs_c(const cuzk_assignment provers[], size_
     if (prover_error[0])
         return fail(ENODEV, "%s", prover_error);
     srs_inner *inner = srs->ptr;
+    const int verbose = cuzk_env_flag("CUZK_SUPRASEAL_VERBOSE");
     pthread_mutex_lock(&one_at_a_time);
+    /* on the device: each circuit packed while the one before it is proved */
+    fil_assignment *views = prover ? malloc(num_circuits * sizeof *views) : NULL;
+    for (size_t i = 0; views && i < num_circuits; i++)
+        views[i] = view_of(&provers[i]);
+    fil_pack_ahead *ahead = views ? fil_pack_ahead_start(views, num_circuits, cuzk_cpu_count()) : NULL;
     int rc = CUZK_OK;
     size_t i = 0;
     for (; i < num_circuits && !rc; i++) {
@@ -267,8 +288,16 @@ cuzk_rust_error generate_groth16_proofs_c(const cuzk_assignment provers[], size_
                          " (CUZK_SUPRASEAL_BACKEND=cpu proves on the CPU)");
             continue;
         }
-        rc = fil_prove_on(inner->device_key, &as, r, s, (fil_proof *)&proofs[i], &err);
+        const double t0 = cuzk_now_s();
+        const cuzk_bellman_packed *packed = ahead ? fil_pack_ahead_next(ahead, i) : NULL;
+        const double t1 = cuzk_now_s();
+        cuzk_prove_timings t = {0};
+        rc = fil_prove_on_packed(inner->device_key, &as, packed, r, s, (fil_proof *)&proofs[i], &t, &err);
+        if (!rc && verbose)
+            say_times(i, num_circuits, packed, t1 - t0, cuzk_now_s() - t1, &t);
     }
+    fil_pack_ahead_stop(ahead);
+    free(views);
     pthread_mutex_unlock(&one_at_a_time);
     return rc ? fail(errno_of(rc), "circuit %zu: %s", i - 1, err.msg) : ok();
 }

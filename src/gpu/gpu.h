@@ -180,9 +180,12 @@ int cuzk_gpu_key_stream_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, size_t s
 /* The device part of one proof with a key of cuzk_gpu_key_upload_bellman
  * or _stream_bellman: w (host memory) to the device, bellman's quotient,
  * the MSMs A, B1, B2, C' and H' (a resident key's C' + H' as one: m->c the
- * sum, m->h infinity); t as cuzk_gpu_prove fills it. */
-int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w, cuzk_msm_results *m,
-                           cuzk_prove_timings *t, cuzk_error *err);
+ * sum, m->h infinity); t as cuzk_gpu_prove fills it. packed, when not
+ * NULL, holds w's arrays packed (those with a base cross packed, the
+ * others whole from w). */
+int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w,
+                           const cuzk_bellman_packed *packed, cuzk_msm_results *m, cuzk_prove_timings *t,
+                           cuzk_error *err);
 
 /* ---- the ceremony's multiplications (ceremony.cu) ---- */
 

@@ -129,10 +129,11 @@ int cuzk_gpu_key_stream_bellman(cuzk_gpu *g, const cuzk_bellman_key *b, size_t s
     return cuzk_gpu_key_upload_bellman(g, b, out, err);
 }
 
-int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w, cuzk_msm_results *m,
-                           cuzk_prove_timings *t, cuzk_error *err)
+int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w,
+                           const cuzk_bellman_packed *packed, cuzk_msm_results *m, cuzk_prove_timings *t,
+                           cuzk_error *err)
 {
-    (void)g, (void)k, (void)w, (void)m, (void)t;
+    (void)g, (void)k, (void)w, (void)packed, (void)m, (void)t;
     return no_cuda(err);
 }
 

@@ -450,8 +450,19 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
 
 /* A proof with a key in bellman's layout (gpu.h, cuzk_gpu_prove_bellman):
  * the phases of prove(), ABC empty (a, b, c come whole from the host). */
-static int prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w, cuzk_msm_results *m,
-                         cuzk_prove_timings *t, cuzk_error *err)
+/* values [0, n) of dst from the host: packed when p packed them, else whole */
+static int values_to_device(cuzk_gpu *g, fr_words *dst, const void *values, size_t n, const cuzk_wtns_packed *p,
+                            cuzk_error *err)
+{
+    if (p && p->base)
+        return wtns_unpack(g, p, dst, err);
+    GPU_CHECK(cudaMemcpyAsync(dst, values, n * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+    return 0;
+}
+
+static int prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w,
+                         const cuzk_bellman_packed *packed, cuzk_msm_results *m, cuzk_prove_timings *t,
+                         cuzk_error *err)
 {
     const size_t n = k->domain_size, ni = (size_t)k->n_public + 1, nz = k->n_vars - ni;
     /* a (h once the quotient is done) apart from the other three, which go
@@ -466,11 +477,13 @@ static int prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_
 
     GPU_TRY(mark(g, PHASE_START, err));
     GPU_CHECK(cudaMemcpyAsync(d_w, w->inputs, ni * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
-    GPU_CHECK(cudaMemcpyAsync(d_w.get() + ni, w->aux, nz * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+    GPU_TRY(values_to_device(g, d_w.get() + ni, w->aux, nz, packed ? &packed->aux : nullptr, err));
     const void *const abc[3] = {w->a, w->b, w->c};
+    const cuzk_wtns_packed *const abc_packed[3] = {packed ? &packed->a : nullptr, packed ? &packed->b : nullptr,
+                                                   packed ? &packed->c : nullptr};
     for (int i = 0; i < 3; i++) {
         fr_words *dst = static_cast<fr_words *>(v[i]);
-        GPU_CHECK(cudaMemcpyAsync(dst, abc[i], w->abc_size * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+        GPU_TRY(values_to_device(g, dst, abc[i], w->abc_size, abc_packed[i], err));
         GPU_CHECK(cudaMemsetAsync(dst + w->abc_size, 0, (n - w->abc_size) * sizeof(fr_words), g->stream));
     }
     GPU_TRY(mark(g, PHASE_H2D, err));
@@ -528,8 +541,19 @@ extern "C" int cuzk_gpu_prove_packed(cuzk_gpu *g, const cuzk_gpu_key *k, const c
     return gpu::prove(g, k, nullptr, nullptr, w, m, t, err);
 }
 
+/* each packed array (base set) holds as many values as its plain one */
+static bool packed_fits(const cuzk_bellman_packed *p, size_t abc_size, size_t n_aux)
+{
+    const cuzk_wtns_packed *abc[3] = {&p->a, &p->b, &p->c};
+    for (const cuzk_wtns_packed *x : abc)
+        if (x->base && x->n != abc_size)
+            return false;
+    return !p->aux.base || p->aux.n == n_aux;
+}
+
 extern "C" int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w,
-                                      cuzk_msm_results *m, cuzk_prove_timings *t, cuzk_error *err)
+                                      const cuzk_bellman_packed *packed, cuzk_msm_results *m,
+                                      cuzk_prove_timings *t, cuzk_error *err)
 {
     if (!g || !k || !w || !m || !k->bellman_generator)
         return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove_bellman: needs a context, a key in bellman's layout, "
@@ -541,6 +565,9 @@ extern "C" int cuzk_gpu_prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const 
         (k->n_vars > (size_t)k->n_public + 1 && !w->aux))
         return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove_bellman: %zu rows of a, b, c for a domain of %u, or "
                          "a missing array", w->abc_size, k->domain_size);
+    if (packed && !packed_fits(packed, w->abc_size, k->n_vars - (size_t)k->n_public - 1))
+        return cuzk_fail(err, CUZK_ERR_ARG, "cuzk_gpu_prove_bellman: the packed arrays' lengths are not the "
+                         "witness's");
     GPU_CHECK(cudaSetDevice(g->device));
-    return gpu::prove_bellman(g, k, w, m, t, err);
+    return gpu::prove_bellman(g, k, w, packed, m, t, err);
 }

@@ -10,7 +10,8 @@ static_assert(CUZK_WTNS_PACK_BLOCK == 1024, "a thread block a packed block, a th
  * below its lane, plus the kept of the warps before it (a scan of 32
  * counts in shared memory), from the block's first, first[b]. */
 __global__ void __launch_bounds__(CUZK_WTNS_PACK_BLOCK)
-    wtns_unpack_kernel(uint4 *out, const uint4 *kept, const uint64_t *kinds, const uint32_t *first, size_t n)
+    wtns_unpack_kernel(uint4 *out, const uint4 *kept, const uint64_t *kinds, const uint32_t *first, size_t n,
+                       uint4 one_lo, uint4 one_hi)
 {
     __shared__ uint32_t before[32]; /* kept values in the warps below */
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -33,7 +34,11 @@ __global__ void __launch_bounds__(CUZK_WTNS_PACK_BLOCK)
     __syncthreads();
     if (i >= n)
         return;
-    uint4 lo = {kind == CUZK_WTNS_ONE ? 1u : 0u, 0, 0, 0}, hi = {0, 0, 0, 0};
+    uint4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};
+    if (kind == CUZK_WTNS_ONE) {
+        lo = one_lo;
+        hi = one_hi;
+    }
     if (kind == CUZK_WTNS_KEPT) {
         const size_t r = first[blockIdx.x] + before[warp] + __popc(ballot & ((1u << lane) - 1));
         lo = kept[2 * r];
@@ -57,7 +62,9 @@ int wtns_unpack(cuzk_gpu *g, const cuzk_wtns_packed *p, void *values, cuzk_error
     const unsigned blocks = grid_for(p->n, CUZK_WTNS_PACK_BLOCK);
     wtns_unpack_kernel<<<blocks, CUZK_WTNS_PACK_BLOCK, 0, g->stream>>>(
         static_cast<uint4 *>(values), reinterpret_cast<const uint4 *>(d), d + kinds_at,
-        reinterpret_cast<const uint32_t *>(reinterpret_cast<const uint8_t *>(d) + first_at), p->n);
+        reinterpret_cast<const uint32_t *>(reinterpret_cast<const uint8_t *>(d) + first_at), p->n,
+        make_uint4((uint32_t)p->one[0], (uint32_t)(p->one[0] >> 32), (uint32_t)p->one[1], (uint32_t)(p->one[1] >> 32)),
+        make_uint4((uint32_t)p->one[2], (uint32_t)(p->one[2] >> 32), (uint32_t)p->one[3], (uint32_t)(p->one[3] >> 32)));
     GPU_LAUNCHED();
     return 0;
 }

@@ -10,6 +10,7 @@
 
 typedef struct {
     const uint64_t *values;
+    const uint64_t *one;
     uint64_t *dst;
     size_t n, blocks;
     uint64_t *kinds;  /* scratch: the kinds, later copied into dst */
@@ -17,11 +18,13 @@ typedef struct {
     size_t range[PACK_MAX_THREADS][2]; /* in place: each thread's blocks */
 } pack_job;
 
-static unsigned kind_of(const uint64_t *v)
+/* ZERO 0, ONE 1, KEPT 2: (not zero) + (not zero and not one), without
+ * branches (the values' kinds are random to a predictor) */
+static unsigned kind_of(const uint64_t *v, const uint64_t *one)
 {
-    if (v[1] | v[2] | v[3] || v[0] > 1)
-        return CUZK_WTNS_KEPT;
-    return (unsigned)v[0]; /* CUZK_WTNS_ZERO or CUZK_WTNS_ONE */
+    const unsigned nonzero = (v[0] | v[1] | v[2] | v[3]) != 0;
+    const unsigned not_one = ((v[0] ^ one[0]) | (v[1] ^ one[1]) | (v[2] ^ one[2]) | (v[3] ^ one[3])) != 0;
+    return nonzero + (nonzero & not_one);
 }
 
 static unsigned kind_at(const uint64_t *kinds, size_t i)
@@ -41,7 +44,7 @@ static void pack_count(void *ctx, size_t b0, size_t b1, int tid)
         for (size_t w = i0 / 32; w * 32 < i1; w++) {
             uint64_t word = 0;
             for (size_t i = w * 32; i < w * 32 + 32 && i < i1; i++) {
-                const unsigned k = kind_of(j->values + 4 * i);
+                const unsigned k = kind_of(j->values + 4 * i, j->one);
                 word |= (uint64_t)k << (2 * (i % 32));
                 kept += k == CUZK_WTNS_KEPT;
             }
@@ -104,7 +107,20 @@ size_t cuzk_wtns_pack_scratch_bytes(size_t n)
     return (n + 31) / 32 * sizeof(uint64_t) + blocks * sizeof(uint32_t);
 }
 
+size_t cuzk_wtns_pack_room(size_t n)
+{
+    const size_t blocks = (n + CUZK_WTNS_PACK_BLOCK - 1) / CUZK_WTNS_PACK_BLOCK;
+    return n / 4 * 32 + (n + 31) / 32 * sizeof(uint64_t) + (blocks * sizeof(uint32_t) + 7) / 8 * 8;
+}
+
 int cuzk_wtns_pack(const uint64_t *values, size_t n, uint64_t *dst, int nthreads, cuzk_wtns_packed *out)
+{
+    static const uint64_t plain_one[4] = {1, 0, 0, 0};
+    return cuzk_wtns_pack_as(values, n, plain_one, dst, nthreads, out);
+}
+
+int cuzk_wtns_pack_as(const uint64_t *values, size_t n, const uint64_t one[4], uint64_t *dst, int nthreads,
+                      cuzk_wtns_packed *out)
 {
     memset(out, 0, sizeof *out);
     if (n == 0 || n >= ((size_t)1 << 32))
@@ -113,7 +129,7 @@ int cuzk_wtns_pack(const uint64_t *values, size_t n, uint64_t *dst, int nthreads
         nthreads = 1;
     if (nthreads > PACK_MAX_THREADS)
         nthreads = PACK_MAX_THREADS;
-    pack_job j = {.values = values, .dst = dst, .n = n};
+    pack_job j = {.values = values, .one = one, .dst = dst, .n = n};
     j.blocks = (n + CUZK_WTNS_PACK_BLOCK - 1) / CUZK_WTNS_PACK_BLOCK;
     const size_t words = (n + 31) / 32;
     j.kinds = malloc(cuzk_wtns_pack_scratch_bytes(n));
@@ -149,6 +165,7 @@ int cuzk_wtns_pack(const uint64_t *values, size_t n, uint64_t *dst, int nthreads
                               .base = dst,
                               .bytes = (size_t)((uint8_t *)(first + j.blocks) - (uint8_t *)dst),
                               .kinds = kinds,
-                              .first = first};
+                              .first = first,
+                              .one = {one[0], one[1], one[2], one[3]}};
     return CUZK_OK;
 }

@@ -11,8 +11,9 @@
  *                     word i / 32; 0: the value 0, 1: the value 1, 2: kept
  *   first[blocks]     for each block of CUZK_WTNS_PACK_BLOCK values, the
  *                     index in kept of its first kept value
- * "0" and "1" are the 32-byte words (0,0,0,0) and (1,0,0,0): the plain
- * integers, as a .wtns holds them. */
+ * "0" is the 32-byte word (0,0,0,0); "1" is `one`: (1,0,0,0), the plain
+ * integer as a .wtns holds it, or another word (Montgomery's one, R mod r,
+ * for bellman's assignments). */
 #ifndef CUZK_SYNTHESIS_WTNS_PACK_H
 #define CUZK_SYNTHESIS_WTNS_PACK_H
 
@@ -29,7 +30,14 @@ typedef struct {
     size_t bytes;             /* their length */
     const uint64_t *kinds;    /* inside base */
     const uint32_t *first;    /* inside base */
+    uint64_t one[4];          /* the value kind CUZK_WTNS_ONE stands for */
 } cuzk_wtns_packed;
+
+/* A bellman witness (groth16/bellman.h) packed for the device: its a, b, c
+ * and aux arrays, each packed or (base NULL) sent whole. */
+typedef struct {
+    cuzk_wtns_packed a, b, c, aux;
+} cuzk_bellman_packed;
 
 /* The kind codes of `kinds` */
 enum { CUZK_WTNS_ZERO = 0, CUZK_WTNS_ONE = 1, CUZK_WTNS_KEPT = 2 };
@@ -42,6 +50,15 @@ enum { CUZK_WTNS_ZERO = 0, CUZK_WTNS_ONE = 1, CUZK_WTNS_KEPT = 2 };
  * (no scratch: nothing touched). dst, when not values, has room for n
  * values. */
 int cuzk_wtns_pack(const uint64_t *values, size_t n, uint64_t *dst, int nthreads, cuzk_wtns_packed *out);
+
+/* cuzk_wtns_pack with `one` as the value the ONE kind stands for (values
+ * equal to it are sent as two bits). */
+int cuzk_wtns_pack_as(const uint64_t *values, size_t n, const uint64_t one[4], uint64_t *dst, int nthreads,
+                      cuzk_wtns_packed *out);
+
+/* The bytes a separate dst needs at most for n values when they pack (at
+ * most n / 4 kept): 8-byte aligned. */
+size_t cuzk_wtns_pack_room(size_t n);
 
 /* The host memory cuzk_wtns_pack takes for a while for n values (its
  * scratch: the kinds and each block's count). */

@@ -265,3 +265,11 @@ int zkeys_equal(const cuzk_zkey *a, const cuzk_zkey *b)
            same_bytes("C", a->c, b->c, (nv - a->n_public - 1) * g1) &&
            same_bytes("H", a->h, b->h, (size_t)a->domain_size * g1);
 }
+
+uint64_t xorshift64(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}

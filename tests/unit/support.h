@@ -28,6 +28,10 @@ int wasm_tests_unavailable(void);
 int arith_paths(void);
 const char *arith_path_select(int i);
 
+/* The next of xorshift64's numbers from *state (non-zero): test data that
+ * is the same on every run. */
+uint64_t xorshift64(uint64_t *state);
+
 /* Lines of the file at path containing both needles (needle2 may be NULL);
  * -1 when the file cannot be read. */
 int count_lines_with(const char *path, const char *needle1, const char *needle2);

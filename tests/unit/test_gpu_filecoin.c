@@ -6,6 +6,8 @@
  * verify; a key proves many assignments the same, resident or streamed
  * from host memory; an assignment with other densities is refused;
  * supraseal-c2's ABI on the GPU gives the CPU's bytes for a batch; a
+ * bit-heavy PoRep-shaped partition proved with its arrays packed, alone
+ * and through the ABI, gives the CPU's bytes too; a
  * .params made with the GPU's fixed-base multiplications is the CPU's,
  * byte for byte, for the same toxic waste. Skips (77) without a usable
  * GPU. */
@@ -22,12 +24,15 @@
 #include "backend/backend.h"
 #include "cuzk/supraseal.h"
 #include "filecoin/assignment.h"
+#include "ff/constants.h"
 #include "filecoin/params.h"
+#include "filecoin/porep_shape.h"
 #include "filecoin/prove.h"
 #include "filecoin/prove_device.h"
 #include "filecoin/setup.h"
 #include "filecoin_circuit.h"
 #include "support.h"
+#include "synthesis/wtns_pack.h"
 #include "util/threads.h"
 
 static cuzk_backend *gpu;
@@ -142,38 +147,98 @@ static void test_other_densities(void **state)
 }
 
 /* supraseal-c2's ABI on the GPU (CUZK_SUPRASEAL_BACKEND=gpu, set in
- * main): a batch of two gives the CPU prover's bytes */
+ * main): a batch of count copies of as gives the CPU prover's bytes, each */
+static void check_abi_batch(const fil_params *p, const fil_assignment *as, size_t count, const fil_proof *cpu)
+{
+    cuzk_error err = {0};
+    char dir[64], path[128];
+    snprintf(dir, sizeof dir, "/tmp/cuzk-gpu-c2-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/k.params", dir);
+    if (fil_params_write(p, path, &err))
+        fail_msg("write: %s", err.msg);
+    cuzk_srs srs;
+    cuzk_rust_error e = create_SRS(&srs, path, true);
+    if (e.code)
+        fail_msg("create_SRS: %s", e.message);
+    cuzk_assignment *batch = malloc(count * sizeof *batch);
+    cuzk_blst_fr *zero = calloc(count, sizeof *zero);
+    cuzk_groth16_proof *proofs = malloc(count * sizeof *proofs);
+    assert_true(batch && zero && proofs);
+    for (size_t i = 0; i < count; i++)
+        batch[i] = fc_abi_of(as);
+    e = generate_groth16_proofs_c(batch, count, zero, zero, proofs, &srs);
+    if (e.code)
+        fail_msg("generate_groth16_proofs_c: %s", e.message);
+    for (size_t i = 0; i < count; i++)
+        assert_memory_equal(&proofs[i], cpu, sizeof *cpu);
+    evict_SRS(&srs);
+    drop_SRS(&srs);
+    free(batch), free(zero), free(proofs);
+    assert_int_equal(remove_tree(dir), 0);
+}
+
 static void test_abi_batch(void **state)
 {
     (void)state;
     fc_case c;
     cuzk_error err = {0};
     case_make(&c, FC_RANDOM, 3, 500, 400);
-    char dir[64], path[128];
-    snprintf(dir, sizeof dir, "/tmp/cuzk-gpu-c2-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/k.params", dir);
-    if (fil_params_write(&c.p, path, &err))
-        fail_msg("write: %s", err.msg);
-    cuzk_srs srs;
-    cuzk_rust_error e = create_SRS(&srs, path, true);
-    if (e.code)
-        fail_msg("create_SRS: %s", e.message);
-    cuzk_assignment batch[2] = {fc_abi_of(&c.as), fc_abi_of(&c.as)};
-    cuzk_blst_fr zero[2] = {{{0}}};
-    cuzk_groth16_proof proofs[2];
-    e = generate_groth16_proofs_c(batch, 2, zero, zero, proofs, &srs);
-    if (e.code)
-        fail_msg("generate_groth16_proofs_c: %s", e.message);
     fil_proof cpu;
     if (fil_prove(&c.p, &c.as, NULL, NULL, cuzk_cpu_count(), &cpu, &err))
         fail_msg("CPU prove: %s", err.msg);
-    assert_memory_equal(&proofs[0], &cpu, sizeof cpu);
-    assert_memory_equal(&proofs[1], &cpu, sizeof cpu);
-    evict_SRS(&srs);
-    drop_SRS(&srs);
-    assert_int_equal(remove_tree(dir), 0);
+    check_abi_batch(&c.p, &c.as, 2, &cpu);
     fc_case_free(&c);
+}
+
+/* a bit-heavy PoRep-shaped partition (2^12): its a, b and aux pack (0 and
+ * Montgomery's one as two bits); proved with them packed, and through the
+ * ABI in a batch of 3 (each packed while the one before is proved), the
+ * CPU prover's bytes */
+static void test_packed_porep(void **state)
+{
+    (void)state;
+    const int nt = cuzk_cpu_count();
+    cuzk_error err = {0};
+    cuzk_r1cs r;
+    cuzk_wtns w;
+    fil_assignment as;
+    fil_params p;
+    if (fil_porep_synth(12, 9, nt, &r, &w, &err) || fil_assignment_from_r1cs(&as, &r, &w, nt, &err))
+        fail_msg("PoRep-shaped circuit: %s", err.msg);
+    fil_setup_options o = {.nthreads = nt, .toxic = test_toxic};
+    if (fil_setup(&r, &o, &p, &err))
+        fail_msg("setup: %s", err.msg);
+    fil_proof cpu, dev;
+    if (fil_prove(&p, &as, NULL, NULL, nt, &cpu, &err))
+        fail_msg("CPU prove: %s", err.msg);
+
+    cuzk_bellman_packed packed;
+    const bls12_381_fr *arrays[4] = {as.a, as.b, as.c, as.aux};
+    cuzk_wtns_packed *out[4] = {&packed.a, &packed.b, &packed.c, &packed.aux};
+    uint64_t *room[4];
+    for (int k = 0; k < 4; k++) {
+        const size_t n = k < 3 ? as.abc_size : as.n_aux;
+        assert_non_null(room[k] = malloc(cuzk_wtns_pack_room(n)));
+        assert_int_equal(cuzk_wtns_pack_as((const uint64_t *)arrays[k], n, bls12_381_fr_R, room[k], nt, out[k]),
+                         CUZK_OK);
+    }
+    assert_non_null(packed.a.base); /* the shape's bits: these pack */
+    assert_non_null(packed.b.base);
+    assert_non_null(packed.aux.base);
+    fil_device_key *k = NULL;
+    if (fil_device_key_load(&k, gpu, 0, &p, &as, &err) || fil_prove_on_packed(k, &as, &packed, NULL, NULL, &dev, NULL, &err))
+        fail_msg("GPU prove, packed: %s", err.msg);
+    assert_memory_equal(&dev, &cpu, sizeof cpu);
+    fil_device_key_free(k);
+    for (int j = 0; j < 4; j++)
+        free(room[j]);
+
+    check_abi_batch(&p, &as, 3, &cpu);
+    fil_params_free(&p);
+    fil_assignment_free(&as);
+    cuzk_wtns_free(&w);
+    cuzk_r1cs_free(&r);
 }
 
 /* fil_setup with the fixed-base multiplications on the gpu backend (in
@@ -241,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_streamed),
         cmocka_unit_test(test_other_densities),
         cmocka_unit_test(test_abi_batch),
+        cmocka_unit_test(test_packed_porep),
         cmocka_unit_test(test_setup_on_gpu),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,16 +10,11 @@
 #include <stdlib.h>
 
 #include "pairing/pairing.h"
+#include "support.h"
 
 static uint64_t rng_state = 0x1234567;
 
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rnd(void) { return xorshift64(&rng_state); }
 
 #define PAIRING_TESTS(C)                                                                            \
     static void C##_scaled(C##_g1_affine *P, C##_g2_affine *Q, uint64_t a, uint64_t b)             \

@@ -6,7 +6,10 @@
  *   - a hand-made witness: its kinds, firsts and kept values as laid out
  *   - values that only look like 0 or 1 in their low word are kept
  *   - packing only where it pays: n / 4 kept packs, one more does not,
- *     and then the values are left as they were. The device side is
+ *     and then the values are left as they were
+ *   - another word as "one" (Montgomery's, as bellman's assignments hold
+ *     it): it travels as two bits, the plain 1 is kept, and the packed
+ *     bytes fit cuzk_wtns_pack_room exactly allocated. The device side is
  *     tests/unit/test_gpu_prove.c's. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,16 +22,11 @@
 
 #include "cuzk/cuzk.h"
 #include "synthesis/wtns_pack.h"
+#include "support.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rng(void) { return xorshift64(&rng_state); }
 
 /* n values: kept_every-th full-size or tricky, else 0 or 1 */
 static uint64_t *mix(size_t n, unsigned kept_every)
@@ -57,7 +55,7 @@ static void unpack_one(const cuzk_wtns_packed *p, size_t i, uint64_t out[4])
     const unsigned kind = (unsigned)(p->kinds[i / 32] >> (2 * (i % 32))) & 3;
     memset(out, 0, 32);
     if (kind == CUZK_WTNS_ONE) {
-        out[0] = 1;
+        memcpy(out, p->one, 32);
     } else if (kind == CUZK_WTNS_KEPT) {
         size_t r = p->first[i / CUZK_WTNS_PACK_BLOCK];
         for (size_t j = i - i % CUZK_WTNS_PACK_BLOCK; j < i; j++)
@@ -171,12 +169,46 @@ static void test_packs_only_where_it_pays(void **state)
     assert_null(p.base);
 }
 
+/* bls12-381's R mod r, Montgomery's one */
+static const uint64_t mont_one[4] = {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL,
+                                     0x1824b159acc5056fULL};
+
+static void test_another_one(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 1024, 1025, 70001};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        const size_t n = sizes[s];
+        uint64_t *v = calloc(4 * n, sizeof *v);
+        assert_non_null(v);
+        size_t plain_ones = 0;
+        for (size_t i = 0; i < n; i++) {
+            const uint64_t r = rng() % 64;
+            if (r < 24)
+                memcpy(v + 4 * i, mont_one, 32);
+            else if (r == 24 && plain_ones++ < n / 8)
+                v[4 * i] = 1; /* the plain 1: not this packing's one */
+        }
+        uint64_t *dst = malloc(cuzk_wtns_pack_room(n)); /* exactly: the sanitizers see any overrun */
+        assert_non_null(dst);
+        cuzk_wtns_packed p;
+        assert_int_equal(cuzk_wtns_pack_as(v, n, mont_one, dst, 3, &p), CUZK_OK);
+        assert_memory_equal(p.one, mont_one, 32);
+        assert_int_equal(p.n_kept, plain_ones);
+        assert_true(p.bytes <= cuzk_wtns_pack_room(n));
+        assert_unpacks_to(&p, v, n);
+        free(v);
+        free(dst);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_packs_only_where_it_pays),
+        cmocka_unit_test(test_another_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
