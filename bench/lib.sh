@@ -4,7 +4,7 @@
 # the machine's header lines. Sourced, not run; the caller sets BENCH_WORK,
 # a scratch folder.
 
-# bench_timed CMD...: runs CMD once under /usr/bin/time, its stdout dropped
+# bench_timed CMD...: runs CMD once under bench_rusage, its stdout dropped
 # and its stderr kept in $BENCH_WORK/err; prints "wall_s cpu_s peak_rss_kib"
 # (CPU: user + system). The wall time is bash's microsecond clock around
 # the run (GNU time's %e has 10 ms steps: 3 % of a 0.3 s proof). When CMD
@@ -13,10 +13,27 @@
 # to report.
 bench_timed() {
     local rc=0 t0=$EPOCHREALTIME t1
-    /usr/bin/time -f '%U %S %M' -o "$BENCH_WORK/time" "$@" >/dev/null 2>"$BENCH_WORK/err" || rc=$?
+    bench_rusage "$BENCH_WORK/time" "$@" >/dev/null 2>"$BENCH_WORK/err" || rc=$?
     t1=$EPOCHREALTIME
     ((rc == 0)) || return $rc
     awk -v t0="$t0" -v t1="$t1" '{printf "%.4f %.3f %d\n", t1 - t0, $1 + $2, $3}' "$BENCH_WORK/time"
+}
+
+# bench_rusage FILE CMD...: runs CMD, writing "user_s system_s peak_rss_kib"
+# to FILE: GNU time's, or where a machine lacks /usr/bin/time (the bare GPU
+# machine) python3's getrusage of its child; CMD's exit status.
+bench_rusage() {
+    local file=$1
+    shift
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f '%U %S %M' -o "$file" "$@"
+    else
+        python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:])
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.2f %.2f %d\n" % (u.ru_utime, u.ru_stime, u.ru_maxrss))
+sys.exit(rc if rc >= 0 else 128 - rc)' "$file" "$@"
+    fi
 }
 
 # bench_median: lines of numbers in, one line out: each column's median

@@ -15,24 +15,46 @@
 # new, zkey contribute; the deterministic steps' files (beacon, prepare,
 # zkey new) compared across the two.
 #   bench/ceremony/ceremony.sh --backends [POWER=20] [CURVE=bn128]
+# With --gpu first, the whole chain on the GPU machine at 2^POWER (issue 51's
+# 2^24 targets), --backend gpu throughout ($BACKEND to change it): powersoftau
+# new, contribute, prepare phase2, a synthetic circuit filling the domain,
+# zkey new, zkey contribute; each step's wall and CPU time, peak host memory
+# and output size, inputs removed once the next step has them (the disk).
+# Our own verify checks the outputs where it is cheap: powersoftau verify
+# (CPU only; it recomputes the Lagrange bases) up to 2^PTAU_VERIFY_POWER
+# (16), zkey verify (a fresh zkey new, on the backend) up to
+# 2^ZKEY_VERIFY_POWER (20); above, the table says they were skipped. $WORK
+# keeps the files (default: a temporary folder, removed at the end), $LOGS
+# gets each step's stderr (the progress lines, with their times), $STEPS
+# picks steps (default: all; later steps need earlier ones' files in $WORK).
+#   bench/ceremony/ceremony.sh --gpu [POWER=24] [CURVE=bn128]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 source "$ROOT/bench/lib.sh"
-BACKENDS=0
+BACKENDS=0 GPU_CHAIN=0
 if [ "${1:-}" = --backends ]; then
     BACKENDS=1
+    shift
+elif [ "${1:-}" = --gpu ]; then
+    GPU_CHAIN=1
     shift
 fi
 DEFAULT_POWER=16
 [ $BACKENDS = 0 ] || DEFAULT_POWER=20
+[ $GPU_CHAIN = 0 ] || DEFAULT_POWER=24
 POWER=${1:-$DEFAULT_POWER}
 CURVE=${2:-bn128}
 SPOWER=${3:-12}
 SNARKJS_LIMIT=${SNARKJS_LIMIT:-3600}
 CUZK=${CUZK:-$ROOT/build/cuzk}
 SNARKJS=$ROOT/tests/interop/node_modules/.bin/snarkjs
-BENCH_WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-bench-ceremony.XXXXXX")
-trap 'rm -rf "$BENCH_WORK"' EXIT
+if [ -n "${WORK:-}" ]; then
+    mkdir -p "$WORK"
+    BENCH_WORK=$WORK
+else
+    BENCH_WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-bench-ceremony.XXXXXX")
+    trap 'rm -rf "$BENCH_WORK"' EXIT
+fi
 W=$BENCH_WORK
 
 row() { printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4"; }
@@ -44,17 +66,6 @@ timed() {
         echo "- - -"
     fi
 }
-# without GNU time (a bare GPU machine): bash's clock alone, "wall - -"
-if [ ! -x /usr/bin/time ]; then
-    timed() {
-        local t0=$EPOCHREALTIME
-        if "$@" >/dev/null 2>"$W/err"; then awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f - -\n", b - a }'
-        else
-            echo "FAILED: $* ($(tail -n 2 "$W/err" | tr '\n' ' '))" >&2
-            echo "- - -"
-        fi
-    }
-fi
 snarkjs_timed() { timed timeout "$SNARKJS_LIMIT" "$SNARKJS" "$@"; }
 wall() { echo "$1" | cut -d' ' -f1; }
 # compare A B WHAT: says on stderr whether the two files are the same bytes
@@ -66,6 +77,85 @@ compare() {
 
 # a circuit filling the domain: constraints + public < 2^POWER
 M=$(((1 << POWER) - 1 - 2 - 16))
+
+if [ $GPU_CHAIN = 1 ]; then
+    BACKEND=${BACKEND:-gpu}
+    STEPS=${STEPS:-new contribute prepare synth zkey-new zkey-contribute verify}
+    PTAU_VERIFY_POWER=${PTAU_VERIFY_POWER:-16}
+    ZKEY_VERIFY_POWER=${ZKEY_VERIFY_POWER:-20}
+    [ -z "${LOGS:-}" ] || mkdir -p "$LOGS"
+    echo "# Ceremony on the GPU, $CURVE at 2^$POWER: --backend $BACKEND"
+    echo
+    bench_cpu_line
+    command -v nvidia-smi >/dev/null && echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+    echo "Disk free at the start: $(df -h "$W" | awk 'NR == 2 { print $4 }'); memory: $(free -g | awk '/^Mem:/ { print $2 " GiB" }')"
+    echo
+    echo "| step | wall (s) | cpu (s) | peak host memory (GiB) | output | size (GiB) |"
+    echo "|---|---:|---:|---:|---|---:|"
+    total=0
+    # step NAME OUTPUT CMD...: one timed row (the step's stderr to $LOGS/NAME.log)
+    step() {
+        local name=$1 out=$2 res size=-
+        shift 2
+        res=$(timed "$@")
+        [ -z "${LOGS:-}" ] || cp "$W/err" "$LOGS/$name.log"
+        [ ! -f "$out" ] || size=$(stat -c %s "$out" | awk '{ printf "%.2f", $1 / 1073741824 }')
+        read -r wall cpu rss <<<"$res"
+        total=$(awk -v a="$total" -v b="$wall" 'BEGIN { print a + (b == "-" ? 0 : b) }')
+        printf '| %s | %s | %s | %s | %s | %s |\n' "$name" "$wall" "$cpu" \
+            "$(awk -v k="$rss" 'BEGIN { if (k == "-") print "-"; else printf "%.2f", k / 1048576 }')" "${out##*/}" "$size"
+        [ "$wall" != - ]
+    }
+    wants() { [[ " $STEPS " == *" $1 "* ]]; }
+    ok=1
+    if wants new; then
+        step "powersoftau new" "$W/0.ptau" "$CUZK" powersoftau new "$CURVE" "$POWER" "$W/0.ptau" || ok=0
+    fi
+    if wants contribute && [ $ok = 1 ]; then
+        step "powersoftau contribute" "$W/1.ptau" \
+            "$CUZK" powersoftau contribute "$W/0.ptau" "$W/1.ptau" -e=bench --backend "$BACKEND" || ok=0
+        rm -f "$W/0.ptau"
+    fi
+    if wants prepare && [ $ok = 1 ]; then
+        step "powersoftau prepare phase2" "$W/f.ptau" \
+            "$CUZK" powersoftau prepare phase2 "$W/1.ptau" "$W/f.ptau" --backend "$BACKEND" || ok=0
+        [ "$POWER" -le "$PTAU_VERIFY_POWER" ] || rm -f "$W/1.ptau"
+    fi
+    if wants synth && [ $ok = 1 ]; then
+        step "circuit synth ($M constraints)" "$W/c.r1cs" \
+            "$CUZK" circuit synth --curve "$CURVE" --constraints "$M" --public 2 --shape mixed "$W/c.r1cs" "$W/c.wtns" || ok=0
+        rm -f "$W/c.wtns"
+    fi
+    if wants zkey-new && [ $ok = 1 ]; then
+        step "zkey new" "$W/c0.zkey" "$CUZK" zkey new "$W/c.r1cs" "$W/f.ptau" "$W/c0.zkey" --backend "$BACKEND" || ok=0
+    fi
+    if wants zkey-contribute && [ $ok = 1 ]; then
+        step "zkey contribute" "$W/c1.zkey" \
+            "$CUZK" zkey contribute "$W/c0.zkey" "$W/c1.zkey" -e=bench --backend "$BACKEND" || ok=0
+        rm -f "$W/c0.zkey"
+    fi
+    echo "| all of the above | $total | | | | |"
+    if wants verify && [ $ok = 1 ]; then
+        echo
+        if [ "$POWER" -le "$PTAU_VERIFY_POWER" ]; then
+            if ! step "powersoftau verify (contributed)" - "$CUZK" powersoftau verify "$W/1.ptau" ||
+                ! step "powersoftau verify (prepared)" - "$CUZK" powersoftau verify "$W/f.ptau"; then
+                echo "(powersoftau verify FAILED)"
+                ok=0
+            fi
+        else
+            echo "(powersoftau verify skipped above 2^$PTAU_VERIFY_POWER: it recomputes the Lagrange bases on the CPU)"
+        fi
+        if [ "$POWER" -le "$ZKEY_VERIFY_POWER" ]; then
+            step "zkey verify" - "$CUZK" zkey verify "$W/c.r1cs" "$W/f.ptau" "$W/c1.zkey" --backend "$BACKEND" ||
+                { echo "(zkey verify FAILED)"; ok=0; }
+        else
+            echo "(zkey verify skipped above 2^$ZKEY_VERIFY_POWER: a fresh zkey new and C, H checks)"
+        fi
+    fi
+    [ $ok = 1 ] || { echo "(a step FAILED: see above)"; exit 1; }
+    exit 0
+fi
 
 if [ $BACKENDS = 1 ]; then
     echo "# Ceremony, $CURVE at 2^$POWER: --backend cpu against --backend gpu"

@@ -120,3 +120,9 @@ int bls12_381_g2_in_subgroup_endo(const bls12_381_g2_affine *p)
     pthread_once(&endo_once, endo_init);
     return g2_test(p, &endo.cx, &endo.cy);
 }
+
+void bls12_381_g1_endo_beta(bls12_381_fp *beta)
+{
+    pthread_once(&endo_once, endo_init);
+    *beta = endo.beta;
+}

@@ -19,5 +19,8 @@
 
 int bls12_381_g1_in_subgroup_endo(const bls12_381_g1_affine *p);
 int bls12_381_g2_in_subgroup_endo(const bls12_381_g2_affine *p);
+/* the beta above (Montgomery form): phi(P) = -z^2 P on G1 (the GPU's GLV
+ * constants are checked against it) */
+void bls12_381_g1_endo_beta(bls12_381_fp *beta);
 
 #endif

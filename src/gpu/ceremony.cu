@@ -3,12 +3,13 @@
  *   scale    pts[i] <- first inc^i pts[i] (contributions): a thread takes
  *            FIXED_PER_THREAD points, computes each scalar first inc^i
  *            itself (inc^i by square and multiply on the public index i),
- *            multiplies by double-and-add and makes its points affine with
- *            one inversion (fixed_base.cuh, make_affine);
+ *            multiplies (scalar_mul.cuh: signed windows, GLV/GLS splits) and
+ *            makes its points affine with one inversion (fixed_base.cuh,
+ *            make_affine);
  *   combine  out[i] = sum of k_t B_t over output i's terms (zkey new): a
  *            thread per chunk of at most COMBINE_CHUNK terms of one output
  *            sums their products (k public: the shorter of k and r - k,
- *            double-and-add); outputs longer than a chunk are then summed
+ *            scalar_mul.cuh); outputs longer than a chunk are then summed
  *            chunk by chunk, COMBINE_CHUNK partial sums a thread, level by
  *            level, until each has one; then affine.
  *   ifft     prepare phase2's inverse FFT of points: the points' XYZZ forms
@@ -20,8 +21,8 @@
  * so device memory stays bounded for any size: an output whose terms
  * cross a round's end carries its partial sum (one point, on the device)
  * into the next round. The bases of a combine round are gathered on the
- * host (the terms' points, in the terms' order): the tables themselves
- * (the Lagrange bases) never go to the device whole.
+ * host's threads (the terms' points, in the terms' order): the tables
+ * themselves (the Lagrange bases) never go to the device whole.
  *
  * The results are affine with canonical coordinates (ff.cuh), so byte for
  * byte the CPU's whatever formulas made them. first and inc (toxic waste)
@@ -37,6 +38,11 @@
 #include "gpu/ec.cuh"
 #include "gpu/fixed_base.cuh"
 #include "gpu/gpu_internal.cuh"
+#include "gpu/scalar_mul.cuh"
+
+extern "C" {
+#include "util/threads.h"
+}
 
 namespace gpu {
 
@@ -46,6 +52,7 @@ static constexpr unsigned COMBINE_CHUNK = 16;
 static constexpr size_t CEREMONY_ROUND = (size_t)1 << 22;
 static constexpr size_t CEREMONY_ROUND_MAX = (size_t)1 << 30; /* chunk bounds are 32-bit */
 static constexpr unsigned CEREMONY_THREADS = 128;
+static constexpr size_t GATHER_MIN = (size_t)1 << 16; /* terms worth the host's threads */
 
 struct ceremony_dev {
     cuzk_gpu *g;
@@ -59,27 +66,6 @@ struct lc_term_dev {
 };
 static_assert(sizeof(lc_term_dev) == sizeof(cuzk_lc_term), "a term's bytes");
 
-/* k p, k as 8 little-endian 32-bit words (normal form), by double-and-add
- * from k's top bit (leading zeros cost nothing); infinity p gives infinity.
- * p affine (mixed additions) or XYZZ (the FFT's points). */
-template <class F> FF_INLINE void add_point(xyzz<F> &acc, const affine<F> &p) { xyzz_add_affine(acc, p); }
-template <class F> FF_INLINE void add_point(xyzz<F> &acc, const xyzz<F> &p) { xyzz_add_to(&acc, &p); }
-
-template <class F, class P> FF_INLINE xyzz<F> mul_words(const P &p, const uint32_t (&k)[8])
-{
-    xyzz<F> acc = xyzz<F>::inf();
-    if (p.is_inf())
-        return acc;
-#pragma unroll 1
-    for (int bit = 255; bit >= 0; bit--) {
-        if (!acc.is_inf())
-            xyzz_dbl_to(&acc);
-        if ((k[bit / 32] >> (bit % 32)) & 1)
-            add_point(acc, p);
-    }
-    return acc;
-}
-
 /* pts[i] <- first inc^(from + i) pts[i], i < n; secret = {first, inc},
  * Montgomery */
 template <class F, class FR>
@@ -89,7 +75,7 @@ __global__ void __launch_bounds__(CEREMONY_THREADS)
     const FR first = load(secret), inc = load(secret + 1);
     make_affine<F>(n, pts, zz_s, zzz_s, pre_s, [&](size_t i) {
         const FR k = (first * inc.pow(from + i)).from_mont();
-        return mul_words<F>(load(pts + i), k.v);
+        return mul_scalar<F>(load(pts + i), k.v);
     });
 }
 
@@ -109,7 +95,7 @@ template <class F, class FR> FF_INLINE xyzz<F> mul_public(const affine<F> &p, co
             break;
         }
     const FR &use = high ? neg : kk;
-    xyzz<F> r = mul_words<F>(p, use.v);
+    xyzz<F> r = mul_scalar<F>(p, use.v);
     if (high)
         r.y = r.y.neg();
     return r;
@@ -277,7 +263,7 @@ __global__ void __launch_bounds__(CEREMONY_THREADS)
     xyzz<F> u = load(a + i), v = load(a + i + half);
     if (j) {
         const FR w = load(tw + j * stride);
-        v = mul_words<F>(v, w.v);
+        v = mul_scalar<F>(v, w.v);
     }
     xyzz<F> sum = u;
     xyzz_add_to(&sum, &v);
@@ -293,7 +279,7 @@ __global__ void __launch_bounds__(CEREMONY_THREADS)
     ifft_out_kernel(const xyzz<F> *a, size_t n, const FR *n_inv, affine<F> *pts, F *zz_s, F *zzz_s, F *pre_s)
 {
     const FR k = load(n_inv).from_mont();
-    make_affine<F>(n, pts, zz_s, zzz_s, pre_s, [&](size_t i) { return mul_words<F>(load(a + i), k.v); });
+    make_affine<F>(n, pts, zz_s, zzz_s, pre_s, [&](size_t i) { return mul_scalar<F>(load(a + i), k.v); });
 }
 
 /* The whole FFT on the device (2^log_n points and their XYZZ forms at
@@ -391,6 +377,34 @@ template <class F> struct combine_bufs {
     }
 };
 
+/* The terms' points, in the terms' order, on all CPUs: random reads
+ * across the tables (a 2^24 key's Lagrange bases are gigabytes), each a
+ * cache miss, too slow for one thread beside the device's products. */
+template <class F> struct gather_ctx {
+    affine<F> *dst;
+    const cuzk_lc_term *terms;
+    const void *const *tables;
+};
+
+template <class F> static void gather_range(void *vctx, size_t begin, size_t end, int tid)
+{
+    (void)tid;
+    const gather_ctx<F> *x = static_cast<const gather_ctx<F> *>(vctx);
+    for (size_t t = begin; t < end; t++) {
+        const cuzk_lc_term &term = x->terms[t];
+        std::memcpy(static_cast<void *>(&x->dst[t]),
+                    static_cast<const uint8_t *>(x->tables[term.table]) + (size_t)term.base * sizeof(affine<F>),
+                    sizeof(affine<F>));
+    }
+}
+
+template <class F>
+static void gather_bases(affine<F> *dst, const cuzk_lc_term *terms, size_t m, const void *const *tables)
+{
+    gather_ctx<F> x{dst, terms, tables};
+    cuzk_parallel_for(m < GATHER_MIN ? 1 : cuzk_cpu_count(), m, gather_range<F>, &x);
+}
+
 /* bounds_h to the device; waits, so the host vector may change after */
 static int upload_bounds(cuzk_gpu *g, uint32_t *d, const std::vector<uint32_t> &h, cuzk_error *err)
 {
@@ -407,12 +421,7 @@ static int combine_round(cuzk_gpu *g, combine_bufs<F> &b, affine<F> *out, uint64
                          cuzk_error *err)
 {
     const size_t m = t1 - t0, segs = b.len.size();
-    for (size_t t = 0; t < m; t++) { /* the terms' points, in the terms' order */
-        const cuzk_lc_term &term = terms[t0 + t];
-        std::memcpy(static_cast<void *>(&b.host_bases[t]),
-                    static_cast<const uint8_t *>(tables[term.table]) + (size_t)term.base * sizeof(affine<F>),
-                    sizeof(affine<F>));
-    }
+    gather_bases<F>(b.host_bases.data(), terms + t0, m, tables);
     GPU_CHECK(cudaMemcpyAsync(b.terms.get(), terms + t0, m * sizeof(cuzk_lc_term), cudaMemcpyHostToDevice, g->stream));
     GPU_CHECK(cudaMemcpyAsync(b.bases.get(), b.host_bases.data(), m * sizeof(affine<F>), cudaMemcpyHostToDevice,
                               g->stream));

@@ -5,7 +5,9 @@
  *     a round's end, with points at infinity among them;
  *   - combine (sparse sums of k B) with outputs of no term, of one, of
  *     hundreds (crossing rounds and summed over several levels), scalars
- *     0, 1, small, r - 1 (the circuits' negatives), random full width,
+ *     0, 1, small, r - 1 (the circuits' negatives), 16 in every 5-bit
+ *     window (the device's signed digits at their largest), 130-bit ones,
+ *     random full width,
  *     sums that cancel to infinity and sums that double a point;
  *   - ifft (prepare phase2's inverse FFT of points) on 1 to 1024 points,
  *     points at infinity among them;
@@ -167,11 +169,17 @@ static void random_terms(const group_case *g, size_t n, size_t tables, size_t si
             x->table = (uint32_t)(cuzk_splitmix64(&seed) % tables);
             x->base = (uint32_t)(cuzk_splitmix64(&seed) % size);
             memset(x->k, 0, sizeof x->k);
-            switch (cuzk_splitmix64(&seed) % 6) {
+            switch (cuzk_splitmix64(&seed) % 8) {
             case 0: x->k[0] = 1; break;
             case 1: x->k[0] = cuzk_splitmix64(&seed) % 100; break; /* 0 too */
             case 2: memcpy(x->k, r, sizeof x->k); x->k[0] -= 1; break; /* -1 */
             case 3: memcpy(x->k, r, sizeof x->k); x->k[0] -= 1 + cuzk_splitmix64(&seed) % 1000; break;
+            case 4: /* 16 in every 5-bit window: the device's largest digits */
+                for (int b = 4; b < 250; b += 5) x->k[b / 64] |= 1ULL << (b % 64);
+                break;
+            case 5: /* 130 bits: about the size of a GLV half */
+                x->k[0] = cuzk_splitmix64(&seed), x->k[1] = cuzk_splitmix64(&seed), x->k[2] = 3;
+                break;
             default: random_fr(x->k, &seed); break;
             }
         }

@@ -7,8 +7,7 @@
  *
  * ff.cuh's carry chains are PTX instructions that share the carry flag
  * between asm statements; here each is a function over an emulated flag
- * with the PTX semantics (add.cc sets CF to the carry out, sub.cc to the
- * borrow, the c forms add or subtract it). Elements have the same bytes on
+ * (gpu_host_emul.h). Elements have the same bytes on
  * both sides (little-endian limbs), so results are compared bytewise. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,48 +23,7 @@ extern "C" {
 #include "ff/field.h"
 }
 
-/* ---- what the CUDA compiler would provide ---- */
-#define __device__
-#define __host__
-#define __forceinline__ inline
-#define __noinline__
-struct uint4 {
-    uint32_t x, y, z, w;
-};
-static inline uint4 __ldg(const uint4 *p) { return *p; }
-/* the high word of (hi:lo) << s */
-static inline uint32_t __funnelshift_l(uint32_t lo, uint32_t hi, uint32_t s)
-{
-    s &= 31;
-    return s ? (hi << s) | (lo >> (32 - s)) : hi;
-}
-
-namespace gpu {
-namespace ptx {
-static uint32_t carry; /* the PTX carry flag */
-static inline uint32_t chain(uint64_t r, bool set)
-{
-    if (set)
-        carry = (uint32_t)(r >> 32) & 1;
-    return (uint32_t)r;
-}
-static inline uint32_t add_cc(uint32_t a, uint32_t b) { return chain((uint64_t)a + b, true); }
-static inline uint32_t addc_cc(uint32_t a, uint32_t b) { return chain((uint64_t)a + b + carry, true); }
-static inline uint32_t addc(uint32_t a, uint32_t b) { return chain((uint64_t)a + b + carry, false); }
-static inline uint32_t sub_cc(uint32_t a, uint32_t b) { return chain((uint64_t)a - b, true); }
-static inline uint32_t subc_cc(uint32_t a, uint32_t b) { return chain((uint64_t)a - b - carry, true); }
-static inline uint32_t subc(uint32_t a, uint32_t b) { return chain((uint64_t)a - b - carry, false); }
-static inline uint32_t lo(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a * b); }
-static inline uint32_t hi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
-static inline uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return add_cc(lo(a, b), c); }
-static inline uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return addc_cc(lo(a, b), c); }
-static inline uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return add_cc(hi(a, b), c); }
-static inline uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return addc_cc(hi(a, b), c); }
-} /* namespace ptx */
-} /* namespace gpu */
-
-#define FF_PTX_EMULATED
-#include "gpu/ff.cuh"
+#include "gpu_host_emul.h"
 
 #ifdef CUZK_VERIFY /* sanitizer build: fewer rounds */
 #define ROUNDS 2000
@@ -73,15 +31,8 @@ static inline uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return a
 #define ROUNDS 20000
 #endif
 
-/* xorshift64*: reproducible operands without the C++ runtime */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t next64(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545f4914f6cdd1dull;
-}
+static uint64_t next64(void) { return xorshift64star(&rng_state); }
 
 /* A limb pattern that reaches the carries' edges: zero and all-ones limbs
  * among random ones */
