@@ -202,7 +202,7 @@ probe-checks: $(PROBE_CHECKS)
 	@for p in $^; do echo "$$p:"; $$p || exit 1; done
 build/probe-%-check: $(wildcard bench/gpu/*.cpp bench/gpu/*.cuh bench/gpu/*.h src/gpu/*.cuh)
 	@mkdir -p $(dir $@)
-	$(CXX) -O2 -std=c++20 -frounding-math -pthread -Iinclude -Isrc -x c++ bench/gpu/probe_$(subst -,_,$*)_check.cpp -o $@
+	$(CXX) -O2 -std=c++20 -frounding-math -fno-strict-aliasing -pthread -Iinclude -Isrc -x c++ bench/gpu/probe_$(subst -,_,$*)_check.cpp -o $@
 
 constants:
 	python3 tools/gen_constants.py src/ff/constants.h

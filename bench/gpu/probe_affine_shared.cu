@@ -6,6 +6,7 @@
  *
  *   build/gpu-probe-affine-shared [--rounds R] [--shared 64,...,1536]
  *                                 [--global 4096,16384,65536] [--threads T]
+ *                                 [--tree LOG] [--tree-k K]
  *
  * BLS12-381 G1. The algorithm and its exceptional steps are in
  * probe_affine_step.cuh: a block owns n buckets (--shared: n per block in
@@ -24,7 +25,11 @@
  * First, in both memories, an adversarial stream (stream_source:
  * doublings, P + (-P), additions to infinity, infinity added) whose
  * exceptional steps must be the exact counts planted, ends compared the
- * same way. Exits 1 if any end differs or a count is off. */
+ * same way. Last, the bit-heavy witness's one large sum (--tree LOG: of
+ * 2^LOG points, 22 by default, 0 for none) as a pairwise affine tree, a
+ * launch a level, one inversion a block of K pairs a thread (--tree-k,
+ * 8), each level timed, the tree's point against XYZZ's sum. Exits 1 if
+ * any end differs or a count is off. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -75,9 +80,43 @@ __global__ void planes_to_ends(uint32_t *planes, unsigned n, size_t buckets, g1_
     gpu::store(ends + i, s.bucket((unsigned)(i % n)));
 }
 
+/* one level of the pairwise tree (probe_affine_step.cuh), K pairs a thread */
+__global__ void __launch_bounds__(MAX_THREADS, BLOCKS_AN_SM)
+    tree_level(const g1_affine *in, size_t n_in, g1_affine *out, unsigned K, unsigned long long *kinds)
+{
+    probe::affine_tree_level(in, n_in, out, K, blockIdx.x, kinds);
+}
+
+/* pts[j] = table[j & mask] */
+__global__ void spread_points(const g1_affine *table, uint32_t mask, size_t n, g1_affine *pts)
+{
+    const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < n)
+        gpu::store(pts + j, gpu::load(table + (j & mask)));
+}
+
+/* XYZZ's sum of n points in two passes: every thread of the launch sums
+ * a strided share in registers (xyzz_add_affine, the MSM's hot loop), then
+ * one thread adds those up (xyzz_add_to, untimed) */
+__global__ void __launch_bounds__(probe::XYZZ_BLOCK) xyzz_shares(const g1_affine *pts, size_t n, g1_xyzz *shares)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x, j0 = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    g1_xyzz acc = g1_xyzz::inf();
+#pragma unroll 1
+    for (size_t j = j0; j < n; j += stride)
+        gpu::xyzz_add_affine(acc, gpu::load_ro(pts + j));
+    gpu::store(shares + j0, acc);
+}
+__global__ void xyzz_total(g1_xyzz *shares, size_t count)
+{
+    for (size_t j = 1; j < count; j++)
+        gpu::xyzz_add_to(shares, shares + j);
+}
+
 struct shared_ctx {
     probe_device dev;
     unsigned rounds, max_threads;
+    unsigned tree_log, tree_k; /* the tree's 2^tree_log points (0: none), pairs a thread */
     size_t smem_limit; /* dynamic shared memory a block may opt into */
     double product_rate;
     double xyzz_rate; /* G additions/s at XYZZ's own best shape (full waves) */
@@ -238,6 +277,100 @@ static double xyzz_best_rate(shared_ctx &c)
     return (double)chains * (c.rounds - 1) / t.median_ms / 1e6;
 }
 
+/* The pairwise affine tree over 2^tree_log points (the table repeated):
+ * each level timed, its rate beside XYZZ's best; the tree's one point
+ * against XYZZ's sum (shares timed too: XYZZ's additions at the width of
+ * its launch). */
+static void measure_tree(shared_ctx &c)
+{
+    const size_t n = (size_t)1 << c.tree_log;
+    const unsigned T = MAX_THREADS, K = c.tree_k;
+    g1_affine *buf[2];
+    BENCH_CHECK(cudaMalloc(&buf[0], n * sizeof(g1_affine)));
+    BENCH_CHECK(cudaMalloc(&buf[1], (n / 2 + 1) * sizeof(g1_affine)));
+    const auto fill = [&] {
+        spread_points<<<(unsigned)((n + 255) / 256), 256>>>(c.pts, (1u << TABLE_LOG) - 1, n, buf[0]);
+    };
+    const probe_launch lt = probe_launch_full(c.dev, tree_level, T);
+    std::vector<cudaEvent_t> ev;
+    /* levels: points n_l = ceil(n_(l-1) / 2) down to 1; level l reads
+     * buf[(l - 1) % 2] (the input at level 1: buf[0]) */
+    const auto run = [&](bool timed) {
+        fill();
+        BENCH_CHECK(cudaMemset(c.kinds, 0, probe::STEP_KINDS * sizeof *c.kinds));
+        size_t m = n;
+        int l = 0;
+        while (m > 1) {
+            const size_t pairs = m / 2;
+            const unsigned grid = (unsigned)((pairs + (size_t)T * K - 1) / ((size_t)T * K));
+            if (timed)
+                BENCH_CHECK(cudaEventRecord(ev[l]));
+            tree_level<<<grid, T>>>(buf[l % 2], m, buf[(l + 1) % 2], K, c.kinds);
+            BENCH_CHECK(cudaGetLastError());
+            m = (m + 1) / 2;
+            l++;
+        }
+        if (timed)
+            BENCH_CHECK(cudaEventRecord(ev[l]));
+        return l;
+    };
+    const int levels = run(false);
+    ev.resize(levels + 1);
+    for (cudaEvent_t &e : ev)
+        BENCH_CHECK(cudaEventCreate(&e));
+    run(true);
+    BENCH_CHECK(cudaDeviceSynchronize());
+    unsigned long long kinds[probe::STEP_KINDS];
+    BENCH_CHECK(cudaMemcpy(kinds, c.kinds, sizeof kinds, cudaMemcpyDeviceToHost));
+    g1_affine tree_sum;
+    BENCH_CHECK(cudaMemcpy(&tree_sum, buf[levels % 2], sizeof tree_sum, cudaMemcpyDeviceToHost));
+
+    printf("\nPairwise affine tree, %zu points (the table repeated), %u x %u pairs a block (%u an SM at most), "
+           "%d regs, %d spilled:\n\n", n, T, K, lt.per_sm, lt.regs, lt.spill_bytes);
+    printf("| level | points in | blocks | ms | G add/s | / xyzz best |\n|---|---|---|---|---|---|\n");
+    double total = 0;
+    size_t m = n;
+    for (int l = 0; l < levels; l++) {
+        float ms = 0;
+        BENCH_CHECK(cudaEventElapsedTime(&ms, ev[l], ev[l + 1]));
+        const size_t pairs = m / 2;
+        total += ms;
+        printf("| %d | %zu | %zu | %.3f | %.3f | %.2fx |\n", l + 1, m, (pairs + (size_t)T * K - 1) / ((size_t)T * K),
+               ms, pairs / ms / 1e6, pairs / ms / 1e6 / c.xyzz_rate);
+        m = (m + 1) / 2;
+    }
+    for (cudaEvent_t &e : ev)
+        BENCH_CHECK(cudaEventDestroy(e));
+
+    fill();
+    const probe_launch lx = probe_launch_full(c.dev, xyzz_shares, probe::XYZZ_BLOCK);
+    g1_xyzz *shares;
+    BENCH_CHECK(cudaMalloc(&shares, lx.threads() * sizeof(g1_xyzz)));
+    const bench_timing tx = bench_time(0, 3, [&] { xyzz_shares<<<lx.grid, lx.block>>>(buf[0], n, shares); });
+    xyzz_total<<<1, 1>>>(shares, lx.threads());
+    BENCH_CHECK(cudaGetLastError());
+    g1_affine *tree_end; /* compared with shares[0], XYZZ's sum, on the device */
+    BENCH_CHECK(cudaMalloc(&tree_end, sizeof *tree_end));
+    BENCH_CHECK(cudaMemcpy(tree_end, &tree_sum, sizeof tree_sum, cudaMemcpyHostToDevice));
+    probe::count_different<<<1, 32>>>(shares, tree_end, 1, c.counter);
+    BENCH_CHECK(cudaGetLastError());
+    BENCH_CHECK(cudaDeviceSynchronize());
+    const bool ok = read_and_clear(c.counter) == 0;
+    c.all_ok = c.all_ok && ok;
+    const double xyzz_adds = (double)(n - lx.threads());
+    printf("\ntree: %.3f ms for %zu additions (%.3f G add/s; at XYZZ's best rate %.3f ms); XYZZ shares (%zu "
+           "threads) %.3f ms for %.0f additions (%.3f G add/s); steps: doubling %llu, P + (-P) %llu, into "
+           "infinity %llu, infinity added %llu; the tree's point %s XYZZ's sum\n",
+           total, n - 1, (n - 1) / total / 1e6, (n - 1) / c.xyzz_rate / 1e6, lx.threads(), tx.median_ms, xyzz_adds,
+           xyzz_adds / tx.median_ms / 1e6, kinds[probe::STEP_DOUBLE], kinds[probe::STEP_TO_INF],
+           kinds[probe::STEP_TAKE_P], kinds[probe::STEP_KEEP], ok ? "equals" : "DIFFERS FROM");
+    fflush(stdout);
+    BENCH_CHECK(cudaFree(tree_end));
+    BENCH_CHECK(cudaFree(shares));
+    BENCH_CHECK(cudaFree(buf[0]));
+    BENCH_CHECK(cudaFree(buf[1]));
+}
+
 static shape shape_of(const shared_ctx &c, bool shared, unsigned n)
 {
     const unsigned t = n < c.max_threads ? n : c.max_threads;
@@ -254,6 +387,8 @@ int main(int argc, char **argv)
     shared_ctx c;
     c.rounds = 16;
     c.max_threads = MAX_THREADS;
+    c.tree_log = 22;
+    c.tree_k = 8;
     const char *shared_list = "64,128,256,512,1024,1536", *global_list = "4096,16384,65536";
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--rounds"))
@@ -264,6 +399,10 @@ int main(int argc, char **argv)
             global_list = argv[i + 1];
         else if (!strcmp(argv[i], "--threads"))
             c.max_threads = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--tree"))
+            c.tree_log = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--tree-k"))
+            c.tree_k = (unsigned)atoi(argv[i + 1]);
         else {
             fprintf(stderr, "gpu-probe-affine-shared: unknown option %s\n", argv[i]);
             return 2;
@@ -280,6 +419,10 @@ int main(int argc, char **argv)
     }
     if (c.max_threads < 32 || c.max_threads > MAX_THREADS || c.max_threads % 32 != 0) {
         fprintf(stderr, "gpu-probe-affine-shared: --threads must be a multiple of 32 in [32, %u]\n", MAX_THREADS);
+        return 2;
+    }
+    if ((c.tree_log != 0 && (c.tree_log < 8 || c.tree_log > 28)) || c.tree_k < 1 || c.tree_k > 64) {
+        fprintf(stderr, "gpu-probe-affine-shared: --tree must be 0 (none) or in [8, 28], --tree-k in [1, 64]\n");
         return 2;
     }
     const std::vector<unsigned> sl = bench_parse_logs(shared_list), gl = bench_parse_logs(global_list);
@@ -315,6 +458,8 @@ int main(int argc, char **argv)
         measure(c, shape_of(c, true, n));
     for (unsigned n : gl)
         measure(c, shape_of(c, false, n));
+    if (c.tree_log)
+        measure_tree(c);
     printf("\n%s\n", c.all_ok ? "every end equal to XYZZ's, every planted step counted" : "FAILED: see above");
     return c.all_ok ? 0 : 1;
 }

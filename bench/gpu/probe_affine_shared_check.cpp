@@ -8,9 +8,11 @@
  * additions to infinity, infinity added) and the plain stream from each
  * bucket's first point; every bucket's end must be the XYZZ chain's
  * (xyzz_add_affine on the same points, made affine) and on the curve, and
- * the exceptional steps the counts planted.
+ * the exceptional steps the counts planted. The pairwise tree
+ * (affine_tree_level) likewise: a level's sums and the whole tree's one
+ * point against XYZZ, planted exceptional pairs and odd counts included.
  *
- *   g++ -O2 -std=c++20 -pthread -Iinclude -Isrc -x c++ \
+ *   g++ -O2 -std=c++20 -fno-strict-aliasing -pthread -Iinclude -Isrc -x c++ \
  *       bench/gpu/probe_affine_shared_check.cpp -o build/probe-affine-shared-check && build/probe-affine-shared-check
  *   (or make probe-checks)
  *
@@ -88,6 +90,61 @@ static void check_shape(check_counts &cc, const probe::stream_source &src, unsig
     }
 }
 
+/* g1_affine + g1_affine by XYZZ (the reference), infinity either side */
+static g1_affine xyzz_sum(const std::vector<g1_affine> &pts, size_t from, size_t count)
+{
+    g1_xyzz acc = g1_xyzz::inf();
+    for (size_t j = from; j < from + count; j++)
+        if (!pts[j].is_inf())
+            gpu::xyzz_add_affine(acc, pts[j]);
+    return probe::g1_to_affine(acc);
+}
+
+/* one tree level over the emulated blocks of `threads` x K pairs */
+static std::vector<g1_affine> tree_level(const std::vector<g1_affine> &in, unsigned threads, unsigned K,
+                                         unsigned long long (&kinds)[probe::STEP_KINDS])
+{
+    std::vector<g1_affine> out((in.size() + 1) / 2);
+    const size_t pairs = in.size() / 2, per_block = (size_t)threads * K;
+    for (size_t blk = 0; blk == 0 || blk * per_block < pairs; blk++)
+        probe_emulate_block(threads, [&](unsigned) {
+            probe::affine_tree_level(in.data(), in.size(), out.data(), K, blk, kinds);
+        });
+    return out;
+}
+
+/* The tree: a level's every output against XYZZ on its pair, then the
+ * whole tree's one point against XYZZ's sum; the input has planted pairs
+ * (P, P), (P, -P), (infinity, P), (P, infinity), (infinity, infinity) and
+ * an odd count. */
+static void check_tree(check_counts &cc, const std::vector<g1_affine> &table, unsigned threads, unsigned K,
+                       size_t n)
+{
+    std::vector<g1_affine> in(n);
+    for (size_t j = 0; j < n; j++)
+        in[j] = table[j % table.size()];
+    const g1_affine inf = {g1_fp::zero(), g1_fp::zero()};
+    in[11] = in[10];                                       /* pair 5: P + P */
+    in[35] = {in[34].x, in[34].y.neg()};                   /* pair 17: P + (-P) */
+    in[60] = inf;                                          /* pair 30: infinity + P */
+    in[63] = inf;                                          /* pair 31: P + infinity */
+    in[80] = in[81] = inf;                                 /* pair 40: infinity + infinity */
+    unsigned long long kinds[probe::STEP_KINDS] = {0};
+    std::vector<g1_affine> level = tree_level(in, threads, K, kinds);
+    for (size_t i = 0; i < level.size(); i++) {
+        const g1_affine want = xyzz_sum(in, 2 * i, 2 * i + 1 < n ? 2 : 1);
+        cc.expect(level[i].x == want.x && level[i].y == want.y, "tree level: not XYZZ's sum of the pair", threads,
+                  K, i);
+    }
+    cc.expect(kinds[probe::STEP_DOUBLE] == 1 && kinds[probe::STEP_TO_INF] == 1 && kinds[probe::STEP_TAKE_P] == 1 &&
+                  kinds[probe::STEP_KEEP] == 2,
+              "tree level: the planted steps miscounted", threads, K, 0);
+    while (level.size() > 1)
+        level = tree_level(level, threads, K, kinds);
+    const g1_affine want = xyzz_sum(in, 0, n);
+    cc.expect(level[0].x == want.x && level[0].y == want.y, "tree: not XYZZ's sum", threads, K, n);
+}
+
 int main(void)
 {
     const size_t table = (size_t)1 << TABLE_LOG;
@@ -104,6 +161,8 @@ int main(void)
         check_shape(cc, adversarial, sh[0], sh[1], 6);
         check_shape(cc, plain, sh[0], sh[1], 5);
     }
+    check_tree(cc, pts, 64, 3, 2 * 64 * 3 * 2 + 1); /* two blocks of pairs and a carried point */
+    check_tree(cc, pts, 32, 2, 200);                 /* the last block part full */
     printf("%d passed, %d failed\n", cc.passed, cc.failed);
     return cc.failed ? 1 : 0;
 }

@@ -236,6 +236,49 @@ static __device__ void affine_buckets_rounds(const Source &src, const bucket_pla
     }
 }
 
+/* One level of a pairwise affine tree (the bit-heavy witness's one large
+ * sum, of the points whose scalar is 1): out[i] = in[2i] + in[2i + 1] for
+ * i < n_in / 2, and for odd n_in the last point carried to out[n_in / 2],
+ * with one inversion for the block's pairs: block `block` has pairs
+ * i = block K T + k T + t, k < K; out[i].x holds the running product
+ * between the passes. in and out must not overlap. Every thread of the
+ * block calls it (barriers inside); kinds as for the buckets. */
+static __device__ void affine_tree_level(const g1_affine *in, size_t n_in, g1_affine *out, unsigned K, size_t block,
+                                         unsigned long long *kinds)
+{
+    const unsigned T = blockDim.x, t = threadIdx.x;
+    const size_t pairs = n_in / 2, first = block * K * T;
+    if (n_in % 2 && block == 0 && t == 0)
+        gpu::store(out + pairs, gpu::load(in + n_in - 1));
+    g1_fp pre = g1_fp::one();
+#pragma unroll 1
+    for (unsigned k = 0; k < K && first + k * T + t < pairs; k++) {
+        const size_t i = first + k * T + t;
+        const affine_step st = affine_classify(
+            gpu::load(&in[2 * i].x), gpu::load(&in[2 * i + 1].x), [&] { return gpu::load(&in[2 * i].y); },
+            [&] { return gpu::load(&in[2 * i + 1].y); });
+        pre = pre * st.d;
+        gpu::store(&out[i].x, pre);
+    }
+    g1_fp inv[1] = {pre};
+    batch_inverse<SHARE_BLOCK>(inv);
+#pragma unroll 1
+    for (unsigned k = K; k-- > 0;) {
+        const size_t i = first + k * T + t;
+        if (i >= pairs)
+            continue;
+        const g1_affine a = gpu::load(in + 2 * i), b = gpu::load(in + 2 * i + 1);
+        const affine_step st = affine_classify(
+            a.x, b.x, [&] { return a.y; }, [&] { return b.y; });
+        const g1_fp d_inv = k > 0 ? inv[0] * gpu::load(&out[i - T].x) : inv[0];
+        if (st.kind == STEP_ADD || st.kind == STEP_DOUBLE)
+            inv[0] = inv[0] * st.d;
+        if (st.kind != STEP_ADD && kinds)
+            atomicAdd(kinds + st.kind, 1ull);
+        gpu::store(out + i, affine_apply(a, b, st.kind, d_inv));
+    }
+}
+
 } /* namespace probe */
 
 #endif

@@ -6,7 +6,9 @@
  * that a kernel's warp and block logic runs where there is no GPU.
  * Include it before any src/gpu header; then run a block with
  * probe_emulate_block(threads, fn), fn(t) being thread t's body. Plain C++20
- * (std::barrier); not part of the library. */
+ * (std::barrier), compiled with -fno-strict-aliasing: ff.cuh's load and
+ * store move elements as uint4 vectors, which nvcc allows and g++ -O2
+ * would reorder. Not part of the library. */
 #ifndef CUZK_BENCH_PROBE_EMULATE_H
 #define CUZK_BENCH_PROBE_EMULATE_H
 
