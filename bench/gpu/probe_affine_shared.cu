@@ -28,7 +28,7 @@
  * same way. Last, the bit-heavy witness's one large sum (--tree LOG: of
  * 2^LOG points, 22 by default, 0 for none) as a pairwise affine tree, a
  * launch a level, one inversion a block of K pairs a thread (--tree-k,
- * 8), each level timed, the tree's point against XYZZ's sum. Exits 1 if
+ * 32), each level timed, the tree's point against XYZZ's sum. Exits 1 if
  * any end differs or a count is off. */
 #include <cstdio>
 #include <cstdlib>
@@ -388,7 +388,7 @@ int main(int argc, char **argv)
     c.rounds = 16;
     c.max_threads = MAX_THREADS;
     c.tree_log = 22;
-    c.tree_k = 8;
+    c.tree_k = 32;
     const char *shared_list = "64,128,256,512,1024,1536", *global_list = "4096,16384,65536";
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--rounds"))
