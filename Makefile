@@ -193,6 +193,17 @@ bench: build/bench_msm_ntt build/bench_ff
 build/bench_%: build/obj/tests/bench/bench_%.o build/libcuzk-internal.a
 	$(CC) $(REL_CFLAGS) $^ -o $@ $(LDLIBS)
 
+# The GPU microbenchmarks' arithmetic checked on the CPU (bench/gpu/probe_*_check.cpp,
+# the device code as C++ with the CUDA runtime emulated; no GPU, no nvcc):
+# `make probe-checks` builds and runs them.
+PROBE_CHECKS := build/probe-forms-check build/probe-batch-inv-check build/probe-affine-shared-check
+.PHONY: probe-checks
+probe-checks: $(PROBE_CHECKS)
+	@for p in $^; do echo "$$p:"; $$p || exit 1; done
+build/probe-%-check: $(wildcard bench/gpu/*.cpp bench/gpu/*.cuh bench/gpu/*.h src/gpu/*.cuh)
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -std=c++20 -frounding-math -fno-strict-aliasing -pthread -Iinclude -Isrc -x c++ bench/gpu/probe_$(subst -,_,$*)_check.cpp -o $@
+
 constants:
 	python3 tools/gen_constants.py src/ff/constants.h
 	python3 tools/gen_mont_asm.py src/ff/mont_x86_64.S src/ff/mont_x86_64.h

@@ -63,14 +63,16 @@ build/gpu-probe-affine: build/obj/bench/gpu/probe_affine.o build/libcuzk-interna
 	$(NVCC) -gencode=arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $^ -o $@ -cudart static -lm -lpthread
 
 # The microbenchmarks of issue 50 (the field product's forms, the pipes'
-# rates, batched inversion, register-resident affine additions), which
-# bench/gpu/microbench.sh runs: each one .cu over headers of src/gpu and
-# bench/gpu, no library.
-GPU_MICROBENCH := build/gpu-probe-pipes build/gpu-probe-mul build/gpu-probe-inv build/gpu-probe-affine-warp
+# rates, batched inversion, register-resident affine additions, affine
+# buckets with one inversion a block), which bench/gpu/microbench.sh runs:
+# each one .cu over headers of src/gpu and bench/gpu, no library.
+GPU_MICROBENCH := build/gpu-probe-pipes build/gpu-probe-mul build/gpu-probe-inv build/gpu-probe-affine-warp \
+                  build/gpu-probe-affine-shared
 build/gpu-probe-pipes: bench/gpu/probe_pipes.cu
 build/gpu-probe-mul: bench/gpu/probe_mul.cu
 build/gpu-probe-inv: bench/gpu/probe_inv.cu
 build/gpu-probe-affine-warp: bench/gpu/probe_affine_warp.cu
+build/gpu-probe-affine-shared: bench/gpu/probe_affine_shared.cu
 $(GPU_MICROBENCH): $(wildcard bench/gpu/*.cuh bench/gpu/*.h src/gpu/*.cuh) build/obj/src/gpu/nvcc-flags.stamp
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) $(filter %.cu,$^) -o $@ -cudart static -lm -lpthread

@@ -2,12 +2,13 @@
 # bench/gpu/microbench.sh: the GPU microbenchmarks of issue 50, each with its
 # default arguments, their output in one file ("${OUT:-build}"/gpu-microbench.txt,
 # also printed). Built by `make CUDA=1 build/gpu-probe-pipes build/gpu-probe-mul
-# build/gpu-probe-inv build/gpu-probe-affine-warp` (or gpu-bundle, which carries
-# them and this script).
+# build/gpu-probe-inv build/gpu-probe-affine-warp build/gpu-probe-affine-shared`
+# (or gpu-bundle, which carries them and this script).
 #
 #   bench/gpu/microbench.sh            programs from build/ (or this script's
 #                                      folder, when it holds them: the bundle)
 #   BIN=dir OUT=dir bench/gpu/microbench.sh
+#   PROBES="gpu-probe-affine-shared" bench/gpu/microbench.sh   only those
 #
 # Exits 1 if any program failed (a check that did not hold, or a CUDA error);
 # the others still run.
@@ -31,7 +32,7 @@ if command -v nvidia-smi >/dev/null 2>&1; then
     nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv 2>&1 | tee -a "$log"
 fi
 status=0
-for p in gpu-probe-pipes gpu-probe-mul gpu-probe-inv gpu-probe-affine-warp; do
+for p in ${PROBES:-gpu-probe-pipes gpu-probe-mul gpu-probe-inv gpu-probe-affine-warp gpu-probe-affine-shared}; do
     say ""
     say "## $p"
     say ""

@@ -35,9 +35,11 @@
 #include "gpu/ec.cuh"
 #include "probe_batch_inv.cuh"
 #include "probe_chains.cuh"
+#include "probe_points.cuh"
 
-using A = gpu::affine<F>;
-using X = gpu::xyzz<F>;
+using A = probe::g1_affine;
+using X = probe::g1_xyzz;
+using probe::read_and_clear;
 
 static const unsigned BLOCK = 256;
 static const size_t TABLE = 1u << 16;
@@ -49,41 +51,6 @@ static __device__ __forceinline__ const A *chain_point(const A *pts, size_t t, u
                                                       unsigned K)
 {
     return pts + ((((size_t)r * K + k) * (T + 1) + t) % TABLE);
-}
-
-/* the BLS12-381 G1 generator, normal form */
-static __device__ __forceinline__ A generator()
-{
-    const uint32_t gx[12] = {0xdb22c6bbu, 0xfb3af00au, 0xf97a1aefu, 0x6c55e83fu, 0x171bac58u, 0xa14e3a3fu,
-                             0x9774b905u, 0xc3688c4fu, 0x4fa9ac0fu, 0x2695638cu, 0x3197d794u, 0x17f1d3a7u};
-    const uint32_t gy[12] = {0x46c5e7e1u, 0x0caa2329u, 0xa2888ae4u, 0xd03cc744u, 0x2c04b3edu, 0x00db18cbu,
-                             0xd5d00af6u, 0xfcf5e095u, 0x741d8ae4u, 0xa09e30edu, 0xe3aaa0f1u, 0x08b3f481u};
-    return {F::from_limbs([&](int i) { return gx[i]; }).to_mont(),
-            F::from_limbs([&](int i) { return gy[i]; }).to_mont()};
-}
-
-/* pts[i] = k_i G, k_i a random odd 64-bit integer (double and add); counts
- * the points off y^2 = x^3 + 4 */
-__global__ void make_points(A *pts, size_t n, uint64_t seed, unsigned long long *off_curve)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const A g = generator();
-    const X gx = {g.x, g.y, F::one(), F::one()};
-    const uint64_t k = bench_mix64(seed + i) | 1;
-    X acc = X::inf();
-    for (int bit = 63; bit >= 0; bit--) {
-        if (!acc.is_inf())
-            gpu::xyzz_dbl_to(&acc);
-        if ((k >> bit) & 1)
-            gpu::xyzz_add_to(&acc, &gx);
-    }
-    const A p = {acc.x * acc.zz.inv(), acc.y * acc.zzz.inv()};
-    const F four = F::from_limbs([](int j) { return j == 0 ? 4u : 0u; }).to_mont();
-    if (!(p.y.sqr() == p.x.sqr() * p.x + four))
-        atomicAdd(off_curve, 1ull);
-    gpu::store(pts + i, p);
 }
 
 /* chain k of thread t ends in out[k T + t] */
@@ -122,36 +89,18 @@ __global__ void __launch_bounds__(BLOCK) affine_chains(const A *pts, unsigned ro
         gpu::store(out + k * T + t, acc[k]);
 }
 
-/* the same chains (T of the affine launch, K a thread) as XYZZ
- * accumulators, a chain at a time, over however many threads run; blocks
- * of 128 (2 an SM: probe_affine.cu's fastest shape) */
-static const unsigned XYZZ_BLOCK = 128;
-__global__ void __launch_bounds__(XYZZ_BLOCK) xyzz_chains(const A *pts, size_t T, unsigned K, unsigned rounds, X *out)
-{
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x; c < T * K; c += stride) {
-        const size_t t = c % T;
-        const unsigned k = (unsigned)(c / T);
-        X acc = X::inf();
-#pragma unroll 1
-        for (unsigned r = 0; r < rounds; r++)
-            gpu::xyzz_add_affine(acc, gpu::load_ro(chain_point(pts, t, k, r, T, K)));
-        gpu::store(out + c, acc);
+/* the same chains (T of the affine launch, K a thread) for probe::xyzz_chains:
+ * chain c = k T + t */
+struct warp_chain_source {
+    static constexpr bool HAS_INFINITY = false;
+    const A *pts;
+    size_t T;
+    unsigned K;
+    __device__ __forceinline__ A point(size_t c, unsigned r) const
+    {
+        return gpu::load_ro(chain_point(pts, c % T, (unsigned)(c / T), r, T, K));
     }
-}
-
-/* counts the chains whose XYZZ end (x = X / ZZ, y = Y / ZZZ) is not the
- * affine end */
-__global__ void count_different(const X *chains, const A *ends, size_t n, unsigned long long *bad)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const X c = gpu::load(chains + i);
-    const A a = gpu::load(ends + i);
-    if (!(c.x * c.zz.inv() == a.x) || !(c.y * c.zzz.inv() == a.y))
-        atomicAdd(bad, 1ull);
-}
+};
 
 struct affine_ctx {
     probe_device dev;
@@ -164,19 +113,12 @@ struct affine_ctx {
     bool all_ok = true;
 };
 
-static unsigned long long read_and_clear(unsigned long long *counter)
-{
-    unsigned long long v = 0;
-    BENCH_CHECK(cudaMemcpy(&v, counter, sizeof v, cudaMemcpyDeviceToHost));
-    BENCH_CHECK(cudaMemset(counter, 0, sizeof *counter));
-    return v;
-}
-
 template <probe::inv_share SHARE, int K> static void measure(affine_ctx &c)
 {
     const auto kernel = affine_chains<SHARE, K>;
     const probe_launch la = probe_launch_full(c.dev, kernel, BLOCK);
-    const probe_launch lx = probe_launch_full(c.dev, xyzz_chains, XYZZ_BLOCK);
+    const auto xyzz_kernel = probe::xyzz_chains<warp_chain_source>;
+    const probe_launch lx = probe_launch_full(c.dev, xyzz_kernel, probe::XYZZ_BLOCK);
     const size_t n = la.threads() * K;
     if (n > c.capacity) {
         fprintf(stderr, "probe-affine-warp: K = %d needs %zu chains, %zu allocated\n", K, n, c.capacity);
@@ -188,9 +130,11 @@ template <probe::inv_share SHARE, int K> static void measure(affine_ctx &c)
     BENCH_CHECK(cudaDeviceSynchronize());
     const unsigned long long exceptional = read_and_clear(c.counter);
     const bench_timing tx =
-        bench_time(0, 3, [&] { xyzz_chains<<<lx.grid, lx.block>>>(c.pts, la.threads(), K, c.rounds, c.chains); });
+        bench_time(0, 3, [&] {
+            xyzz_kernel<<<lx.grid, lx.block>>>(warp_chain_source{c.pts, la.threads(), K}, n, c.rounds, c.chains);
+        });
     BENCH_CHECK(cudaGetLastError());
-    count_different<<<(unsigned)((n + 255) / 256), 256>>>(c.chains, c.ends, n, c.counter);
+    probe::count_different<<<(unsigned)((n + 255) / 256), 256>>>(c.chains, c.ends, n, c.counter);
     BENCH_CHECK(cudaGetLastError());
     BENCH_CHECK(cudaDeviceSynchronize());
     const unsigned long long bad = read_and_clear(c.counter);
@@ -242,18 +186,11 @@ int main(int argc, char **argv)
     c.product_rate = probe_today_product_rate(c.dev, 1000);
     printf("today's product (out-of-line call, 2 chains a thread): %.2f G products/s\n", c.product_rate);
     c.capacity = (size_t)c.dev.sms * 2048 * 8;
-    BENCH_CHECK(cudaMalloc(&c.pts, TABLE * sizeof(A)));
     BENCH_CHECK(cudaMalloc(&c.ends, c.capacity * sizeof(A)));
     BENCH_CHECK(cudaMalloc(&c.chains, c.capacity * sizeof(X)));
     BENCH_CHECK(cudaMalloc(&c.counter, sizeof *c.counter));
     BENCH_CHECK(cudaMemset(c.counter, 0, sizeof *c.counter));
-    make_points<<<(unsigned)(TABLE / 128), 128>>>(c.pts, TABLE, 7, c.counter);
-    BENCH_CHECK(cudaGetLastError());
-    BENCH_CHECK(cudaDeviceSynchronize());
-    if (read_and_clear(c.counter) != 0) {
-        fprintf(stderr, "gpu-probe-affine-warp: points off the curve (the generator or the arithmetic is wrong)\n");
-        return 1;
-    }
+    c.pts = probe::point_table(TABLE, c.counter);
     printf("BLS12-381 G1, %zu points on the curve, %u points a chain (%u additions)\n\n", TABLE, c.rounds,
            c.rounds - 1);
     printf("| inversion shared by | K chains a thread | affine launch | affine ms | xyzz ms | affine G add/s | "

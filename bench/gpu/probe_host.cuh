@@ -38,18 +38,20 @@ static probe_device probe_device_get(void)
 }
 
 /* A launch that fills every SM once (one wave): blocks of `block` threads,
- * as many per SM as the kernel's registers allow. */
+ * as many per SM as the kernel's registers (and `smem` bytes of dynamic
+ * shared memory a block) allow. */
 struct probe_launch {
     unsigned grid, block, per_sm; /* per_sm: resident blocks per SM */
     int regs, spill_bytes;
     size_t threads() const { return (size_t)grid * block; }
 };
 
-template <class Kernel> static probe_launch probe_launch_full(const probe_device &d, Kernel kernel, unsigned block)
+template <class Kernel>
+static probe_launch probe_launch_full(const probe_device &d, Kernel kernel, unsigned block, size_t smem = 0)
 {
     probe_launch l;
     int per_sm = 0;
-    BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)block, 0));
+    BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)block, smem));
     if (per_sm < 1) {
         fprintf(stderr, "probe: a kernel fits no block of %u threads on an SM\n", block);
         exit(1);
