@@ -3,8 +3,9 @@
  * src/gpu and bench/gpu compiled as plain C++, one host thread per GPU
  * thread of one block, the warp shuffles and the block barrier emulated
  * with barriers, PTX's carry flag per thread (ff.cuh's carry chains), so
- * that a kernel's warp and block logic runs where there is no GPU.
- * Include it before any src/gpu header; then run a block with
+ * that a kernel's warp and block logic runs where there is no GPU (the
+ * per-thread carry flag and the qualifiers: tests/unit/gpu_host_emul.h).
+ * Include it before any other src/gpu header; then run a block with
  * probe_emulate_block(threads, fn), fn(t) being thread t's body. Plain C++20
  * (std::barrier), compiled with -fno-strict-aliasing: ff.cuh's load and
  * store move elements as uint4 vectors, which nvcc allows and g++ -O2
@@ -20,20 +21,11 @@
 #include <thread>
 #include <vector>
 
-#define __device__
-#define __host__
-#define __forceinline__ inline
-#define __noinline__
+/* the qualifiers, uint4, the vector load, PTX's carry chains (a carry
+ * flag per thread), then src/gpu/ff.cuh */
+#include "../../tests/unit/gpu_host_emul.h"
+
 #define __shared__ static
-struct uint4 {
-    uint32_t x, y, z, w;
-};
-static inline uint4 __ldg(const uint4 *p) { return *p; }
-static inline uint32_t __funnelshift_l(uint32_t lo, uint32_t hi, uint32_t s)
-{
-    s &= 31;
-    return s ? (hi << s) | (lo >> (32 - s)) : hi;
-}
 
 static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
 {
@@ -45,39 +37,6 @@ struct dim1 {
 };
 static thread_local dim1 threadIdx;
 static dim1 blockDim;
-
-/* PTX's carry flag, one per emulated GPU thread; each carry-chain
- * instruction on (a + b) or (a - b) as a 64-bit value */
-namespace gpu {
-namespace ptx {
-static thread_local uint32_t cf;
-static inline uint32_t flagged(uint64_t r, bool sets)
-{
-    if (sets)
-        cf = (uint32_t)(r >> 32) & 1;
-    return (uint32_t)r;
-}
-static inline uint64_t low_product(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a * b); }
-static inline uint64_t high_product(uint32_t a, uint32_t b) { return ((uint64_t)a * b) >> 32; }
-static inline uint32_t add_cc(uint32_t a, uint32_t b) { return flagged((uint64_t)a + b, true); }
-static inline uint32_t addc_cc(uint32_t a, uint32_t b) { return flagged((uint64_t)a + b + cf, true); }
-static inline uint32_t addc(uint32_t a, uint32_t b) { return flagged((uint64_t)a + b + cf, false); }
-static inline uint32_t sub_cc(uint32_t a, uint32_t b) { return flagged((uint64_t)a - b, true); }
-static inline uint32_t subc_cc(uint32_t a, uint32_t b) { return flagged((uint64_t)a - b - cf, true); }
-static inline uint32_t subc(uint32_t a, uint32_t b) { return flagged((uint64_t)a - b - cf, false); }
-static inline uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return flagged(low_product(a, b) + c, true); }
-static inline uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c)
-{
-    return flagged(low_product(a, b) + c + cf, true);
-}
-static inline uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return flagged(high_product(a, b) + c, true); }
-static inline uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c)
-{
-    return flagged(high_product(a, b) + c + cf, true);
-}
-} /* namespace ptx */
-} /* namespace gpu */
-#define FF_PTX_EMULATED
 
 /* a block of up to 8 warps: a barrier for the block and one per warp, and
  * a slot per lane for the shuffles */

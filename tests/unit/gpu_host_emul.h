@@ -3,7 +3,9 @@
  * tests: the qualifiers, the vector load, and the PTX carry chains as
  * functions over an emulated carry flag with the PTX semantics (add.cc
  * sets CF to the carry out, sub.cc to the borrow, the c forms add or
- * subtract it). Include it before any src/gpu header. */
+ * subtract it). Include it before any src/gpu header. The GPU
+ * microbenchmarks' checks (bench/gpu/probe_emulate.h) build on it with
+ * threads, shuffles and barriers. */
 #ifndef CUZK_TESTS_GPU_HOST_EMUL_H
 #define CUZK_TESTS_GPU_HOST_EMUL_H
 
@@ -29,7 +31,7 @@ static inline uint32_t __funnelshift_l(uint32_t lo, uint32_t hi, uint32_t s)
 
 namespace gpu {
 namespace ptx {
-static uint32_t carry; /* the PTX carry flag */
+static thread_local uint32_t carry; /* the PTX carry flag, one per emulated GPU thread */
 static inline uint32_t chain(uint64_t r, bool set)
 {
     if (set)
