@@ -108,6 +108,20 @@ int scalars_to_normal(cuzk_gpu *g, cuzk_curve_id curve, void *x, size_t n, cuzk_
  * other buffers are overwritten. */
 int bellman_h(cuzk_gpu *g, cuzk_curve_id curve, void *const v[4], size_t n, uint64_t generator, cuzk_error *err);
 
+/* Where bellman_h_lean finds a, b, c: fn(ctx, i, dst, err) queues array i
+ * (0: a, 1: b, 2: c; n evaluations, natural order, Montgomery) into dst on
+ * g's stream. */
+struct bellman_loader {
+    int (*fn)(void *ctx, int i, void *dst, cuzk_error *err);
+    void *ctx;
+};
+
+/* bellman_h in three buffers of n instead of four, each of a, b, c loaded
+ * when its turn comes (a key too large for the card leaves little room
+ * beside a proof): the same h, in v[0]; v[1], v[2] overwritten. */
+int bellman_h_lean(cuzk_gpu *g, cuzk_curve_id curve, void *const v[3], size_t n, uint64_t generator,
+                   const bellman_loader &load, cuzk_error *err);
+
 /* Device memory a call may still take: free memory, and what g's pool
  * holds unused (0 when unknown). gpu.cu. */
 size_t memory_left(cuzk_gpu *g);

@@ -581,61 +581,134 @@ template <class T> static long long root_power(unsigned lg, uint64_t generator)
     return T::is_one(&wg) && (lg == 0 || (k & 1)) ? (long long)k : -1;
 }
 
+/* a <- a b, pointwise */
+template <class F> __global__ void product_kernel(F *a, const F *b, size_t n)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        store(a + i, load(a + i) * load_ro(b + i));
+}
+
+/* a <- (a - c) zinv: quotient_kernel's second half, a already a b */
+template <class F> __global__ void difference_quotient_kernel(F *a, const F *c, size_t n, F zinv)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        store(a + i, (load(a + i) - load_ro(c + i)) * zinv);
+}
+
+/* What both forms of bellman's quotient share: the domain's root as a
+ * power k of our NTT's, the coset's shift g, 1/n, 1/Z(g w^i) = 1/(g^n - 1),
+ * and the tables of the shift's powers (k = hi 2^K + lo). */
+template <class T> struct bellman_quotient {
+    using F = typename T::dev;
+    cuzk_gpu *g;
+    unsigned lg, K;
+    size_t n;
+    long long k;
+    typename T::host shift, shift_inv, ninv, one, zinv;
+    const twiddle<F> *tw = nullptr;
+    dev_buf<F> lo, hi;
+
+    int init(cuzk_gpu *gpu, unsigned lg_n, uint64_t generator, cuzk_error *err)
+    {
+        g = gpu;
+        lg = lg_n;
+        n = (size_t)1 << lg;
+        K = lg / 2;
+        k = root_power<T>(lg, generator);
+        if (k < 0)
+            return cuzk_fail(err, CUZK_ERR_ARG, "%llu generates no root of unity of order 2^%u",
+                             (unsigned long long)generator, lg);
+        T::from_u64(&shift, generator);
+        T::inv(&shift_inv, &shift);
+        T::from_u64(&ninv, n);
+        T::inv(&ninv, &ninv);
+        T::from_u64(&one, 1);
+        zinv = host_pow2k<T>(shift, lg); /* Z(g w^i) = g^n - 1 */
+        T::sub(&zinv, &zinv, &one);
+        T::inv(&zinv, &zinv);
+        if (lg > 0) {
+            GPU_TRY(twiddles<T>(g, lg, &tw, err));
+            GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift), to_dev<T>(one), err));
+            GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift, K)), to_dev<T>(ninv), err));
+        }
+        return 0;
+    }
+
+    /* to <- from's evaluations in our domain's order, then on the coset
+     * (the identity at n = 1) */
+    int to_coset(const F *from, F *to, cuzk_error *err)
+    {
+        root_order_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(from, n, (size_t)k, to);
+        GPU_LAUNCHED();
+        if (lg > 0)
+            GPU_TRY(to_coset_queue<T>(g, to, lg, tw, lo, hi, K, err));
+        return 0;
+    }
+
+    /* out <- the coefficients of the quotient q (on the coset) in normal
+     * form; q is overwritten */
+    int coefficients(F *q, F *out, cuzk_error *err)
+    {
+        if (lg > 0) {
+            /* the coset iFFT: DIF with w^-1 (bit-reversed coefficients of
+             * H(g x), times n), then position p times n^-1 g^-rev(p) */
+            GPU_TRY(run_passes(g, q, lg, tw, true, true, err));
+            GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift_inv), to_dev<T>(one), err));
+            GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift_inv, K)), to_dev<T>(ninv), err));
+            coset_scale_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(q, n, lg, lo, hi,
+                                                                                                 K);
+            GPU_LAUNCHED();
+        }
+        unreverse_normal_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(q, n, lg, out);
+        GPU_LAUNCHED();
+        return 0;
+    }
+};
+
 /* Bellman's quotient (gpu_internal.cuh, bellman_h) on buffers v[0..4) */
 template <class T>
 static int bellman_h_queue(cuzk_gpu *g, typename T::dev *const v[4], unsigned lg, uint64_t generator,
                            cuzk_error *err)
 {
     using F = typename T::dev;
-    const size_t n = (size_t)1 << lg;
-    const long long k = root_power<T>(lg, generator);
-    if (k < 0)
-        return cuzk_fail(err, CUZK_ERR_ARG, "%llu generates no root of unity of order 2^%u",
-                         (unsigned long long)generator, lg);
+    bellman_quotient<T> q;
+    GPU_TRY(q.init(g, lg, generator, err));
     /* into our domain's order, each vector one buffer along: a in v[3], b in v[0], c in v[1] */
     F *const a = v[3], *const b = v[0], *const c = v[1];
     const F *const from[3] = {v[0], v[1], v[2]};
     F *const to[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) {
-        root_order_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(from[i], n, (size_t)k,
-                                                                                            to[i]);
-        GPU_LAUNCHED();
-    }
-    typename T::host shift, shift_inv, ninv, one, zinv;
-    T::from_u64(&shift, generator);
-    T::inv(&shift_inv, &shift);
-    T::from_u64(&ninv, n);
-    T::inv(&ninv, &ninv);
-    T::from_u64(&one, 1);
-    zinv = host_pow2k<T>(shift, lg); /* Z(g w^i) = g^n - 1 */
-    T::sub(&zinv, &zinv, &one);
-    T::inv(&zinv, &zinv);
-    const unsigned K = lg / 2; /* k = hi 2^K + lo */
-    if (lg > 0) {
-        const twiddle<F> *tw;
-        GPU_TRY(twiddles<T>(g, lg, &tw, err));
-        dev_buf<F> lo, hi;
-        GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift), to_dev<T>(one), err));
-        GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift, K)), to_dev<T>(ninv), err));
-        for (F *x : to)
-            GPU_TRY(to_coset_queue<T>(g, x, lg, tw, lo, hi, K, err));
-        quotient_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, b, c, n,
-                                                                                          to_dev<T>(zinv));
-        GPU_LAUNCHED();
-        /* the coset iFFT: DIF with w^-1 (bit-reversed coefficients of
-         * H(g x), times n), then position p times n^-1 g^-rev(p) */
-        GPU_TRY(run_passes(g, a, lg, tw, true, true, err));
-        GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift_inv), to_dev<T>(one), err));
-        GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift_inv, K)), to_dev<T>(ninv), err));
-        coset_scale_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, n, lg, lo, hi, K);
-        GPU_LAUNCHED();
-    } else { /* n = 1: every transform is the identity */
-        quotient_kernel<F><<<1, 1, 0, g->stream>>>(a, b, c, n, to_dev<T>(zinv));
-        GPU_LAUNCHED();
-    }
-    unreverse_normal_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, n, lg, v[0]);
+    for (int i = 0; i < 3; i++)
+        GPU_TRY(q.to_coset(from[i], to[i], err));
+    quotient_kernel<F><<<grid_for(q.n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, b, c, q.n,
+                                                                                        to_dev<T>(q.zinv));
     GPU_LAUNCHED();
-    return 0;
+    return q.coefficients(a, v[0], err);
+}
+
+/* The same in three buffers, a, b and c loaded one at a time
+ * (gpu_internal.cuh, bellman_h_lean) */
+template <class T>
+static int bellman_h_lean_queue(cuzk_gpu *g, typename T::dev *const v[3], unsigned lg, uint64_t generator,
+                                const bellman_loader &load, cuzk_error *err)
+{
+    using F = typename T::dev;
+    bellman_quotient<T> q;
+    GPU_TRY(q.init(g, lg, generator, err));
+    F *const landing = v[0], *const acc = v[1], *const other = v[2];
+    for (int i = 0; i < 3; i++) {
+        GPU_TRY(load.fn(load.ctx, i, landing, err));
+        GPU_TRY(q.to_coset(landing, i ? other : acc, err));
+        const unsigned grid = grid_for(q.n, ELEMENT_THREADS);
+        if (i == 1)
+            product_kernel<F><<<grid, ELEMENT_THREADS, 0, g->stream>>>(acc, other, q.n);
+        else if (i == 2)
+            difference_quotient_kernel<F><<<grid, ELEMENT_THREADS, 0, g->stream>>>(acc, other, q.n,
+                                                                                   to_dev<T>(q.zinv));
+        GPU_LAUNCHED();
+    }
+    return q.coefficients(acc, v[0], err);
 }
 
 /* log2 n when n = 2^k with k <= max_lg, else -1 */
@@ -724,6 +797,24 @@ int bellman_h(cuzk_gpu *g, cuzk_curve_id curve, void *const v[4], size_t n, uint
     case CUZK_CURVE_BLS12_381:
         return bellman_h_queue<bls12_381_ntt>(g, reinterpret_cast<bls12_381_ntt::dev *const *>(v), (unsigned)lg,
                                               generator, err);
+    }
+    return bad_curve(err, curve);
+}
+
+int bellman_h_lean(cuzk_gpu *g, cuzk_curve_id curve, void *const v[3], size_t n, uint64_t generator,
+                   const bellman_loader &load, cuzk_error *err)
+{
+    const unsigned max_lg = curve == CUZK_CURVE_BN254 ? bn254_ntt::two_adicity : bls12_381_ntt::two_adicity;
+    const int lg = log2_exact(n, max_lg);
+    if (lg < 0)
+        return cuzk_fail(err, CUZK_ERR_ARG, "domain size %zu is not a power of two up to 2^%u", n, max_lg);
+    switch (curve) {
+    case CUZK_CURVE_BN254:
+        return bellman_h_lean_queue<bn254_ntt>(g, reinterpret_cast<bn254_ntt::dev *const *>(v), (unsigned)lg,
+                                               generator, load, err);
+    case CUZK_CURVE_BLS12_381:
+        return bellman_h_lean_queue<bls12_381_ntt>(g, reinterpret_cast<bls12_381_ntt::dev *const *>(v),
+                                                   (unsigned)lg, generator, load, err);
     }
     return bad_curve(err, curve);
 }

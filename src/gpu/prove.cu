@@ -448,8 +448,6 @@ static int prove(cuzk_gpu *g, const cuzk_gpu_key *k, const void *abc, const void
     return 0;
 }
 
-/* A proof with a key in bellman's layout (gpu.h, cuzk_gpu_prove_bellman):
- * the phases of prove(), ABC empty (a, b, c come whole from the host). */
 /* values [0, n) of dst from the host: packed when p packed them, else whole */
 static int values_to_device(cuzk_gpu *g, fr_words *dst, const void *values, size_t n, const cuzk_wtns_packed *p,
                             cuzk_error *err)
@@ -460,44 +458,87 @@ static int values_to_device(cuzk_gpu *g, fr_words *dst, const void *values, size
     return 0;
 }
 
+/* bellman_loader's fn over a proof's a, b, c: array i's abc_size values
+ * (packed or whole), zeros up to the domain's n */
+struct abc_source {
+    cuzk_gpu *g;
+    const cuzk_bellman_witness *w;
+    const cuzk_bellman_packed *packed;
+    size_t n;
+};
+
+static int abc_to_device(void *ctx, int i, void *dst_v, cuzk_error *err)
+{
+    const abc_source *s = static_cast<const abc_source *>(ctx);
+    cuzk_gpu *g = s->g;
+    const void *const abc[3] = {s->w->a, s->w->b, s->w->c};
+    const cuzk_wtns_packed *const abc_packed[3] = {s->packed ? &s->packed->a : nullptr,
+                                                   s->packed ? &s->packed->b : nullptr,
+                                                   s->packed ? &s->packed->c : nullptr};
+    fr_words *dst = static_cast<fr_words *>(dst_v);
+    const size_t rows = s->w->abc_size;
+    GPU_TRY(values_to_device(g, dst, abc[i], rows, abc_packed[i], err));
+    GPU_CHECK(cudaMemsetAsync(dst + rows, 0, (s->n - rows) * sizeof(fr_words), g->stream));
+    return 0;
+}
+
+/* the inputs and aux to the device as the MSMs' scalars (normal form) */
+static int witness_to_device(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w,
+                             const cuzk_bellman_packed *packed, fr_words *d_w, cuzk_error *err)
+{
+    const size_t ni = (size_t)k->n_public + 1, nz = k->n_vars - ni;
+    GPU_CHECK(cudaMemcpyAsync(d_w, w->inputs, ni * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
+    return values_to_device(g, d_w + ni, w->aux, nz, packed ? &packed->aux : nullptr, err);
+}
+
+/* A proof with a key in bellman's layout (gpu.h, cuzk_gpu_prove_bellman):
+ * the phases of prove(), ABC empty (a, b, c come from the host). A key
+ * too large for the card (streamed) leaves little room beside a proof: its quotient runs in three buffers of n (bellman_h_lean, a, b, c
+ * loaded one at a time) and the witness comes after, so a proof's peak is
+ * 3 n elements instead of 4 n + the witness. Phases then run in another
+ * order: the quotient with a, b, c's trips, the witness's trip, its
+ * scalars. */
 static int prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w,
                          const cuzk_bellman_packed *packed, cuzk_msm_results *m, cuzk_prove_timings *t,
                          cuzk_error *err)
 {
-    const size_t n = k->domain_size, ni = (size_t)k->n_public + 1, nz = k->n_vars - ni;
-    /* a (h once the quotient is done) apart from the other three, which go
-     * back to the pool before the MSMs need its memory for their digits */
-    dev_buf<fr_words> d_a, d_rest, d_w;
-    GPU_TRY(d_a.alloc(g, n, err));
-    GPU_TRY(d_rest.alloc(g, 3 * n, err));
-    GPU_TRY(d_w.alloc(g, k->n_vars, err));
-    void *const v[4] = {d_a.get(), d_rest.get(), d_rest.get() + n, d_rest.get() + 2 * n};
+    const size_t n = k->domain_size;
+    const bool lean = k->streamed;
+    /* h apart from the other buffers, which go back to the pool before the
+     * MSMs need its memory for their digits */
+    dev_buf<fr_words> d_h, d_rest, d_w;
+    GPU_TRY(d_h.alloc(g, n, err));
+    GPU_TRY(d_rest.alloc(g, (lean ? 2 : 3) * n, err));
     proof_digits digits;
     digits_release release = {g};
+    abc_source abc = {g, w, packed, n};
 
     GPU_TRY(mark(g, PHASE_START, err));
-    GPU_CHECK(cudaMemcpyAsync(d_w, w->inputs, ni * sizeof(fr_words), cudaMemcpyHostToDevice, g->stream));
-    GPU_TRY(values_to_device(g, d_w.get() + ni, w->aux, nz, packed ? &packed->aux : nullptr, err));
-    const void *const abc[3] = {w->a, w->b, w->c};
-    const cuzk_wtns_packed *const abc_packed[3] = {packed ? &packed->a : nullptr, packed ? &packed->b : nullptr,
-                                                   packed ? &packed->c : nullptr};
-    for (int i = 0; i < 3; i++) {
-        fr_words *dst = static_cast<fr_words *>(v[i]);
-        GPU_TRY(values_to_device(g, dst, abc[i], w->abc_size, abc_packed[i], err));
-        GPU_CHECK(cudaMemsetAsync(dst + w->abc_size, 0, (n - w->abc_size) * sizeof(fr_words), g->stream));
+    if (lean) {
+        void *const v[3] = {d_h.get(), d_rest.get(), d_rest.get() + n};
+        GPU_TRY(bellman_h_lean(g, k->curve, v, n, k->bellman_generator, bellman_loader{abc_to_device, &abc}, err));
+        d_rest.release();
+        GPU_TRY(mark(g, PHASE_NTT, err));
     }
+    GPU_TRY(d_w.alloc(g, k->n_vars, err));
+    GPU_TRY(witness_to_device(g, k, w, packed, d_w, err));
+    void *const v[4] = {d_h.get(), d_rest.get(), d_rest.get() + n, d_rest.get() + 2 * n};
+    for (int i = 0; i < 3 && !lean; i++)
+        GPU_TRY(abc_to_device(&abc, i, v[i], err));
     GPU_TRY(mark(g, PHASE_H2D, err));
     GPU_TRY(scalars_to_normal(g, k->curve, d_w, k->n_vars, err)); /* the MSMs' scalars */
     GPU_TRY(mark(g, PHASE_ABC, err));
-    GPU_TRY(bellman_h(g, k->curve, v, n, k->bellman_generator, err));
-    d_rest.release();
-    GPU_TRY(mark(g, PHASE_NTT, err));
+    if (!lean) {
+        GPU_TRY(bellman_h(g, k->curve, v, n, k->bellman_generator, err));
+        d_rest.release();
+        GPU_TRY(mark(g, PHASE_NTT, err));
+    }
     memset(m, 0, sizeof *m);
     m->curve = k->curve;
     if (k->streamed)
-        GPU_TRY(streamed_msms(g, k, d_w, d_a, m, err));
+        GPU_TRY(streamed_msms(g, k, d_w, d_h, m, err));
     else
-        GPU_TRY(resident_msms(g, k, d_w, d_a, digits, m, err));
+        GPU_TRY(resident_msms(g, k, d_w, d_h, digits, m, err));
     GPU_CHECK(cudaEventSynchronize(g->phase_ev[PHASE_MSM_H]));
     if (t)
         phase_times(g, true, t);

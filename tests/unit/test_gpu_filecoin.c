@@ -99,8 +99,9 @@ static void test_large(void **state)
 }
 
 /* keys whose points stay in host memory (what a key larger than the card
- * gets), sent a few hundred points at a time: the same bytes, for a shape
- * with every array split into several slices and for the dense one */
+ * gets), sent a few hundred points at a time, and the quotient in three
+ * buffers (bellman_h_lean): the same bytes, for a shape with every array
+ * split into several slices and for the dense one */
 static void test_streamed(void **state)
 {
     (void)state;
@@ -192,7 +193,8 @@ static void test_abi_batch(void **state)
 }
 
 /* a bit-heavy PoRep-shaped partition (2^12): its a, b and aux pack (0 and
- * Montgomery's one as two bits); proved with them packed, and through the
+ * Montgomery's one as two bits); proved with them packed on a resident and
+ * on a streamed key (the lean quotient), and through the
  * ABI in a batch of 3 (each packed while the one before is proved), the
  * CPU prover's bytes */
 static void test_packed_porep(void **state)
@@ -226,11 +228,19 @@ static void test_packed_porep(void **state)
     assert_non_null(packed.a.base); /* the shape's bits: these pack */
     assert_non_null(packed.b.base);
     assert_non_null(packed.aux.base);
-    fil_device_key *k = NULL;
-    if (fil_device_key_load(&k, gpu, 0, &p, &as, &err) || fil_prove_on_packed(k, &as, &packed, NULL, NULL, &dev, NULL, &err))
-        fail_msg("GPU prove, packed: %s", err.msg);
-    assert_memory_equal(&dev, &cpu, sizeof cpu);
-    fil_device_key_free(k);
+    cuzk_backend *streaming = backend_gpu_create(&(backend_options){.gpu_devices = 1, .gpu_stream_slice = 1000}, &err);
+    if (!streaming)
+        fail_msg("gpu backend, streamed keys: %s", err.msg);
+    cuzk_backend *const backends[2] = {gpu, streaming}; /* resident; streamed (the lean quotient) */
+    for (int b = 0; b < 2; b++) {
+        fil_device_key *k = NULL;
+        if (fil_device_key_load(&k, backends[b], 0, &p, &as, &err) ||
+            fil_prove_on_packed(k, &as, &packed, NULL, NULL, &dev, NULL, &err))
+            fail_msg("GPU prove, packed (%s key): %s", b ? "streamed" : "resident", err.msg);
+        assert_memory_equal(&dev, &cpu, sizeof cpu);
+        fil_device_key_free(k);
+    }
+    streaming->destroy(streaming);
     for (int j = 0; j < 4; j++)
         free(room[j]);
 
