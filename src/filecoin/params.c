@@ -11,6 +11,7 @@
 #include "filecoin/zcash.h"
 #include "util/err.h"
 #include "util/file.h"
+#include "util/pages.h"
 #include "util/threads.h"
 
 /* Points decoded or encoded per round of threads: a progress report each. */
@@ -169,7 +170,7 @@ static int take_count(cursor *c, uint32_t *count, const section *s, cuzk_error *
 static void *alloc_points(size_t count, int g2)
 {
     size_t bytes = count * (g2 ? sizeof(bls12_381_g2_affine) : sizeof(bls12_381_g1_affine));
-    return aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+    return cuzk_pages_alloc_large(bytes + 64);
 }
 
 /* The vk's six header points, in the file's order. */

@@ -31,14 +31,26 @@ static void fp_write(uint8_t out[FP_BYTES], const bls12_381_fp *a)
         out[i] = (uint8_t)(t.l[FP_WORDS - 1 - i / 8] >> (8 * (7 - i % 8)));
 }
 
+/* the big-endian 8 bytes at in (a .params holds billions of them: one
+ * load, not eight) */
+static uint64_t be64(const uint8_t *in)
+{
+    uint64_t w;
+    memcpy(&w, in, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
 /* in's value with the flag bits of byte 0 cleared when first; -1 when >= p */
 static int fp_read(bls12_381_fp *a, const uint8_t in[FP_BYTES], int first)
 {
-    bls12_381_fp t = {{0}};
-    for (int i = 0; i < FP_BYTES; i++) {
-        uint8_t b = (uint8_t)(i == 0 && first ? in[i] & ~FLAGS : in[i]);
-        t.l[FP_WORDS - 1 - i / 8] |= (uint64_t)b << (8 * (7 - i % 8));
-    }
+    bls12_381_fp t;
+    for (int w = 0; w < FP_WORDS; w++)
+        t.l[FP_WORDS - 1 - w] = be64(in + 8 * w);
+    if (first)
+        t.l[FP_WORDS - 1] &= ~((uint64_t)FLAGS << 56);
     if (!bls12_381_fp_is_canonical(&t))
         return -1;
     bls12_381_fp_to_mont(a, &t);

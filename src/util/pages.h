@@ -13,4 +13,10 @@
  * for a device) is left as it is. */
 void cuzk_pages_release(const void *p, size_t bytes);
 
+/* bytes of memory (free with free()) for an array filled once and kept,
+ * such as a key's points: aligned to 2 MiB and, from that size, asked of
+ * the system in huge pages (a 44 GiB key is otherwise 11 million page
+ * faults as it is first written). NULL when out of memory. */
+void *cuzk_pages_alloc_large(size_t bytes);
+
 #endif
