@@ -493,9 +493,10 @@ static int witness_to_device(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bell
 
 /* A proof with a key in bellman's layout (gpu.h, cuzk_gpu_prove_bellman):
  * the phases of prove(), ABC empty (a, b, c come from the host). A key
- * too large for the card (streamed) leaves little room beside a proof: its quotient runs in three buffers of n (bellman_h_lean, a, b, c
- * loaded one at a time) and the witness comes after, so a proof's peak is
- * 3 n elements instead of 4 n + the witness. Phases then run in another
+ * too large for the card (streamed) leaves little room beside a proof:
+ * its quotient runs in three buffers of n (bellman_h_lean, a, b, c loaded
+ * one at a time) and the witness comes after, so a proof's peak is 3 n
+ * elements instead of 4 n + the witness. Its phases then run in another
  * order: the quotient with a, b, c's trips, the witness's trip, its
  * scalars. */
 static int prove_bellman(cuzk_gpu *g, const cuzk_gpu_key *k, const cuzk_bellman_witness *w,
