@@ -1,6 +1,7 @@
 #include "util/threads.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -58,6 +59,36 @@ void cuzk_parallel_for(int nthreads, size_t n, cuzk_range_fn fn, void *ctx)
     free(tasks);
     free(threads);
     free(started);
+}
+
+typedef struct {
+    cuzk_range_fn fn;
+    void *ctx;
+    size_t n, piece;
+    atomic_size_t next; /* the first item not yet taken */
+} pieces_job;
+
+/* one thread's share: pieces taken in turn until none is left */
+static void pieces_take(void *vctx, size_t begin, size_t end, int tid)
+{
+    (void)begin, (void)end;
+    pieces_job *j = vctx;
+    for (;;) {
+        const size_t at = atomic_fetch_add_explicit(&j->next, j->piece, memory_order_relaxed);
+        if (at >= j->n)
+            return;
+        j->fn(j->ctx, at, j->n - at < j->piece ? j->n : at + j->piece, tid);
+    }
+}
+
+void cuzk_parallel_pieces(int nthreads, size_t n, size_t piece, cuzk_range_fn fn, void *ctx)
+{
+    if (piece == 0)
+        piece = 1;
+    pieces_job j = {.fn = fn, .ctx = ctx, .n = n, .piece = piece};
+    atomic_init(&j.next, 0);
+    const size_t pieces = n / piece + (n % piece != 0);
+    cuzk_parallel_for(nthreads, pieces, pieces_take, &j); /* one share a thread */
 }
 
 int cuzk_cpu_count(void)

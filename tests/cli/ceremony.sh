@@ -1,7 +1,9 @@
 # The ceremony's commands end to end with cuzk alone (no node): phase 1
 # (new, contribute, beacon, prepare phase2, verify), phase 2 (zkey new,
-# contribute, beacon, verify), a proof with the final key; usage errors
-# exit 2, bad files exit 1 naming what is wrong.
+# contribute, beacon, verify), a proof with the final key; zkey new the
+# same bytes on 1 and 3 threads for a circuit whose ONE wire has more terms
+# than one thread should take; usage errors exit 2, bad files exit 1
+# naming what is wrong.
 source "$(dirname "$0")/../interop/lib.sh"
 d=$WORK
 for curve in bn128 bls12381; do
@@ -34,6 +36,16 @@ for curve in bn128 bls12381; do
     expect_fail "$CUZK" powersoftau verify "$d/0.ptau"
     expect_output "no contribution"
 done
+
+step "zkey new on 1 and 3 threads: the same key (the ONE wire's terms shared out over threads)"
+"$CUZK" circuit synth --curve bn128 --constraints 1200 --public 2 --shape mixed "$d/m.r1cs" "$d/m.wtns" >/dev/null 2>&1
+"$CUZK" powersoftau new bn128 11 "$d/m0.ptau"
+"$CUZK" powersoftau contribute "$d/m0.ptau" "$d/m1.ptau" -e="text" >/dev/null 2>&1
+"$CUZK" powersoftau prepare phase2 "$d/m1.ptau" "$d/mpot.ptau" 2>/dev/null
+for t in 1 3; do
+    "$CUZK" zkey new "$d/m.r1cs" "$d/mpot.ptau" "$d/m-$t.zkey" --threads "$t" >/dev/null 2>&1
+done
+cmp "$d/m-1.zkey" "$d/m-3.zkey" || { echo "FAIL: zkey new differs between 1 and 3 threads"; exit 1; }
 
 step "usage errors exit 2"
 for args in "powersoftau new bn128" "powersoftau new nocurve 8 $d/x.ptau" "powersoftau new bn128 zero $d/x.ptau" \
