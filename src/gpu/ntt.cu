@@ -784,39 +784,36 @@ static int bad_curve(cuzk_error *err, int curve)
     return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve id %d", curve);
 }
 
-int bellman_h(cuzk_gpu *g, cuzk_curve_id curve, void *const v[4], size_t n, uint64_t generator, cuzk_error *err)
+/* fn(T{}, lg) with T the curve's field, once n is checked as a domain of
+ * 2^lg points that field has: what both forms of bellman's quotient share */
+template <class Fn> static int on_bellman_domain(cuzk_curve_id curve, size_t n, cuzk_error *err, Fn fn)
 {
     const unsigned max_lg = curve == CUZK_CURVE_BN254 ? bn254_ntt::two_adicity : bls12_381_ntt::two_adicity;
     const int lg = log2_exact(n, max_lg);
     if (lg < 0)
         return cuzk_fail(err, CUZK_ERR_ARG, "domain size %zu is not a power of two up to 2^%u", n, max_lg);
     switch (curve) {
-    case CUZK_CURVE_BN254:
-        return bellman_h_queue<bn254_ntt>(g, reinterpret_cast<bn254_ntt::dev *const *>(v), (unsigned)lg, generator,
-                                          err);
-    case CUZK_CURVE_BLS12_381:
-        return bellman_h_queue<bls12_381_ntt>(g, reinterpret_cast<bls12_381_ntt::dev *const *>(v), (unsigned)lg,
-                                              generator, err);
+    case CUZK_CURVE_BN254: return fn(bn254_ntt{}, (unsigned)lg);
+    case CUZK_CURVE_BLS12_381: return fn(bls12_381_ntt{}, (unsigned)lg);
     }
     return bad_curve(err, curve);
+}
+
+int bellman_h(cuzk_gpu *g, cuzk_curve_id curve, void *const v[4], size_t n, uint64_t generator, cuzk_error *err)
+{
+    return on_bellman_domain(curve, n, err, [&](auto field, unsigned lg) {
+        using T = decltype(field);
+        return bellman_h_queue<T>(g, reinterpret_cast<typename T::dev *const *>(v), lg, generator, err);
+    });
 }
 
 int bellman_h_lean(cuzk_gpu *g, cuzk_curve_id curve, void *const v[3], size_t n, uint64_t generator,
                    const bellman_loader &load, cuzk_error *err)
 {
-    const unsigned max_lg = curve == CUZK_CURVE_BN254 ? bn254_ntt::two_adicity : bls12_381_ntt::two_adicity;
-    const int lg = log2_exact(n, max_lg);
-    if (lg < 0)
-        return cuzk_fail(err, CUZK_ERR_ARG, "domain size %zu is not a power of two up to 2^%u", n, max_lg);
-    switch (curve) {
-    case CUZK_CURVE_BN254:
-        return bellman_h_lean_queue<bn254_ntt>(g, reinterpret_cast<bn254_ntt::dev *const *>(v), (unsigned)lg,
-                                               generator, load, err);
-    case CUZK_CURVE_BLS12_381:
-        return bellman_h_lean_queue<bls12_381_ntt>(g, reinterpret_cast<bls12_381_ntt::dev *const *>(v),
-                                                   (unsigned)lg, generator, load, err);
-    }
-    return bad_curve(err, curve);
+    return on_bellman_domain(curve, n, err, [&](auto field, unsigned lg) {
+        using T = decltype(field);
+        return bellman_h_lean_queue<T>(g, reinterpret_cast<typename T::dev *const *>(v), lg, generator, load, err);
+    });
 }
 
 } /* namespace gpu */
