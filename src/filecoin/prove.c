@@ -56,32 +56,34 @@ int fil_assignment_check(const fil_params *p, const fil_assignment *as, cuzk_err
 /* ---- 1. the quotient ---- */
 
 typedef struct {
-    bls12_381_fr *a;
-    const bls12_381_fr *b, *c, *zinv;
+    bls12_381_fr *h;
+    const bls12_381_fr *other, *zinv;
 } quotient_job;
 
-/* a <- (a b - c) / Z on the coset */
-static void quotient_range(void *vctx, size_t begin, size_t end, int tid)
+/* h <- h other: A B on the coset */
+static void product_range(void *vctx, size_t begin, size_t end, int tid)
+{
+    (void)tid;
+    const quotient_job *j = vctx;
+    for (size_t i = begin; i < end; i++)
+        bls12_381_fr_mul(&j->h[i], &j->h[i], &j->other[i]);
+}
+
+/* h <- from_mont((h - c) / Z): other holds c's coefficients */
+static void difference_range(void *vctx, size_t begin, size_t end, int tid)
 {
     (void)tid;
     const quotient_job *j = vctx;
     for (size_t i = begin; i < end; i++) {
-        bls12_381_fr t;
-        bls12_381_fr_mul(&t, &j->a[i], &j->b[i]);
-        bls12_381_fr_sub(&t, &t, &j->c[i]);
-        bls12_381_fr_mul(&j->a[i], &t, j->zinv);
+        bls12_381_fr_sub(&j->h[i], &j->h[i], &j->other[i]);
+        bls12_381_fr_mul(&j->h[i], &j->h[i], j->zinv);
+        bls12_381_fr_from_mont(&j->h[i], &j->h[i]);
     }
 }
 
-static void from_mont_range(void *vctx, size_t begin, size_t end, int tid)
-{
-    (void)tid;
-    bls12_381_fr *a = vctx;
-    for (size_t i = begin; i < end; i++)
-        bls12_381_fr_from_mont(&a[i], &a[i]);
-}
-
-/* h <- the quotient's first n - 1 coefficients in normal form (h holds n) */
+/* h <- the quotient's first n - 1 coefficients in normal form (h holds n).
+ * Z is the constant g^n - 1 on the coset and each step is linear in c, so
+ * h = coset_iFFT(A B) / Z - iFFT(c) / Z: c needs no coset transform. */
 static int quotient(const fil_assignment *as, size_t n, bls12_381_fr *h, int nthreads, cuzk_error *err)
 {
     unsigned log_n = (unsigned)__builtin_ctzll(n);
@@ -101,7 +103,11 @@ static int quotient(const fil_assignment *as, size_t n, bls12_381_fr *h, int nth
     for (int i = 0; i < 3 && !rc; i++) {
         memcpy(abc[i], in[i], as->abc_size * sizeof *h);
         memset(abc[i] + as->abc_size, 0, (n - as->abc_size) * sizeof *h);
-        rc = bls12_381_fr_ntt_to_coset(fwd, abc[i], nthreads);
+        if (i < 2) {
+            rc = bls12_381_fr_ntt_to_coset(fwd, abc[i], nthreads);
+        } else if (!(rc = bls12_381_fr_intt_scaled(fwd, abc[i], nthreads))) { /* c_i g^i */
+            bls12_381_fr_scale_by_powers(abc[i], n, &ginv, nthreads);
+        }
     }
     if (!rc) {
         bls12_381_fr one;
@@ -109,11 +115,11 @@ static int quotient(const fil_assignment *as, size_t n, bls12_381_fr *h, int nth
         bls12_381_fr_set_one(&one);
         bls12_381_fr_sub(&zinv, &zinv, &one);
         bls12_381_fr_inv(&zinv, &zinv); /* 1 / (g^n - 1) */
-        cuzk_parallel_for(nthreads, n, quotient_range, &(quotient_job){h, abc[1], abc[2], &zinv});
+        cuzk_parallel_for(nthreads, n, product_range, &(quotient_job){h, abc[1], &zinv});
         rc = bls12_381_fr_intt_scaled(back, h, nthreads);
     }
     if (!rc)
-        cuzk_parallel_for(nthreads, n - 1, from_mont_range, h);
+        cuzk_parallel_for(nthreads, n - 1, difference_range, &(quotient_job){h, abc[2], &zinv});
     bls12_381_fr_ntt_plan_free(fwd);
     bls12_381_fr_ntt_plan_free(back);
     free(abc[1]);

@@ -4,11 +4,12 @@
  * For an assignment (assignment.h) with inputs x, aux z and a, b, c of
  * abc_size rows on the key's domain of n = h + 1 points (roots of unity
  * from 7, as blstrs):
- *   1. a, b, c padded with zeros to n; each: iFFT, then FFT on the coset
- *      7<w_n> (one chain, ntt_to_coset); h = (a b - c) / (7^n - 1) on the
- *      coset (Z(X) = X^n - 1 is the constant 7^n - 1 there); the coset
- *      iFFT (intt_scaled by 7^-1) gives the quotient's n coefficients, of
- *      which the first n - 1 go with the key's h (the last is zero)
+ *   1. a, b, c padded with zeros to n; a and b: iFFT, then FFT on the
+ *      coset 7<w_n> (one chain, ntt_to_coset); Z(X) = X^n - 1 is the
+ *      constant 7^n - 1 there, so the quotient's n coefficients are
+ *      (coset iFFT(a b) - iFFT(c)) / (7^n - 1) (the coset iFFT is
+ *      intt_scaled by 7^-1), of which the first n - 1 go with the key's h
+ *      (the last is zero): bellman's h, one transform fewer
  *   2. A' = sum_i x_i a_i + sum_{j in a_aux} z_j a_(inputs + rank j),
  *      B1', B2' the same over b_g1, b_g2 with b_inp and b_aux,
  *      L' = sum_j z_j l_j, H' = sum_i h_i h_i

@@ -307,22 +307,6 @@ template <class F> __global__ void root_order_kernel(const F *in, size_t n, size
         store(out + ((k * i) & (n - 1)), load_ro(in + i));
 }
 
-/* a <- (a b - c) zinv: the quotient on a coset where Z is the constant 1 / zinv */
-template <class F> __global__ void quotient_kernel(F *a, const F *b, const F *c, size_t n, F zinv)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        store(a + i, (load(a + i) * load_ro(b + i) - load_ro(c + i)) * zinv);
-}
-
-/* out[i] <- from_mont(in[rev(i)]): bit-reversed coefficients to natural */
-template <class F> __global__ void unreverse_normal_kernel(const F *in, size_t n, unsigned lg, F *out)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        store(out + i, load_ro(in + bit_reverse(i, lg)).from_mont());
-}
-
 /* ---- the CPU field of each curve, for constants computed on the host ---- */
 
 #define NTT_FIELD(NAME, CPU, DEV, IDX, ADICITY)                                                \
@@ -589,16 +573,28 @@ template <class F> __global__ void product_kernel(F *a, const F *b, size_t n)
         store(a + i, load(a + i) * load_ro(b + i));
 }
 
-/* a <- (a - c) zinv: quotient_kernel's second half, a already a b */
-template <class F> __global__ void difference_quotient_kernel(F *a, const F *c, size_t n, F zinv)
+/* out[k] <- from_mont(q[p] hi[k >> K] lo[k mod 2^K] - c[p] cz), p = rev(k):
+ * q the inverse passes' bit-reversed output on the coset's a b, c on c's
+ * evaluations (both times n), hi and lo the coset's unshift with 1/n and
+ * 1/Z folded in, cz = 1/(n Z): h's coefficients in natural order */
+template <class F>
+__global__ void quotient_coefficients_kernel(const F *q, const F *c, F cz, size_t n, unsigned lg, const F *lo,
+                                             const F *hi, unsigned K, F *out)
 {
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        store(a + i, (load(a + i) - load_ro(c + i)) * zinv);
+    const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const size_t p = bit_reverse(k, lg);
+    const F f = load_ro(hi + (k >> K)) * load_ro(lo + (k & (((size_t)1 << K) - 1)));
+    store(out + k, (load_ro(q + p) * f - load_ro(c + p) * cz).from_mont());
 }
 
-/* What both forms of bellman's quotient share: the domain's root as a
- * power k of our NTT's, the coset's shift g, 1/n, 1/Z(g w^i) = 1/(g^n - 1),
+/* What both forms of bellman's quotient share. Z is the constant g^n - 1
+ * on the coset g<w>, and every step is linear in c, so
+ *   h = coset_iFFT((A B - C) / Z) = coset_iFFT(A B) / Z - iFFT(c) / Z
+ * with A, B, C the coset evaluations: c needs only its inverse transform,
+ * not the coset's forward one (the same h, one transform fewer). Holds the
+ * domain's root as a power k of our NTT's, the coset's shift g, 1/n, 1/Z,
  * and the tables of the shift's powers (k = hi 2^K + lo). */
 template <class T> struct bellman_quotient {
     using F = typename T::dev;
@@ -636,32 +632,45 @@ template <class T> struct bellman_quotient {
         return 0;
     }
 
-    /* to <- from's evaluations in our domain's order, then on the coset
-     * (the identity at n = 1) */
-    int to_coset(const F *from, F *to, cuzk_error *err)
+    /* to <- from's evaluations (the generator's domain) in our domain's order */
+    void in_our_order(const F *from, F *to)
     {
         root_order_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(from, n, (size_t)k, to);
+    }
+
+    /* to <- from's evaluations on the coset (the identity at n = 1) */
+    int to_coset(const F *from, F *to, cuzk_error *err)
+    {
+        in_our_order(from, to);
         GPU_LAUNCHED();
         if (lg > 0)
             GPU_TRY(to_coset_queue<T>(g, to, lg, tw, lo, hi, K, err));
         return 0;
     }
 
-    /* out <- the coefficients of the quotient q (on the coset) in normal
-     * form; q is overwritten */
-    int coefficients(F *q, F *out, cuzk_error *err)
+    /* to <- n times from's coefficients, bit-reversed (the inverse passes
+     * without their 1/n) */
+    int to_coefficients_times_n(const F *from, F *to, cuzk_error *err)
     {
-        if (lg > 0) {
-            /* the coset iFFT: DIF with w^-1 (bit-reversed coefficients of
-             * H(g x), times n), then position p times n^-1 g^-rev(p) */
-            GPU_TRY(run_passes(g, q, lg, tw, true, true, err));
-            GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift_inv), to_dev<T>(one), err));
-            GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift_inv, K)), to_dev<T>(ninv), err));
-            coset_scale_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(q, n, lg, lo, hi,
-                                                                                                 K);
-            GPU_LAUNCHED();
-        }
-        unreverse_normal_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(q, n, lg, out);
+        in_our_order(from, to);
+        GPU_LAUNCHED();
+        if (lg > 0)
+            GPU_TRY(run_passes(g, to, lg, tw, true, true, err));
+        return 0;
+    }
+
+    /* out <- h's coefficients in normal form, from ab = A B on the coset
+     * (overwritten) and c_n = to_coefficients_times_n(c) */
+    int coefficients(F *ab, const F *c_n, F *out, cuzk_error *err)
+    {
+        if (lg > 0) /* DIF with w^-1: bit-reversed coefficients of (A B)(g x), times n */
+            GPU_TRY(run_passes(g, ab, lg, tw, true, true, err));
+        typename T::host cz; /* 1 / (n Z) */
+        T::mul(&cz, &ninv, &zinv);
+        GPU_TRY(pow_table(g, lo, (size_t)1 << K, to_dev<T>(shift_inv), to_dev<T>(one), err));
+        GPU_TRY(pow_table(g, hi, n >> K, to_dev<T>(host_pow2k<T>(shift_inv, K)), to_dev<T>(cz), err));
+        quotient_coefficients_kernel<F><<<grid_for(n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(
+            ab, c_n, to_dev<T>(cz), n, lg, lo, hi, K, out);
         GPU_LAUNCHED();
         return 0;
     }
@@ -675,16 +684,14 @@ static int bellman_h_queue(cuzk_gpu *g, typename T::dev *const v[4], unsigned lg
     using F = typename T::dev;
     bellman_quotient<T> q;
     GPU_TRY(q.init(g, lg, generator, err));
-    /* into our domain's order, each vector one buffer along: a in v[3], b in v[0], c in v[1] */
+    /* each vector one buffer along: A in v[3], B in v[0], c's coefficients in v[1] */
     F *const a = v[3], *const b = v[0], *const c = v[1];
-    const F *const from[3] = {v[0], v[1], v[2]};
-    F *const to[3] = {a, b, c};
-    for (int i = 0; i < 3; i++)
-        GPU_TRY(q.to_coset(from[i], to[i], err));
-    quotient_kernel<F><<<grid_for(q.n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, b, c, q.n,
-                                                                                        to_dev<T>(q.zinv));
+    GPU_TRY(q.to_coset(v[0], a, err));
+    GPU_TRY(q.to_coset(v[1], b, err));
+    GPU_TRY(q.to_coefficients_times_n(v[2], c, err));
+    product_kernel<F><<<grid_for(q.n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(a, b, q.n);
     GPU_LAUNCHED();
-    return q.coefficients(a, v[0], err);
+    return q.coefficients(a, c, v[0], err);
 }
 
 /* The same in three buffers, a, b and c loaded one at a time
@@ -696,19 +703,16 @@ static int bellman_h_lean_queue(cuzk_gpu *g, typename T::dev *const v[3], unsign
     using F = typename T::dev;
     bellman_quotient<T> q;
     GPU_TRY(q.init(g, lg, generator, err));
-    F *const landing = v[0], *const acc = v[1], *const other = v[2];
-    for (int i = 0; i < 3; i++) {
-        GPU_TRY(load.fn(load.ctx, i, landing, err));
-        GPU_TRY(q.to_coset(landing, i ? other : acc, err));
-        const unsigned grid = grid_for(q.n, ELEMENT_THREADS);
-        if (i == 1)
-            product_kernel<F><<<grid, ELEMENT_THREADS, 0, g->stream>>>(acc, other, q.n);
-        else if (i == 2)
-            difference_quotient_kernel<F><<<grid, ELEMENT_THREADS, 0, g->stream>>>(acc, other, q.n,
-                                                                                   to_dev<T>(q.zinv));
-        GPU_LAUNCHED();
-    }
-    return q.coefficients(acc, v[0], err);
+    F *const landing = v[0], *const ab = v[1], *const other = v[2];
+    GPU_TRY(load.fn(load.ctx, 0, landing, err));
+    GPU_TRY(q.to_coset(landing, ab, err));
+    GPU_TRY(load.fn(load.ctx, 1, landing, err));
+    GPU_TRY(q.to_coset(landing, other, err));
+    product_kernel<F><<<grid_for(q.n, ELEMENT_THREADS), ELEMENT_THREADS, 0, g->stream>>>(ab, other, q.n);
+    GPU_LAUNCHED();
+    GPU_TRY(load.fn(load.ctx, 2, landing, err));
+    GPU_TRY(q.to_coefficients_times_n(landing, other, err));
+    return q.coefficients(ab, other, v[0], err);
 }
 
 /* log2 n when n = 2^k with k <= max_lg, else -1 */
