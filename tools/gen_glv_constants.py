@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes src/gpu/glv_constants.cuh: the GLV endomorphism of G1 and the GLS
+"""Writes src/gpu/glv_constants.cuh (the device's) and src/ec/glv_constants.c
+(the CPU's): the GLV endomorphism of G1 and the GLS
 one of G2 on BN254 and BLS12-381, derived from src/ff/constants.h (moduli,
 the G2 generators and twists).
 
@@ -35,7 +36,7 @@ both < 2^129 (the vectors' signs chosen so that g1, g2 >= 0). The basis
 words are two's complement modulo 2^160 (k1, k2 are found modulo 2^160
 and read as signed numbers).
 
-Usage: python3 tools/gen_glv_constants.py src/ff/constants.h src/gpu/glv_constants.cuh
+Usage: python3 tools/gen_glv_constants.py src/ff/constants.h src/gpu/glv_constants.cuh src/ec/glv_constants.c
 """
 import math
 import re
@@ -43,7 +44,8 @@ import sys
 
 # (name, 32-bit limbs of Fp, xi = xi0 + xi1 u of the twist)
 CURVES = [("bn254", 8, (9, 1)), ("bls12_381", 12, (1, 1))]
-WORDS = 5  # 160 bits: the basis, c1, c2, k1, k2
+WORDS = 5  # 160 bits: the basis, c1, c2, k1, k2 (the device's 32-bit words)
+C_WORDS = 6  # 192 bits, the CPU's three 64-bit words
 
 
 def values(text, name):
@@ -170,27 +172,58 @@ def table(name, vals, comment):
     ]
 
 
-def group_struct(name, what, lam, r, conj, ex, ey):
-    """one group's constants: the map (CONJ, EX, EY), lambda and the split's"""
+def group_constants(name, what, lam, r, conj, ex, ey):
+    """one group's constants: the map (conj, ex, ey as 32-bit words), lambda and the split's"""
     a1, b1, a2, b2, det = basis(r, lam)
     sign = 1 if det > 0 else -1
     g1 = (1 << 256) * b2 * sign // r
     g2 = (1 << 256) * -b1 * sign // r
     bound = 2 * max(abs(a1) + abs(a2), abs(b1) + abs(b2))  # c1, c2 each off by < 2
     assert bound < 1 << 129 and g1 < 1 << (32 * WORDS) and g2 < 1 << (32 * WORDS)
-    out = ["/* %s: %s; lambda = %#x */" % (name, what, lam), "struct %s_glv_params {" % name,
-           "    static constexpr bool CONJ = %s;    /* the coordinates conjugated first */" % str(conj).lower(),
-           "    static constexpr bool MUL_Y = %s;   /* Y times ey (else Y unchanged) */" % str(ey is not None).lower()]
-    out += table("ex", ex, "ex, the coordinate field's words, Montgomery form")
-    if ey is not None:
-        out += table("ey", ey, "ey, likewise")
-    out += table("lambda", limbs(lam, 8), "lambda, normal form (Fr)")
-    out += table("a1", limbs(a1, WORDS), "a1 = %d" % a1)
-    out += table("b1", limbs(b1, WORDS), "b1 = %d" % b1)
-    out += table("a2", limbs(a2, WORDS), "a2 = %d" % a2)
-    out += table("b2", limbs(b2, WORDS), "b2 = %d" % b2)
-    out += table("g1", limbs(g1, WORDS), "g1 = floor(2^256 b2 / det), det = %sr" % ("" if det > 0 else "-"))
-    out += table("g2", limbs(g2, WORDS), "g2 = floor(2^256 (-b1) / det)")
+    return dict(name=name, what=what, lam=lam, conj=conj, ex=ex, ey=ey, det_sign="" if det > 0 else "-",
+                basis=[("a1", a1), ("b1", b1), ("a2", a2), ("b2", b2)], g1=g1, g2=g2)
+
+
+def group_struct(c):
+    """the device's struct of one group's constants (32-bit words)"""
+    out = ["/* %s: %s; lambda = %#x */" % (c["name"], c["what"], c["lam"]), "struct %s_glv_params {" % c["name"],
+           "    static constexpr bool CONJ = %s;    /* the coordinates conjugated first */" % str(c["conj"]).lower(),
+           "    static constexpr bool MUL_Y = %s;   /* Y times ey (else Y unchanged) */" % str(c["ey"] is not None).lower()]
+    out += table("ex", c["ex"], "ex, the coordinate field's words, Montgomery form")
+    if c["ey"] is not None:
+        out += table("ey", c["ey"], "ey, likewise")
+    out += table("lambda", limbs(c["lam"], 8), "lambda, normal form (Fr)")
+    for label, v in c["basis"]:
+        out += table(label, limbs(v, WORDS), "%s = %d" % (label, v))
+    out += table("g1", limbs(c["g1"], WORDS), "g1 = floor(2^256 b2 / det), det = %sr" % c["det_sign"])
+    out += table("g2", limbs(c["g2"], WORDS), "g2 = floor(2^256 (-b1) / det)")
+    return out + ["};", ""]
+
+
+def words64(w32):
+    """32-bit words, low first, as 64-bit ones"""
+    return [w32[i] | (w32[i + 1] << 32 if i + 1 < len(w32) else 0) for i in range(0, len(w32), 2)]
+
+
+def c_words(vals):
+    return "{%s}" % ", ".join("0x%016xULL" % v for v in vals)
+
+
+def c_struct(c):
+    """the CPU's constants of one group (src/ec/scalar_recode.h's cuzk_glv_params)"""
+    out = ["/* %s: %s; lambda = %#x */" % (c["name"], c["what"], c["lam"]),
+           "const cuzk_glv_params %s_glv = {" % c["name"],
+           "    .conj = %d," % int(c["conj"]),
+           "    .mul_y = %d," % int(c["ey"] is not None),
+           "    .ex = %s," % c_words(words64(c["ex"]))]
+    if c["ey"] is not None:
+        out.append("    .ey = %s," % c_words(words64(c["ey"])))
+    out.append("    .lambda = %s," % c_words(words64(limbs(c["lam"], 8))))
+    for label, v in c["basis"]:
+        out.append("    .%s = %s, /* %d */" % (label, c_words(words64(limbs(v, C_WORDS))), v))
+    out.append("    .g1 = %s, /* floor(2^256 b2 / det), det = %sr */" % (c_words(words64(limbs(c["g1"], C_WORDS))),
+                                                                        c["det_sign"]))
+    out.append("    .g2 = %s, /* floor(2^256 (-b1) / det) */" % c_words(words64(limbs(c["g2"], C_WORDS))))
     return out + ["};", ""]
 
 
@@ -213,6 +246,7 @@ def main():
         "static constexpr int GLV_WORDS = %d; /* 32-bit words of the basis, c1, c2, k1, k2 */" % WORDS,
         "",
     ]
+    groups = []
     for name, fp_limbs, xi in CURVES:
         p = value(text, name + "_fp_MODULUS")
         r = value(text, name + "_fr_MODULUS")
@@ -227,8 +261,8 @@ def main():
                  if mul(lam, G) == (G[0] * be, G[1])]
         assert len(pairs) == 2  # (beta, lambda) and (beta^2, lambda^2)
         beta, lam = max(pairs, key=lambda bl: bl[1])
-        out += group_struct(name + "_g1", "phi(x, y) = (beta x, y), ex = beta", lam, r, False,
-                            limbs(beta * R % p, fp_limbs), None)
+        groups.append(group_constants(name + "_g1", "phi(x, y) = (beta x, y), ex = beta", lam, r, False,
+                                      limbs(beta * R % p, fp_limbs), None))
         # G2: psi's constants, found on the generator
         hx, hy = values(text, name + "_g2_gen_x"), values(text, name + "_g2_gen_y")
         tb = values(text, name + "_fp2_twist_b")
@@ -244,17 +278,29 @@ def main():
         assert len(psi) == 1
         cx, cy = psi[0]
         if lam_psi.bit_length() <= 128:
-            out += group_struct(name + "_g2", "psi(x, y) = (conj(x) cx, conj(y) cy)", lam_psi, r, True,
-                                to_words(cx), to_words(cy))
+            groups.append(group_constants(name + "_g2", "psi(x, y) = (conj(x) cx, conj(y) cy)", lam_psi, r, True,
+                                          to_words(cx), to_words(cy)))
         else:
             nx, ny = cx * cx.conj(), cy * cy.conj()
             lam2 = lam_psi * lam_psi % r
             assert nx.b == 0 and ny.b == 0 and lam2.bit_length() <= 128
             assert mul(lam2, H) == (H[0] * nx, H[1] * ny)
-            out += group_struct(name + "_g2", "psi^2(x, y) = (x nx, y ny), nx, ny in Fp", lam2, r, False,
-                                to_words(nx), to_words(ny))
+            groups.append(group_constants(name + "_g2", "psi^2(x, y) = (x nx, y ny), nx, ny in Fp", lam2, r,
+                                          False, to_words(nx), to_words(ny)))
+    for c in groups:
+        out += group_struct(c)
     out += ["} /* namespace gpu */", "", "#endif", ""]
     open(sys.argv[2], "w").write("\n".join(out))
+    c_out = [
+        "/* Generated by tools/gen_glv_constants.py from src/ff/constants.h -- do not edit.",
+        " * The CPU's copy of src/gpu/glv_constants.cuh (the same numbers; words of",
+        " * 64 bits, the basis modulo 2^192): see src/ec/scalar_recode.h. */",
+        '#include "ec/scalar_recode.h"',
+        "",
+    ]
+    for c in groups:
+        c_out += c_struct(c)
+    open(sys.argv[3], "w").write("\n".join(c_out))
 
 
 if __name__ == "__main__":

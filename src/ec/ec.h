@@ -2,6 +2,7 @@
 #ifndef CUZK_EC_EC_H
 #define CUZK_EC_EC_H
 
+#include "ec/scalar_recode.h"
 #include "ff/tower.h"
 #include "util/verify.h"
 
@@ -9,6 +10,8 @@
 #define EC_INSTANTIATE "ec/ec.inc"
 
 #define E_(x) bn254_g1_##x
+#define EC_GLV bn254_g1_glv
+#define EC_CONJ(r, a) (*(r) = *(a))
 #define F_(x) bn254_fp_##x
 #define F_T bn254_fp
 #define EC_B bn254_fp_b
@@ -18,6 +21,8 @@
 #include EC_INSTANTIATE
 
 #define E_(x) bn254_g2_##x
+#define EC_GLV bn254_g2_glv
+#define EC_CONJ(r, a) bn254_fp2_conj(r, a)
 #define F_(x) bn254_fp2_##x
 #define F_T bn254_fp2
 #define EC_B bn254_fp2_twist_b
@@ -27,6 +32,8 @@
 #include EC_INSTANTIATE
 
 #define E_(x) bls12_381_g1_##x
+#define EC_GLV bls12_381_g1_glv
+#define EC_CONJ(r, a) (*(r) = *(a))
 #define F_(x) bls12_381_fp_##x
 #define F_T bls12_381_fp
 #define EC_B bls12_381_fp_b
@@ -36,6 +43,8 @@
 #include EC_INSTANTIATE
 
 #define E_(x) bls12_381_g2_##x
+#define EC_GLV bls12_381_g2_glv
+#define EC_CONJ(r, a) bls12_381_fp2_conj(r, a)
 #define F_(x) bls12_381_fp2_##x
 #define F_T bls12_381_fp2
 #define EC_B bls12_381_fp2_twist_b

@@ -47,15 +47,20 @@ for _ in 1 2 3 4 5; do "$CUZK" client status --connect "unix:$WORK/d.sock" >/dev
 step "the log says why each was closed: its address's share, never the total"
 floods=1
 [ -n "$PORT6" ] && floods=2
-# each flood, then the fresh token holder's connection: exactly, unless a
-# speaking pool's try was redone (address_flood.py's "redone tries: N"),
-# which may add its own
+# each flood, then the fresh token holder's connection; plus, at most, the
+# flood's PER_ADDRESS - 1 connections answered 401: the client reads the
+# answer before the server has unlisted them (at its close notification),
+# and the speaking pool that comes next may push them out first. More only
+# where a speaking pool's try was redone (address_flood.py's "redone
+# tries: N"), which may add its own
 want=$(((40 - PER_ADDRESS + 1) * floods))
+most=$((want + (PER_ADDRESS - 1) * floods))
 redone=$(awk '/^redone tries: [0-9]+$/ { n += $3; seen++ } END { print seen ? n : "none" }' "$WORK/flood.out")
 [ "$redone" != none ] || fail "address_flood.py did not say how many tries it redid"
 got=$(grep -c 'closed an idle connection without a token.*reason=per_address' "$WORK/d.log" || true)
 if [ "$redone" -eq 0 ]; then
-    [ "$got" -eq "$want" ] || fail "$got connections closed for their address's share, expected $want"
+    [ "$got" -ge "$want" ] && [ "$got" -le "$most" ] ||
+        fail "$got connections closed for their address's share, expected $want to $most"
 else
     [ "$got" -ge "$want" ] || fail "$got connections closed for their address's share, expected $want at least ($redone tries redone)"
 fi
