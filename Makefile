@@ -210,6 +210,7 @@ constants:
 	python3 tools/gen_mont29_asm.py src/ff/mont29_x86_64.S
 	python3 tools/gen_gpu_constants.py src/ff/constants.h src/gpu/constants.cuh
 	python3 tools/gen_glv_constants.py src/ff/constants.h src/gpu/glv_constants.cuh src/ec/glv_constants.c
+	python3 tools/gen_first_challenges.py src/ff/constants.h src/ceremony/first_challenges.c
 
 clean:
 	rm -rf build

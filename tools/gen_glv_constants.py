@@ -39,22 +39,14 @@ and read as signed numbers).
 Usage: python3 tools/gen_glv_constants.py src/ff/constants.h src/gpu/glv_constants.cuh src/ec/glv_constants.c
 """
 import math
-import re
 import sys
+
+from constants_h import values
 
 # (name, 32-bit limbs of Fp, xi = xi0 + xi1 u of the twist)
 CURVES = [("bn254", 8, (9, 1)), ("bls12_381", 12, (1, 1))]
 WORDS = 5  # 160 bits: the basis, c1, c2, k1, k2 (the device's 32-bit words)
 C_WORDS = 6  # 192 bits, the CPU's three 64-bit words
-
-
-def values(text, name):
-    """a table of constants.h as integers (one per {...} group of words)"""
-    m = re.search(r"static const uint64_t %s\[[^=]*\] = \{(.*?)\};" % re.escape(name), text, re.S)
-    if not m:
-        sys.exit("constants.h has no table %s" % name)
-    groups = re.findall(r"\{([^{}]*)\}", m.group(1)) or [m.group(1)]
-    return [sum(int(w.strip().rstrip("ULL"), 16) << (64 * i) for i, w in enumerate(g.split(","))) for g in groups]
 
 
 def value(text, name):

@@ -18,6 +18,9 @@ typedef struct {
                            const cuzk_ceremony_options *o, uint8_t response_hash[64], cuzk_error *err);
     int (*ptau_prepare)(cuzk_ptau *p, const char *out, const cuzk_ceremony_options *o, cuzk_error *err);
     int (*ptau_verify)(cuzk_ptau *p, const cuzk_ceremony_options *o, uint8_t (*response_hashes)[64], cuzk_error *err);
+    /* a powers-of-tau file's first challenge, hashed (what the table of
+     * first_challenges.h holds, for the tests to compare) */
+    void (*first_challenge_hashed)(unsigned power, uint8_t out[64]);
     /* cuzk_ceremony_mul's members on the CPU (ctx: the thread count as an integer) */
     int (*cpu_combine)(void *ctx, cuzk_curve_id curve, int g2, void *out, size_t n, const uint64_t *start,
                        const cuzk_lc_term *terms, const void *const *tables, const cuzk_ceremony_report *report,

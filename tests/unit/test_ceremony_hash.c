@@ -1,6 +1,8 @@
 /* The ceremony's hashes and generator: BLAKE2b-512 against libcrypto's,
  * its saved state resumed (the .ptau's partial hashes), ChaCha20 against
- * the reference key-stream (all-zero key, counter 0). */
+ * the reference key-stream (all-zero key, counter 0), and the table of
+ * first challenges (tools/gen_first_challenges.py, Python's hashlib)
+ * against phase 1's own hashing of them. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,7 +13,9 @@
 #include <string.h>
 
 #include "ceremony/blake2b.h"
+#include "ceremony/ceremony_ops.h"
 #include "ceremony/chacha.h"
+#include "ceremony/first_challenges.h"
 
 static void openssl_blake2b(const uint8_t *data, size_t len, uint8_t out[64])
 {
@@ -91,12 +95,28 @@ static void test_chacha_reference_stream(void **state)
     assert_int_equal(e.state[4], 1);
 }
 
+static void test_first_challenges_table(void **state)
+{
+    (void)state;
+    const struct {
+        cuzk_curve_id curve;
+        const uint8_t (*table)[64];
+    } curves[] = {{CUZK_CURVE_BN254, bn254_first_challenges}, {CUZK_CURVE_BLS12_381, bls12_381_first_challenges}};
+    for (size_t c = 0; c < 2; c++)
+        for (unsigned power = 0; power <= 14; power++) {
+            uint8_t hashed[64];
+            cuzk_ceremony_ops_for(curves[c].curve)->first_challenge_hashed(power, hashed);
+            assert_memory_equal(hashed, curves[c].table[power], 64);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blake2b_matches_libcrypto),
         cmocka_unit_test(test_blake2b_state_resumes),
         cmocka_unit_test(test_chacha_reference_stream),
+        cmocka_unit_test(test_first_challenges_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
