@@ -21,7 +21,7 @@
 # zkey new, zkey contribute; each step's wall and CPU time, peak host memory
 # and output size, inputs removed once the next step has them (the disk).
 # Our own verify checks the outputs where it is cheap: powersoftau verify
-# (CPU only; it recomputes the Lagrange bases) up to 2^PTAU_VERIFY_POWER
+# (on the backend; it recomputes the Lagrange bases) up to 2^PTAU_VERIFY_POWER
 # (16), zkey verify (a fresh zkey new, on the backend) up to
 # 2^ZKEY_VERIFY_POWER (20); above, the table says they were skipped. $WORK
 # keeps the files (default: a temporary folder, removed at the end), $LOGS
@@ -138,13 +138,13 @@ if [ $GPU_CHAIN = 1 ]; then
     if wants verify && [ $ok = 1 ]; then
         echo
         if [ "$POWER" -le "$PTAU_VERIFY_POWER" ]; then
-            if ! step "powersoftau verify (contributed)" - "$CUZK" powersoftau verify "$W/1.ptau" ||
-                ! step "powersoftau verify (prepared)" - "$CUZK" powersoftau verify "$W/f.ptau"; then
+            if ! step "powersoftau verify (contributed)" - "$CUZK" powersoftau verify "$W/1.ptau" --backend "$BACKEND" ||
+                ! step "powersoftau verify (prepared)" - "$CUZK" powersoftau verify "$W/f.ptau" --backend "$BACKEND"; then
                 echo "(powersoftau verify FAILED)"
                 ok=0
             fi
         else
-            echo "(powersoftau verify skipped above 2^$PTAU_VERIFY_POWER: it recomputes the Lagrange bases on the CPU)"
+            echo "(powersoftau verify skipped above 2^$PTAU_VERIFY_POWER: it recomputes the Lagrange bases)"
         fi
         if [ "$POWER" -le "$ZKEY_VERIFY_POWER" ]; then
             step "zkey verify" - "$CUZK" zkey verify "$W/c.r1cs" "$W/f.ptau" "$W/c1.zkey" --backend "$BACKEND" ||

@@ -511,7 +511,10 @@ static int run_ptau_prepare(int argc, char **argv)
 static int run_ptau_verify(int argc, char **argv)
 {
     cli_common common;
-    int first, rc = cli_parse(argc, argv, &cli_cmd_ptau_verify, NULL, NULL, NULL, &common, &first);
+    static const struct option opts[] = {BACKEND_OPTION, {0, 0, 0, 0}};
+    const char *backend = "auto";
+    int first, rc = cli_parse_anywhere(argc, argv, &cli_cmd_ptau_verify, opts, "", backend_opt, &backend, &common,
+                                       &first);
     if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 1) return cli_usage_error(&cli_cmd_ptau_verify, "expected 1 file argument, got %d", argc - first);
     progress_state ps = {"powersoftau verify", cuzk_now_s(), -1, NULL};
@@ -519,12 +522,18 @@ static int run_ptau_verify(int argc, char **argv)
     cuzk_error err = {0};
     cuzk_ptau p;
     if (cuzk_ptau_open(&p, argv[first], &err)) return cli_report("reading the powers of tau", &err);
+    cuzk_backend *b;
+    if ((rc = ceremony_backend("powersoftau verify", backend, &b, &o))) {
+        cuzk_ptau_close(&p);
+        return rc;
+    }
     cuzk_ptau_contribution *cs = NULL;
     uint32_t n = 0;
     uint8_t(*hashes)[64] = NULL;
     rc = cuzk_ptau_read_contributions(&p, &cs, &n, &err);
     if (!rc && !(hashes = calloc(n ? n : 1, 64))) rc = cuzk_fail(&err, CUZK_ERR_NOMEM, "no memory");
     if (!rc) rc = cuzk_ceremony_ptau_verify(&p, &o, hashes, &err);
+    ceremony_backend_done(b);
     if (!rc) {
         for (uint32_t i = n; i-- > 0;) {
             char title[320];
@@ -576,7 +585,8 @@ const cli_command cli_cmd_ptau_prepare = {
     run_ptau_prepare};
 const cli_command cli_cmd_ptau_verify = {
     "powersoftau verify", "ptv",
-    "cuzk powersoftau verify <pot.ptau>\n"
+    "cuzk powersoftau verify <pot.ptau> [--backend B]\n"
     "  Checks every contribution against the one before, the powers against the last one, and a\n"
-    "  prepared file's bases; prints each contribution's hashes. Exit 1 when it does not verify.\n" PTAU_THREADS_HELP,
+    "  prepared file's bases (recomputed as prepare phase2 makes them: on the GPU when it holds them);\n"
+    "  prints each contribution's hashes. Exit 1 when it does not verify.\n" PTAU_THREADS_HELP BACKEND_HELP,
     run_ptau_verify};

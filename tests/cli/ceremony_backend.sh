@@ -35,6 +35,7 @@ for curve in bn128 bls12381; do
     done
     for b in $backends; do
         "$CUZK" zkey verify "$d/c.r1cs" "$d/pot.ptau" "$d/c1-cpu.zkey" --backend "$b" 2>/dev/null | grep -q "ZKey Ok!"
+        "$CUZK" powersoftau verify "$d/pot.ptau" --backend "$b" 2>/dev/null | grep -q "Powers of Tau Ok!"
     done
 done
 
@@ -50,12 +51,15 @@ if [ $gpu = 0 ]; then
     expect_output "GPU\|CUDA"
     expect_fail "$CUZK" powersoftau prepare phase2 "$d/1-cpu.ptau" "$d/x.ptau" --backend gpu
     expect_output "GPU\|CUDA"
+    expect_fail "$CUZK" powersoftau verify "$d/pot.ptau" --backend gpu
+    expect_output "GPU\|CUDA"
     [ ! -e "$d/x.ptau" ] && [ ! -e "$d/x.zkey" ] || { echo "FAIL: a file was written"; exit 1; }
 fi
 
 step "a backend other than auto, cpu or gpu is a usage error"
 for args in "zkey new $d/c.r1cs $d/pot.ptau $d/y.zkey --backend sim" \
-    "powersoftau contribute $d/0.ptau $d/y.ptau --backend fast" "zkey beacon $d/c0-cpu.zkey $d/y.zkey 12 10 --backend x"; do
+    "powersoftau contribute $d/0.ptau $d/y.ptau --backend fast" "zkey beacon $d/c0-cpu.zkey $d/y.zkey 12 10 --backend x" \
+    "powersoftau verify $d/pot.ptau --backend y"; do
     rc=0
     # shellcheck disable=SC2086
     "$CUZK" $args >/dev/null 2>&1 || rc=$?
