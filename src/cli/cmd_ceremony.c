@@ -122,6 +122,7 @@ static int zkey_new(const cli_command *cmd, int argc, char **argv)
     cuzk_error err = {0};
     cuzk_r1cs r;
     cuzk_ptau p;
+    report_progress(&ps, "reading the circuit", 0, 0);
     if (cuzk_r1cs_read(&r, r1cs_path, &err)) return cli_report("reading the circuit", &err);
     if (cuzk_ptau_open(&p, ptau_path, &err)) {
         cuzk_r1cs_free(&r);
@@ -141,6 +142,7 @@ static int zkey_new(const cli_command *cmd, int argc, char **argv)
     cuzk_r1cs_free(&r);
     cuzk_ptau_close(&p);
     if (rc) return cli_report("zkey new", &err);
+    report_progress(&ps, "writing the key", 0, 0);
     rc = write_fresh_zkey(&z, cs_hash, out, &err);
     cuzk_zkey_free(&z);
     if (rc) return cli_report("writing the key", &err);
@@ -198,6 +200,7 @@ static int contribute(const char *cmd, const char *in, const char *out, cuzk_cha
     cuzk_error err = {0};
     cuzk_zkey z;
     cuzk_mpc m;
+    report_progress(&ps, "reading the key", 0, 0);
     if (cuzk_zkey_read(&z, in, &err)) return cli_report("reading the key", &err);
     if (cuzk_mpc_read(&m, in, z.n8q, &err)) {
         cuzk_zkey_free(&z);
@@ -216,7 +219,10 @@ static int contribute(const char *cmd, const char *in, const char *out, cuzk_cha
     size_t len = 0;
     uint8_t *mpc = rc ? NULL : cuzk_mpc_encode(&m, &len);
     if (!rc && !mpc) rc = cuzk_fail(&err, CUZK_ERR_NOMEM, "no memory for the contributions");
-    if (!rc) rc = cuzk_zkey_write_mpc(&z, mpc, len, out, &err);
+    if (!rc) {
+        report_progress(&ps, "writing the key", 0, 0);
+        rc = cuzk_zkey_write_mpc(&z, mpc, len, out, &err);
+    }
     if (!rc) {
         print_hash("Circuit Hash: ", m.cs_hash);
         print_hash("Contribution Hash: ", m.c[m.n - 1].contribution_hash);

@@ -17,6 +17,7 @@
 #define BIN_HEADER_BYTES 12u       /* magic, version, section count */
 #define BIN_SECTION_HEAD_BYTES 12u /* id, size */
 #define BIN_STDIO_BUFFER (1u << 20)
+#define BIN_WRITEBACK_BYTES ((size_t)256 << 20)
 
 static int bin_seek(cuzk_binfile *bf, uint64_t pos, cuzk_error *err)
 {
@@ -517,10 +518,19 @@ int cuzk_binw_begin(cuzk_binwriter *w, uint32_t id, cuzk_error *err)
     return CUZK_OK;
 }
 
+/* Large outputs go to the disk while they are written, BIN_WRITEBACK_BYTES
+ * at a time, rather than all in the fsync at finish. */
 int cuzk_binw_write(cuzk_binwriter *w, const void *buf, size_t n, cuzk_error *err)
 {
-    if (n && fwrite(buf, 1, n, w->f) != n) return binw_io_fail(w, err);
-    w->pos += n;
+    const uint8_t *b = buf;
+    while (n) {
+        size_t len = n < BIN_WRITEBACK_BYTES ? n : BIN_WRITEBACK_BYTES;
+        if (fwrite(b, 1, len, w->f) != len) return binw_io_fail(w, err);
+        w->pos += len;
+        b += len;
+        n -= len;
+        if (w->pos - w->out.written_back >= BIN_WRITEBACK_BYTES) cuzk_outfile_start_writeback(&w->out, w->pos);
+    }
     return CUZK_OK;
 }
 

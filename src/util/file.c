@@ -1,4 +1,4 @@
-#define _GNU_SOURCE /* O_TMPFILE, mkostemp */
+#define _GNU_SOURCE /* O_TMPFILE, mkostemp, sync_file_range */
 #include "util/file.h"
 
 #include <errno.h>
@@ -189,6 +189,15 @@ int cuzk_outfile_open(cuzk_outfile *o, const char *path, cuzk_error *err)
     }
     if (rc) cuzk_outfile_abort(o);
     return rc;
+}
+
+void cuzk_outfile_start_writeback(cuzk_outfile *o, uint64_t end)
+{
+    if (o->direct || !o->f || end <= o->written_back || fflush(o->f) != 0) return;
+#ifdef SYNC_FILE_RANGE_WRITE
+    (void)sync_file_range(o->fd, (off_t)o->written_back, (off_t)(end - o->written_back), SYNC_FILE_RANGE_WRITE);
+#endif
+    o->written_back = end;
 }
 
 int cuzk_outfile_close(cuzk_outfile *o, cuzk_error *err)

@@ -54,11 +54,17 @@ typedef struct {
     int fd;           /* kept open after close (an O_TMPFILE file is linked by it) */
     int direct;       /* the path is not a regular file: written in place */
     char *tmp;        /* the named temporary file, when not O_TMPFILE */
+    uint64_t written_back; /* bytes whose writing to the disk has begun */
 } cuzk_outfile;
 
 /* Starts an output to path (created with mode 0666 less the umask). CUZK_OK,
  * or CUZK_ERR_IO / CUZK_ERR_NOMEM with err filled and o holding nothing. */
 int cuzk_outfile_open(cuzk_outfile *o, const char *path, cuzk_error *err);
+/* Begins the disk's writing of bytes written_back..end (flushed from the
+ * stream, their writeback started, not waited for), so that a large file's
+ * fsync at close finds little left: nothing for a device or pipe, and an
+ * error shows at close. */
+void cuzk_outfile_start_writeback(cuzk_outfile *o, uint64_t end);
 /* Flushes, fsyncs and closes the stream; on failure (a full disk, an I/O
  * error) fills err and aborts o (nothing was published). */
 int cuzk_outfile_close(cuzk_outfile *o, cuzk_error *err);
