@@ -2,6 +2,7 @@
  * zkey new (alias groth16 setup), zkey contribute, zkey beacon, zkey
  * verify; powersoftau new, contribute, beacon, prepare phase2, verify. */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ typedef struct {
 } progress_state;
 
 /* stage lines on stderr, and whole percentages of steps that count */
-static void report_progress(void *ctx, const char *stage, uint64_t done, uint64_t total)
+static void report_progress_locked(void *ctx, const char *stage, uint64_t done, uint64_t total)
 {
     progress_state *s = ctx;
     int pct = total ? (int)(100 * done / total) : -1;
@@ -49,6 +50,16 @@ static void report_progress(void *ctx, const char *stage, uint64_t done, uint64_
     }
     s->last_stage = stage;
     s->last_pct = pct;
+}
+
+/* report_progress_locked from any thread (zkey new hashes beside its
+ * multiplications) */
+static void report_progress(void *ctx, const char *stage, uint64_t done, uint64_t total)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    report_progress_locked(ctx, stage, done, total);
+    pthread_mutex_unlock(&lock);
 }
 
 /* The backend the multiplications run on: --backend auto|cpu|gpu */

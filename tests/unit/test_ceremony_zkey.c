@@ -152,6 +152,17 @@ static void test_bad_ptau_refused(void **state)
     assert_int_equal(cuzk_ceremony_zkey_new(&r, &p, &o, &z, h, &err), CUZK_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "section 15"));
     cuzk_ptau_close(&p);
+    /* a tau G1 point that only the circuit hash's H part reads (the hashing
+     * thread's error, reported once the multiplications end) */
+    write_ptau(CUZK_CURVE_BN254, tmp_path("q.ptau"), 7, 1);
+    assert_int_equal(cuzk_ptau_open(&p, tmp_path("q.ptau"), &err), CUZK_OK);
+    long from_end = (long)(p.bf.file_size - (uint64_t)(p.sec[PTAU_SEC_TAU_G1] - p.bf.mem) - 3 * 64);
+    cuzk_ptau_close(&p);
+    corrupt(tmp_path("q.ptau"), from_end, 0x01);
+    assert_int_equal(cuzk_ptau_open(&p, tmp_path("q.ptau"), &err), CUZK_OK);
+    assert_int_equal(cuzk_ceremony_zkey_new(&r, &p, &o, &z, h, &err), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "section 2 (tau G1) point 3 "));
+    cuzk_ptau_close(&p);
     /* truncated */
     assert_int_equal(truncate(tmp_path("p.ptau"), 5000), 0);
     assert_int_equal(cuzk_ptau_open(&p, tmp_path("p.ptau"), &err), CUZK_ERR_FORMAT);
