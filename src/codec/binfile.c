@@ -18,6 +18,7 @@
 #define BIN_SECTION_HEAD_BYTES 12u /* id, size */
 #define BIN_STDIO_BUFFER (1u << 20)
 #define BIN_WRITEBACK_BYTES ((size_t)256 << 20)
+#define BIN_HUGE_PAGE ((size_t)2 << 20)
 
 static int bin_seek(cuzk_binfile *bf, uint64_t pos, cuzk_error *err)
 {
@@ -461,11 +462,23 @@ int cuzk_bin_read_elems(cuzk_bin_reader *r, uint64_t *dst, uint64_t n_items, uin
                      bound_name);
 }
 
+void cuzk_advise_huge_pages(void *p, size_t bytes)
+{
+    uintptr_t begin = ((uintptr_t)p + BIN_HUGE_PAGE - 1) & ~(uintptr_t)(BIN_HUGE_PAGE - 1);
+    uintptr_t end = ((uintptr_t)p + bytes) & ~(uintptr_t)(BIN_HUGE_PAGE - 1);
+    if (end > begin) (void)madvise((void *)begin, end - begin, MADV_HUGEPAGE);
+}
+
 void *cuzk_alloc_aligned(uint64_t bytes, int zero)
 {
-    if (bytes > SIZE_MAX - 64) return NULL;
-    size_t n = bytes ? ((size_t)bytes + 63) & ~(size_t)63 : 64;
-    void *p = aligned_alloc(64, n);
+    if (bytes > SIZE_MAX - BIN_HUGE_PAGE) return NULL;
+    size_t n = bytes ? ((size_t)bytes + 63) & ~(size_t)63 : 64, align = 64;
+    if (n >= BIN_HUGE_PAGE) {
+        align = BIN_HUGE_PAGE;
+        n = (n + BIN_HUGE_PAGE - 1) & ~(size_t)(BIN_HUGE_PAGE - 1);
+    }
+    void *p = aligned_alloc(align, n);
+    if (p && align == BIN_HUGE_PAGE) cuzk_advise_huge_pages(p, n);
     if (p && zero) memset(p, 0, n);
     return p;
 }
