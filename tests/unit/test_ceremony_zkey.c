@@ -324,7 +324,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
     (void)state;
-    static const char *const names[] = {"p.ptau", "tiny.ptau", "raw.ptau", "k.zkey", NULL};
+    static const char *const names[] = {"p.ptau", "tiny.ptau", "raw.ptau", "q.ptau", "k.zkey", NULL};
     return ceremony_dir_remove(names);
 }
 
