@@ -462,13 +462,6 @@ int cuzk_bin_read_elems(cuzk_bin_reader *r, uint64_t *dst, uint64_t n_items, uin
                      bound_name);
 }
 
-void cuzk_advise_huge_pages(void *p, size_t bytes)
-{
-    uintptr_t begin = ((uintptr_t)p + BIN_HUGE_PAGE - 1) & ~(uintptr_t)(BIN_HUGE_PAGE - 1);
-    uintptr_t end = ((uintptr_t)p + bytes) & ~(uintptr_t)(BIN_HUGE_PAGE - 1);
-    if (end > begin) (void)madvise((void *)begin, end - begin, MADV_HUGEPAGE);
-}
-
 void *cuzk_alloc_aligned(uint64_t bytes, int zero)
 {
     if (bytes > SIZE_MAX - BIN_HUGE_PAGE) return NULL;
@@ -478,7 +471,7 @@ void *cuzk_alloc_aligned(uint64_t bytes, int zero)
         n = (n + BIN_HUGE_PAGE - 1) & ~(size_t)(BIN_HUGE_PAGE - 1);
     }
     void *p = aligned_alloc(align, n);
-    if (p && align == BIN_HUGE_PAGE) cuzk_advise_huge_pages(p, n);
+    if (p && align == BIN_HUGE_PAGE) (void)madvise(p, n, MADV_HUGEPAGE); /* a hint: the kernel may decline */
     if (p && zero) memset(p, 0, n);
     return p;
 }

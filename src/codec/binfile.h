@@ -168,10 +168,6 @@ int cuzk_bin_read_elems(cuzk_bin_reader *r, uint64_t *dst, uint64_t n_items, uin
  * faults (which dominate filling a fresh multi-gigabyte array on a virtual
  * machine). */
 void *cuzk_alloc_aligned(uint64_t bytes, int zero);
-/* Asks for huge pages on the whole 2 MiB pages inside [p, p + bytes) (an
- * allocation that did not come from cuzk_alloc_aligned, such as a
- * realloc'd array); a hint, nothing if the kernel declines. */
-void cuzk_advise_huge_pages(void *p, size_t bytes);
 
 /* Writer. */
 typedef struct {
