@@ -39,9 +39,17 @@ static int cpu_ifft(void *ctx, cuzk_curve_id curve, int g2, void *pts, unsigned 
     return cuzk_ceremony_ops_for(curve)->cpu_ifft(ctx, curve, g2, pts, log_n, root_inv, n_inv, report, err);
 }
 
+static int cpu_msm(void *ctx, cuzk_curve_id curve, int g2, void *result_jac, const void *bases, const void *scalars,
+                   size_t n, cuzk_error *err)
+{
+    if (!cuzk_curve_valid(curve)) return cuzk_fail(err, CUZK_ERR_ARG, "unknown curve");
+    return cuzk_ceremony_ops_for(curve)->cpu_msm(ctx, curve, g2, result_jac, bases, scalars, n, err);
+}
+
 void cuzk_ceremony_cpu_mul(cuzk_ceremony_mul *m, int nthreads)
 {
-    *m = (cuzk_ceremony_mul){(void *)(intptr_t)(nthreads < 1 ? 1 : nthreads), cpu_combine, cpu_scale, cpu_ifft};
+    *m = (cuzk_ceremony_mul){(void *)(intptr_t)(nthreads < 1 ? 1 : nthreads), cpu_combine, cpu_scale, cpu_ifft,
+                             cpu_msm};
 }
 
 int cuzk_ceremony_zkey_new(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_ceremony_options *o, cuzk_zkey *z,

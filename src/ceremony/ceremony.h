@@ -28,7 +28,14 @@ typedef struct {
      * total for steps that count */
     void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
     void *progress_ctx;
+    /* zkey new's outputs of at least this many terms are each one MSM,
+     * the rest summed term by term; 0: CUZK_CEREMONY_MSM_MIN_TERMS_DEVICE
+     * when mul has an msm, else _CPU (a device's MSM is a dozen launches:
+     * worth it for longer outputs only) */
+    uint64_t msm_min_terms;
 } cuzk_ceremony_options;
+
+enum { CUZK_CEREMONY_MSM_MIN_TERMS_CPU = 1 << 12, CUZK_CEREMONY_MSM_MIN_TERMS_DEVICE = 1 << 16 };
 
 enum { CUZK_CEREMONY_HASH_BYTES = 64 };
 

@@ -36,7 +36,10 @@ typedef struct {
  *            (root_inv: the inverse of the domain's root of order n,
  *            n_inv = 1/n, Montgomery Fr, public): prepare phase2's
  *            Lagrange bases. CUZK_ERR_NOMEM when the points do not fit
- *            the device: the ceremony then runs it on the CPU. */
+ *            the device: the ceremony then runs it on the CPU;
+ *   msm:     *result_jac = sum of scalars[i] bases[i], i < n (scalars in
+ *            normal form, public; the result Jacobian, Montgomery, as
+ *            src/msm/msm.h's): zkey new's outputs of many terms. */
 typedef struct {
     void *ctx;
     int (*combine)(void *ctx, cuzk_curve_id curve, int g2, void *out, size_t n, const uint64_t *start,
@@ -46,6 +49,8 @@ typedef struct {
                  const uint64_t *inc, const cuzk_ceremony_report *report, cuzk_error *err);
     int (*ifft)(void *ctx, cuzk_curve_id curve, int g2, void *pts, unsigned log_n, const uint64_t *root_inv,
                 const uint64_t *n_inv, const cuzk_ceremony_report *report, cuzk_error *err);
+    int (*msm)(void *ctx, cuzk_curve_id curve, int g2, void *result_jac, const void *bases, const void *scalars,
+               size_t n, cuzk_error *err);
 } cuzk_ceremony_mul;
 
 #endif

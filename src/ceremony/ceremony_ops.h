@@ -29,6 +29,8 @@ typedef struct {
                      const uint64_t *inc, const cuzk_ceremony_report *report, cuzk_error *err);
     int (*cpu_ifft)(void *ctx, cuzk_curve_id curve, int g2, void *pts, unsigned log_n, const uint64_t *root_inv,
                     const uint64_t *n_inv, const cuzk_ceremony_report *report, cuzk_error *err);
+    int (*cpu_msm)(void *ctx, cuzk_curve_id curve, int g2, void *result_jac, const void *bases, const void *scalars,
+                   size_t n, cuzk_error *err);
 } cuzk_ceremony_ops;
 
 #define CUZK_CEREMONY_OPS_DECLARE_(prefix, PREFIX, snarkjs) extern const cuzk_ceremony_ops prefix##_ceremony_ops;

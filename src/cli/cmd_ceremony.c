@@ -139,7 +139,7 @@ static int zkey_new(const cli_command *cmd, int argc, char **argv)
         cuzk_r1cs_free(&r);
         return cli_report("reading the powers of tau", &err);
     }
-    cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
+    cuzk_ceremony_options o = {.nthreads = common.threads, .progress = report_progress, .progress_ctx = &ps};
     cuzk_backend *b;
     if ((rc = ceremony_backend(cmd->name, backend, &b, &o))) {
         cuzk_r1cs_free(&r);
@@ -217,7 +217,7 @@ static int contribute(const char *cmd, const char *in, const char *out, cuzk_cha
         cuzk_zkey_free(&z);
         return cli_report("reading the key's contributions", &err);
     }
-    cuzk_ceremony_options o = {threads, NULL, report_progress, &ps};
+    cuzk_ceremony_options o = {.nthreads = threads, .progress = report_progress, .progress_ctx = &ps};
     cuzk_backend *b;
     int rc = ceremony_backend(cmd, backend, &b, &o);
     if (rc) {
@@ -326,7 +326,7 @@ static int beacon_args(const cli_command *cmd, int argc, char **argv, int *first
         snprintf(info->name, sizeof info->name, "%s", co.name);
     }
     progress_state ps = {cmd->name, cuzk_now_s(), -1, NULL};
-    cuzk_ceremony_options o = {common->threads, NULL, report_progress, &ps};
+    cuzk_ceremony_options o = {.nthreads = common->threads, .progress = report_progress, .progress_ctx = &ps};
     cuzk_error err = {0};
     if (cuzk_ceremony_beacon_rng(rng, info->beacon_hash, len, (unsigned)exp, &o, &err))
         return cli_report(cmd->name, &err);
@@ -373,7 +373,7 @@ static int run_zkey_verify(int argc, char **argv)
         cuzk_ptau_close(&p);
         return cli_report("reading the key", &err);
     }
-    cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
+    cuzk_ceremony_options o = {.nthreads = common.threads, .progress = report_progress, .progress_ctx = &ps};
     cuzk_backend *b = NULL;
     int backend_rc = ceremony_backend("zkey verify", backend, &b, &o);
     rc = backend_rc ? backend_rc : cuzk_ceremony_zkey_verify(&r, &p, &z, &m, &o, &err);
@@ -456,7 +456,7 @@ static int ptau_contribute(const char *cmd, const char *in, const char *out, cuz
                            const cuzk_mpc_contribution *info, int threads, const char *backend)
 {
     progress_state ps = {cmd, cuzk_now_s(), -1, NULL};
-    cuzk_ceremony_options o = {threads, NULL, report_progress, &ps};
+    cuzk_ceremony_options o = {.nthreads = threads, .progress = report_progress, .progress_ctx = &ps};
     cuzk_error err = {0};
     cuzk_ptau p;
     if (cuzk_ptau_open(&p, in, &err)) return cli_report("reading the powers of tau", &err);
@@ -508,7 +508,7 @@ static int run_ptau_prepare(int argc, char **argv)
     if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 2) return cli_usage_error(&cli_cmd_ptau_prepare, "expected 2 file arguments, got %d", argc - first);
     progress_state ps = {"powersoftau prepare phase2", cuzk_now_s(), -1, NULL};
-    cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
+    cuzk_ceremony_options o = {.nthreads = common.threads, .progress = report_progress, .progress_ctx = &ps};
     cuzk_error err = {0};
     cuzk_ptau p;
     if (cuzk_ptau_open(&p, argv[first], &err)) return cli_report("reading the powers of tau", &err);
@@ -535,7 +535,7 @@ static int run_ptau_verify(int argc, char **argv)
     if (rc) return rc > 0 ? CLI_OK : CLI_USAGE;
     if (argc - first != 1) return cli_usage_error(&cli_cmd_ptau_verify, "expected 1 file argument, got %d", argc - first);
     progress_state ps = {"powersoftau verify", cuzk_now_s(), -1, NULL};
-    cuzk_ceremony_options o = {common.threads, NULL, report_progress, &ps};
+    cuzk_ceremony_options o = {.nthreads = common.threads, .progress = report_progress, .progress_ctx = &ps};
     cuzk_error err = {0};
     cuzk_ptau p;
     if (cuzk_ptau_open(&p, argv[first], &err)) return cli_report("reading the powers of tau", &err);

@@ -12,6 +12,7 @@
  *            scalar_mul.cuh); outputs longer than a chunk are then summed
  *            chunk by chunk, COMBINE_CHUNK partial sums a thread, level by
  *            level, until each has one; then affine.
+ *   msm      zkey new's outputs of many terms: the MSM of msm.cuh;
  *   ifft     prepare phase2's inverse FFT of points: the points' XYZZ forms
  *            in bit-reversed order, a launch per stage of butterflies
  *            (a thread each: u + w v, u - w v, w a public twiddle), then
@@ -38,6 +39,7 @@
 #include "gpu/ec.cuh"
 #include "gpu/fixed_base.cuh"
 #include "gpu/gpu_internal.cuh"
+#include "gpu/msm.cuh"
 #include "gpu/scalar_mul.cuh"
 
 extern "C" {
@@ -558,6 +560,17 @@ static int hook_ifft(void *ctx, cuzk_curve_id curve, int g2, void *pts, unsigned
                     [&](auto grp) { return grp.ifft(d, pts, log_n, root_inv, n_inv, rep, err); });
 }
 
+static int hook_msm(void *ctx, cuzk_curve_id curve, int g2, void *result_jac, const void *bases, const void *scalars,
+                    size_t n, cuzk_error *err)
+{
+    ceremony_dev *d = static_cast<ceremony_dev *>(ctx);
+    const msm_group *grp = msm_group_of(curve, g2 != 0);
+    if (!grp)
+        return cuzk_fail(err, CUZK_ERR_ARG, "ceremony on the GPU: unknown curve %d", (int)curve);
+    GPU_CHECK(cudaSetDevice(d->g->device));
+    return grp->call(d->g, result_jac, bases, scalars, n, false, err);
+}
+
 } /* namespace gpu */
 
 extern "C" int cuzk_gpu_ceremony_mul_make(cuzk_gpu *g, size_t round, cuzk_ceremony_mul *mul, cuzk_error *err)
@@ -570,7 +583,7 @@ extern "C" int cuzk_gpu_ceremony_mul_make(cuzk_gpu *g, size_t round, cuzk_ceremo
     gpu::ceremony_dev *d = new (std::nothrow) gpu::ceremony_dev{g, round ? round : gpu::CEREMONY_ROUND};
     if (!d)
         return cuzk_fail(err, CUZK_ERR_NOMEM, "out of memory");
-    *mul = cuzk_ceremony_mul{d, gpu::hook_combine, gpu::hook_scale, gpu::hook_ifft};
+    *mul = cuzk_ceremony_mul{d, gpu::hook_combine, gpu::hook_scale, gpu::hook_ifft, gpu::hook_msm};
     return 0;
 }
 

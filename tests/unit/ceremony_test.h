@@ -1,7 +1,7 @@
 /* What the ceremony's test programs share: a scratch folder for their
- * files, and the check that a key proves. Header-only (static): included
- * by test_ceremony_zkey.c, test_ceremony_ptau.c and test_gpu_ceremony.c
- * alone. */
+ * files, a progress listener, and the check that a key proves.
+ * Header-only (static): included by test_ceremony_zkey.c,
+ * test_ceremony_ptau.c and test_gpu_ceremony.c alone. */
 #ifndef CUZK_TESTS_CEREMONY_TEST_H
 #define CUZK_TESTS_CEREMONY_TEST_H
 
@@ -14,6 +14,26 @@
 #include "groth16/groth16.h"
 
 static char ceremony_dir[64];
+
+/* What watch_stage saw: the last counted stage and how far it was; B2's
+ * last count (zkey new's last combination) */
+typedef struct {
+    char stage[32];
+    uint64_t done, b2_done;
+} stage_seen;
+
+/* a progress listener (ctx: a stage_seen): a counted stage's progress
+ * goes up to its total, never back */
+static inline void watch_stage(void *ctx, const char *stage, uint64_t done, uint64_t total)
+{
+    stage_seen *s = ctx;
+    if (!total) return; /* a stage's name alone */
+    assert_true(done <= total);
+    if (!strcmp(stage, s->stage)) assert_true(done >= s->done);
+    snprintf(s->stage, sizeof s->stage, "%s", stage);
+    s->done = done;
+    if (!strcmp(stage, "B2")) s->b2_done = done;
+}
 
 /* name inside the scratch folder (four live at once) */
 static const char *tmp_path(const char *name)

@@ -97,6 +97,24 @@ static void test_zkey_new_is_the_setup_of_the_secrets(void **state)
         assert_memory_equal(h1, h2, 64);
         assert_memory_equal(z1.a, z.a, z.n_vars * g1);
         cuzk_zkey_free(&z1);
+        /* every output with terms one MSM, then those of 5 terms or more
+         * (runs of term-by-term outputs between them): the same key, its
+         * progress never going back */
+        static const uint64_t msm_min[2] = {1, 5};
+        for (int i = 0; i < 2; i++) {
+            stage_seen seen = {0};
+            cuzk_ceremony_options om = {.nthreads = 2, .msm_min_terms = msm_min[i], .progress = watch_stage,
+                                        .progress_ctx = &seen};
+            assert_int_equal(cuzk_ceremony_zkey_new(&r, &p, &om, &z1, h2, &err), CUZK_OK);
+            assert_memory_equal(h1, h2, 64);
+            assert_memory_equal(z1.ic, z.ic, (z.n_public + 1) * g1);
+            assert_memory_equal(z1.a, z.a, z.n_vars * g1);
+            assert_memory_equal(z1.b1, z.b1, z.n_vars * g1);
+            assert_memory_equal(z1.b2, z.b2, z.n_vars * g2);
+            assert_memory_equal(z1.c, z.c, (z.n_vars - z.n_public - 1) * g1);
+            assert_int_equal(seen.b2_done, z.n_vars);
+            cuzk_zkey_free(&z1);
+        }
         cuzk_zkey_free(&z);
         cuzk_zkey_free(&dev);
         cuzk_ptau_close(&p);

@@ -13,7 +13,8 @@
  *     points at infinity among them;
  *   - whole steps: a powers-of-tau contribution, prepare phase2, zkey new
  *     and a zkey contribution with the same secret stream give the same
- *     files and keys with the GPU as with the CPU; the GPU's progress is
+ *     files and keys with the GPU as with the CPU, zkey new also with
+ *     its long outputs as the device's MSMs; the GPU's progress is
  *     reported up to the whole.
  * Skips (exit 77) without a usable GPU and under AddressSanitizer. */
 #include <stdarg.h>
@@ -394,6 +395,18 @@ static void test_whole_contributions(void **state)
         assert_int_equal(cuzk_ceremony_zkey_new(&r, &p, &dev_o, &zg, hg, &err), CUZK_OK);
         same_key(&zc, &zg);
         assert_memory_equal(hc, hg, sizeof hc);
+        /* outputs of 4 terms or more (the constant wire's, some others')
+         * by the device's MSM, runs of the rest between them: the same key,
+         * and the progress of each combination climbs to its whole */
+        cuzk_zkey zm;
+        stage_seen seen = {0};
+        const cuzk_ceremony_options msm_o = {.nthreads = 2, .mul = &dev, .msm_min_terms = 4,
+                                             .progress = watch_stage, .progress_ctx = &seen};
+        assert_int_equal(cuzk_ceremony_zkey_new(&r, &p, &msm_o, &zm, hg, &err), CUZK_OK);
+        same_key(&zc, &zm);
+        assert_memory_equal(hc, hg, sizeof hc);
+        assert_int_equal(seen.b2_done, zc.n_vars);
+        cuzk_zkey_free(&zm);
 
         cuzk_mpc mc = {.g1_bytes = 2 * zc.n8q, .g2_bytes = 4 * zc.n8q}, mg = mc;
         memcpy(mc.cs_hash, hc, sizeof hc);
