@@ -52,13 +52,20 @@ void cuzk_ceremony_cpu_mul(cuzk_ceremony_mul *m, int nthreads)
                              cpu_msm};
 }
 
-int cuzk_ceremony_zkey_new(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_ceremony_options *o, cuzk_zkey *z,
-                           uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES], cuzk_error *err)
+int cuzk_ceremony_zkey_new_write(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_ceremony_options *o,
+                                 const char *path, cuzk_zkey *z, uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES],
+                                 cuzk_error *err)
 {
     if (r->curve != p->curve)
         return cuzk_fail(err, CUZK_ERR_MISMATCH, "the r1cs is over %s, the powers of tau over %s",
                          cuzk_curve_snarkjs_name(r->curve), cuzk_curve_snarkjs_name(p->curve));
-    return cuzk_ceremony_ops_for(r->curve)->zkey_new(r, p, o, z, cs_hash, err);
+    return cuzk_ceremony_ops_for(r->curve)->zkey_new(r, p, o, path, z, cs_hash, err);
+}
+
+int cuzk_ceremony_zkey_new(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_ceremony_options *o, cuzk_zkey *z,
+                           uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES], cuzk_error *err)
+{
+    return cuzk_ceremony_zkey_new_write(r, p, o, NULL, z, cs_hash, err);
 }
 
 int cuzk_ceremony_zkey_contribute(cuzk_zkey *z, cuzk_mpc *m, cuzk_chacha *rng, const cuzk_mpc_contribution *info,

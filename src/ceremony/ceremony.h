@@ -51,6 +51,15 @@ void cuzk_ceremony_cpu_mul(cuzk_ceremony_mul *m, int nthreads);
 int cuzk_ceremony_zkey_new(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_ceremony_options *o, cuzk_zkey *z,
                            uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES], cuzk_error *err);
 
+/* The same, the key also written to path (the fresh key's file, section
+ * 10 its circuit hash and no contribution: snarkjs's bytes) by a thread
+ * of its own, each section as soon as it is made; CUZK_ERR_IO when the
+ * file cannot be written (nothing is left at path then; what stood there
+ * is kept), CUZK_ERR_ARG for a path that cannot be opened. */
+int cuzk_ceremony_zkey_new_write(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_ceremony_options *o,
+                                 const char *path, cuzk_zkey *z, uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES],
+                                 cuzk_error *err);
+
 /* The stream a contribution's secrets come from: BLAKE2b of 64 bytes of
  * getrandom and the entropy text (NULL: none), its first 32 bytes the
  * seed, as snarkjs's getRandomRng. CUZK_ERR_IO when getrandom fails. */

@@ -7,8 +7,8 @@
 #include "ceremony/chacha.h"
 
 typedef struct {
-    int (*zkey_new)(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_ceremony_options *o, cuzk_zkey *z,
-                    uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES], cuzk_error *err);
+    int (*zkey_new)(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_ceremony_options *o, const char *path,
+                    cuzk_zkey *z, uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES], cuzk_error *err);
     int (*zkey_contribute)(cuzk_zkey *z, cuzk_mpc *m, cuzk_chacha *rng, const cuzk_mpc_contribution *info,
                            const cuzk_ceremony_options *o, cuzk_error *err);
     int (*zkey_verify)(const cuzk_r1cs *r, const cuzk_ptau *p, const cuzk_zkey *z, cuzk_mpc *m,

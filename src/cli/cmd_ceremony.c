@@ -111,15 +111,6 @@ static int ceremony_backend(const char *cmd, const char *name, cuzk_backend **b,
     return CLI_OK;
 }
 
-/* section 10 of a fresh key: csHash, no contributions */
-static int write_fresh_zkey(const cuzk_zkey *z, const uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES], const char *path,
-                            cuzk_error *err)
-{
-    uint8_t mpc[CUZK_CEREMONY_HASH_BYTES + 4] = {0};
-    memcpy(mpc, cs_hash, CUZK_CEREMONY_HASH_BYTES);
-    return cuzk_zkey_write_mpc(z, mpc, sizeof mpc, path, err);
-}
-
 static int zkey_new(const cli_command *cmd, int argc, char **argv)
 {
     cli_common common;
@@ -148,15 +139,12 @@ static int zkey_new(const cli_command *cmd, int argc, char **argv)
     }
     cuzk_zkey z;
     uint8_t cs_hash[CUZK_CEREMONY_HASH_BYTES];
-    rc = cuzk_ceremony_zkey_new(&r, &p, &o, &z, cs_hash, &err);
+    rc = cuzk_ceremony_zkey_new_write(&r, &p, &o, out, &z, cs_hash, &err);
     ceremony_backend_done(b);
     cuzk_r1cs_free(&r);
     cuzk_ptau_close(&p);
     if (rc) return cli_report("zkey new", &err);
-    report_progress(&ps, "writing the key", 0, 0);
-    rc = write_fresh_zkey(&z, cs_hash, out, &err);
     cuzk_zkey_free(&z);
-    if (rc) return cli_report("writing the key", &err);
     print_hash("Circuit hash: ", cs_hash);
     fprintf(stderr, "zkey new: %s written in %.2f s\n", out, cuzk_now_s() - ps.t0);
     return CLI_OK;

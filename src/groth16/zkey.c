@@ -11,16 +11,6 @@
 
 enum {
     ZKEY_VERSION = 1,
-    SEC_PROTOCOL = 1,
-    SEC_HEADER = 2,
-    SEC_IC = 3,
-    SEC_COEFS = 4,
-    SEC_A = 5,
-    SEC_B1 = 6,
-    SEC_B2 = 7,
-    SEC_C = 8,
-    SEC_H = 9,
-    SEC_CONTRIBUTIONS = 10,
     ZKEY_N8R = 32,
     COEF_BYTES = CUZK_ZKEY_COEF_BYTES,
     COEF_CHUNK = 4096,
@@ -72,7 +62,7 @@ static int read_protocol(cuzk_binfile *bf, cuzk_error *err)
     cuzk_bin_reader r;
     uint32_t protocol;
     int rc;
-    if ((rc = cuzk_bin_begin(bf, SEC_PROTOCOL, "protocol", &r, err))) return rc;
+    if ((rc = cuzk_bin_begin(bf, CUZK_ZKEY_SEC_PROTOCOL, "protocol", &r, err))) return rc;
     if ((rc = cuzk_bin_expect_size(&r, 4, "one u32", err))) return rc;
     if ((rc = cuzk_bin_read_u32(&r, &protocol, "protocol", err))) return rc;
     if (protocol == CUZK_ZKEY_PROTOCOL_GROTH16) return CUZK_OK;
@@ -95,7 +85,7 @@ static int read_header(cuzk_zkey *z, cuzk_binfile *bf, cuzk_error *err)
     cuzk_bin_reader r;
     cuzk_curve_id curve_r;
     int rc;
-    if ((rc = cuzk_bin_begin(bf, SEC_HEADER, "header", &r, err))) return rc;
+    if ((rc = cuzk_bin_begin(bf, CUZK_ZKEY_SEC_HEADER, "header", &r, err))) return rc;
     if ((rc = cuzk_bin_read_prime(&r, 1, "q", &z->n8q, &z->curve, err))) return rc;
     if ((rc = cuzk_bin_read_prime(&r, 0, "r", &z->n8r, &curve_r, err))) return rc;
     if (curve_r != z->curve)
@@ -178,7 +168,7 @@ static int read_coefs(cuzk_zkey *z, cuzk_binfile *bf, int in_place, cuzk_error *
     cuzk_bin_reader r;
     char why[96];
     int rc;
-    if ((rc = cuzk_bin_begin(bf, SEC_COEFS, "coefficients", &r, err))) return rc;
+    if ((rc = cuzk_bin_begin(bf, CUZK_ZKEY_SEC_COEFS, "coefficients", &r, err))) return rc;
     if ((rc = cuzk_bin_read_u32(&r, &z->n_coefs, "coefficient count", err))) return rc;
     snprintf(why, sizeof why, "4 + count %u x %u", z->n_coefs, (unsigned)COEF_BYTES);
     if ((rc = cuzk_bin_expect_size(&r, 4 + (uint64_t)z->n_coefs * COEF_BYTES, why, err))) return rc;
@@ -212,19 +202,19 @@ static int zkey_read(cuzk_zkey *z, cuzk_binfile *bf, int header_only, cuzk_error
     if (!rc) rc = read_header(z, bf, err);
     if (!rc) {
         snprintf(count, sizeof count, "nPublic + 1 = %llu", (unsigned long long)z->n_public + 1);
-        rc = read_points(z, bf, SEC_IC, "IC points", (uint64_t)z->n_public + 1, 2, count, 0, &z->ic, err);
+        rc = read_points(z, bf, CUZK_ZKEY_SEC_IC, "IC points", (uint64_t)z->n_public + 1, 2, count, 0, &z->ic, err);
     }
     if (!header_only) {
         if (!rc) rc = read_coefs(z, bf, in_place, err);
         snprintf(count, sizeof count, "nVars %u", z->n_vars);
-        if (!rc) rc = read_points(z, bf, SEC_A, "A points", z->n_vars, 2, count, in_place, &z->a, err);
-        if (!rc) rc = read_points(z, bf, SEC_B1, "B1 points", z->n_vars, 2, count, in_place, &z->b1, err);
-        if (!rc) rc = read_points(z, bf, SEC_B2, "B2 points", z->n_vars, 4, count, in_place, &z->b2, err);
+        if (!rc) rc = read_points(z, bf, CUZK_ZKEY_SEC_A, "A points", z->n_vars, 2, count, in_place, &z->a, err);
+        if (!rc) rc = read_points(z, bf, CUZK_ZKEY_SEC_B1, "B1 points", z->n_vars, 2, count, in_place, &z->b1, err);
+        if (!rc) rc = read_points(z, bf, CUZK_ZKEY_SEC_B2, "B2 points", z->n_vars, 4, count, in_place, &z->b2, err);
         uint64_t n_c = (uint64_t)z->n_vars - z->n_public - 1;
         snprintf(count, sizeof count, "nVars - nPublic - 1 = %llu", (unsigned long long)n_c);
-        if (!rc) rc = read_points(z, bf, SEC_C, "C points", n_c, 2, count, in_place, &z->c, err);
+        if (!rc) rc = read_points(z, bf, CUZK_ZKEY_SEC_C, "C points", n_c, 2, count, in_place, &z->c, err);
         snprintf(count, sizeof count, "domainSize %u", z->domain_size);
-        if (!rc) rc = read_points(z, bf, SEC_H, "H points", z->domain_size, 2, count, in_place, &z->h, err);
+        if (!rc) rc = read_points(z, bf, CUZK_ZKEY_SEC_H, "H points", z->domain_size, 2, count, in_place, &z->h, err);
     }
     /* a mapping that arrays lie in goes with z, whole (cuzk_zkey_free
      * unmaps it; an array that failed its checks may lie there too); else
@@ -337,13 +327,13 @@ static void point_arrays(const cuzk_zkey *z, point_array out[12])
 {
     uint64_t n_c = (uint64_t)z->n_vars - z->n_public - 1;
     point_array t[12] = {
-        {SEC_HEADER, "alpha1", z->alpha1, 1, 2},  {SEC_HEADER, "beta1", z->beta1, 1, 2},
-        {SEC_HEADER, "beta2", z->beta2, 1, 4},    {SEC_HEADER, "gamma2", z->gamma2, 1, 4},
-        {SEC_HEADER, "delta1", z->delta1, 1, 2},  {SEC_HEADER, "delta2", z->delta2, 1, 4},
-        {SEC_IC, "IC", z->ic, (uint64_t)z->n_public + 1, 2},
-        {SEC_A, "A", z->a, z->n_vars, 2},         {SEC_B1, "B1", z->b1, z->n_vars, 2},
-        {SEC_B2, "B2", z->b2, z->n_vars, 4},      {SEC_C, "C", z->c, n_c, 2},
-        {SEC_H, "H", z->h, z->domain_size, 2},
+        {CUZK_ZKEY_SEC_HEADER, "alpha1", z->alpha1, 1, 2},  {CUZK_ZKEY_SEC_HEADER, "beta1", z->beta1, 1, 2},
+        {CUZK_ZKEY_SEC_HEADER, "beta2", z->beta2, 1, 4},    {CUZK_ZKEY_SEC_HEADER, "gamma2", z->gamma2, 1, 4},
+        {CUZK_ZKEY_SEC_HEADER, "delta1", z->delta1, 1, 2},  {CUZK_ZKEY_SEC_HEADER, "delta2", z->delta2, 1, 4},
+        {CUZK_ZKEY_SEC_IC, "IC", z->ic, (uint64_t)z->n_public + 1, 2},
+        {CUZK_ZKEY_SEC_A, "A", z->a, z->n_vars, 2},         {CUZK_ZKEY_SEC_B1, "B1", z->b1, z->n_vars, 2},
+        {CUZK_ZKEY_SEC_B2, "B2", z->b2, z->n_vars, 4},      {CUZK_ZKEY_SEC_C, "C", z->c, n_c, 2},
+        {CUZK_ZKEY_SEC_H, "H", z->h, z->domain_size, 2},
     };
     memcpy(out, t, sizeof t);
 }
@@ -351,7 +341,7 @@ static void point_arrays(const cuzk_zkey *z, point_array out[12])
 /* The point arrays a prover reads from the mapping: A, B1, B2, C and H. */
 static int prover_array(const point_array *a)
 {
-    return a->id != SEC_HEADER && a->id != SEC_IC;
+    return a->id != CUZK_ZKEY_SEC_HEADER && a->id != CUZK_ZKEY_SEC_IC;
 }
 
 static void release_array(const cuzk_zkey *z, const point_array *a)
@@ -379,6 +369,9 @@ void cuzk_zkey_release_all_points(const cuzk_zkey *z)
         if (prover_array(&pa[i])) release_array(z, &pa[i]);
 }
 
+/* What the reader would refuse in z's shape and coefficients, and arrays
+ * missing (their points are checked as they are written: a writer may
+ * still be making them) */
 static int zkey_check(const cuzk_zkey *z, const char *path, cuzk_error *err)
 {
     char why[96];
@@ -397,18 +390,18 @@ static int zkey_check(const cuzk_zkey *z, const char *path, cuzk_error *err)
     }
     point_array pa[12];
     point_arrays(z, pa);
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 12; i++)
         if (!pa[i].pts) return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey has no %s points", path, pa[i].name);
-        int64_t bad = first_point_above_q(z, pa[i].pts, pa[i].count, pa[i].coords);
-        if (bad >= 0)
-            return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey %s point %lld has a coordinate >= q", path, pa[i].name,
-                             (long long)bad);
-    }
     return CUZK_OK;
 }
 
+/* p's points, refused (CUZK_ERR_ARG) where a coordinate is >= q */
 static int write_points(cuzk_binwriter *w, const cuzk_zkey *z, const point_array *p, cuzk_error *err)
 {
+    int64_t bad = first_point_above_q(z, p->pts, p->count, p->coords);
+    if (bad >= 0)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: zkey %s point %lld has a coordinate >= q", w->path, p->name,
+                         (long long)bad);
     return cuzk_binw_write(w, p->pts, (size_t)(p->count * p->coords * z->n8q), err);
 }
 
@@ -420,11 +413,13 @@ void cuzk_zkey_coef_encode(const cuzk_zkey_coef *k, uint8_t out[CUZK_ZKEY_COEF_B
     memcpy(out + 12, k->value, sizeof k->value);
 }
 
-static int write_coefs(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk_error *err)
+static int write_coefs(cuzk_binwriter *w, const cuzk_zkey *z, cuzk_error *err)
 {
     int rc = cuzk_binw_write_u32(w, z->n_coefs, err);
     if (!rc && z->coef_bytes) /* a mapped key's records, checked when mapped: as they are */
         return cuzk_binw_write(w, z->coef_bytes, (size_t)z->n_coefs * COEF_BYTES, err);
+    uint8_t *buf = malloc((size_t)COEF_CHUNK * COEF_BYTES);
+    if (!rc && !buf) rc = cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for a write buffer", w->path);
     for (uint32_t done = 0; !rc && done < z->n_coefs;) {
         uint32_t n = z->n_coefs - done < COEF_CHUNK ? z->n_coefs - done : COEF_CHUNK;
         for (uint32_t j = 0; j < n; j++) {
@@ -435,40 +430,86 @@ static int write_coefs(cuzk_binwriter *w, const cuzk_zkey *z, uint8_t *buf, cuzk
         rc = cuzk_binw_write(w, buf, (size_t)n * COEF_BYTES, err);
         done += n;
     }
+    free(buf);
     return rc;
 }
 
-static int write_body(cuzk_binwriter *w, const cuzk_zkey *z, const void *mpc, size_t mpc_len, uint8_t *buf,
-                      cuzk_error *err)
+/* snarkjs groth16 setup's order */
+static const uint32_t write_order[] = {CUZK_ZKEY_SEC_PROTOCOL, CUZK_ZKEY_SEC_HEADER, CUZK_ZKEY_SEC_COEFS,
+                                       CUZK_ZKEY_SEC_IC,       CUZK_ZKEY_SEC_H,      CUZK_ZKEY_SEC_C,
+                                       CUZK_ZKEY_SEC_A,        CUZK_ZKEY_SEC_B1,     CUZK_ZKEY_SEC_B2,
+                                       CUZK_ZKEY_SEC_CONTRIBUTIONS};
+enum { WRITE_SECTIONS = sizeof write_order / sizeof write_order[0] };
+
+/* section id whole (mpc: section 10's bytes) */
+static int write_section(cuzk_binwriter *w, const cuzk_zkey *z, uint32_t id, const void *mpc, size_t mpc_len,
+                         cuzk_error *err)
 {
-    /* snarkjs groth16 setup order */
-    static const uint32_t order[] = {SEC_PROTOCOL, SEC_HEADER, SEC_COEFS, SEC_IC, SEC_H,
-                                     SEC_C,        SEC_A,      SEC_B1,    SEC_B2, SEC_CONTRIBUTIONS};
     point_array pa[12];
     point_arrays(z, pa);
-    int rc = CUZK_OK;
-    for (size_t s = 0; !rc && s < sizeof order / sizeof order[0]; s++) {
-        uint32_t id = order[s];
-        if ((rc = cuzk_binw_begin(w, id, err))) break;
-        switch (id) {
-        case SEC_PROTOCOL: rc = cuzk_binw_write_u32(w, CUZK_ZKEY_PROTOCOL_GROTH16, err); break;
-        case SEC_HEADER:
-            rc = cuzk_binw_write_prime(w, cuzk_curve_q(z->curve), z->n8q / 8, err);
-            if (!rc) rc = cuzk_binw_write_prime(w, cuzk_curve_r(z->curve), CUZK_R_WORDS, err);
-            if (!rc) rc = cuzk_binw_write_u32(w, z->n_vars, err);
-            if (!rc) rc = cuzk_binw_write_u32(w, z->n_public, err);
-            if (!rc) rc = cuzk_binw_write_u32(w, z->domain_size, err);
-            for (int i = 0; !rc && i < 6; i++) rc = write_points(w, z, &pa[i], err);
-            break;
-        case SEC_COEFS: rc = write_coefs(w, z, buf, err); break;
-        case SEC_CONTRIBUTIONS: rc = cuzk_binw_write(w, mpc, mpc_len, err); break;
-        default:
-            for (int i = 6; i < 12; i++)
-                if (pa[i].id == id) rc = write_points(w, z, &pa[i], err);
-        }
-        if (!rc) rc = cuzk_binw_end(w, err);
+    int rc = cuzk_binw_begin(w, id, err);
+    if (rc) return rc;
+    switch (id) {
+    case CUZK_ZKEY_SEC_PROTOCOL: rc = cuzk_binw_write_u32(w, CUZK_ZKEY_PROTOCOL_GROTH16, err); break;
+    case CUZK_ZKEY_SEC_HEADER:
+        rc = cuzk_binw_write_prime(w, cuzk_curve_q(z->curve), z->n8q / 8, err);
+        if (!rc) rc = cuzk_binw_write_prime(w, cuzk_curve_r(z->curve), CUZK_R_WORDS, err);
+        if (!rc) rc = cuzk_binw_write_u32(w, z->n_vars, err);
+        if (!rc) rc = cuzk_binw_write_u32(w, z->n_public, err);
+        if (!rc) rc = cuzk_binw_write_u32(w, z->domain_size, err);
+        for (int i = 0; !rc && i < 6; i++) rc = write_points(w, z, &pa[i], err);
+        break;
+    case CUZK_ZKEY_SEC_COEFS: rc = write_coefs(w, z, err); break;
+    case CUZK_ZKEY_SEC_CONTRIBUTIONS: rc = cuzk_binw_write(w, mpc, mpc_len, err); break;
+    default:
+        for (int i = 6; i < 12; i++)
+            if (pa[i].id == id) rc = write_points(w, z, &pa[i], err);
     }
+    return rc ? rc : cuzk_binw_end(w, err);
+}
+
+int cuzk_zkey_writer_open(cuzk_zkey_writer *zw, const cuzk_zkey *z, const char *path, cuzk_error *err)
+{
+    memset(zw, 0, sizeof *zw);
+    int rc = zkey_check(z, path, err);
+    if (!rc) rc = cuzk_binw_open(&zw->w, path, "zkey", ZKEY_VERSION, err);
+    if (!rc) zw->z = z;
     return rc;
+}
+
+uint32_t cuzk_zkey_writer_next(const cuzk_zkey_writer *zw)
+{
+    return zw->next < WRITE_SECTIONS ? write_order[zw->next] : 0;
+}
+
+int cuzk_zkey_writer_section(cuzk_zkey_writer *zw, cuzk_error *err)
+{
+    uint32_t id = cuzk_zkey_writer_next(zw);
+    if (!id || id == CUZK_ZKEY_SEC_CONTRIBUTIONS)
+        return cuzk_fail(err, CUZK_ERR_ARG, "%s: the sections before the contributions are all written",
+                         zw->w.path);
+    int rc = write_section(&zw->w, zw->z, id, NULL, 0, err);
+    if (!rc) zw->next++;
+    return rc;
+}
+
+int cuzk_zkey_writer_finish(cuzk_zkey_writer *zw, const void *mpc, size_t mpc_len, cuzk_error *err)
+{
+    int rc = CUZK_OK;
+    while (!rc && cuzk_zkey_writer_next(zw) != CUZK_ZKEY_SEC_CONTRIBUTIONS) rc = cuzk_zkey_writer_section(zw, err);
+    if (!rc) rc = write_section(&zw->w, zw->z, CUZK_ZKEY_SEC_CONTRIBUTIONS, mpc, mpc_len, err);
+    if (rc) {
+        cuzk_zkey_writer_abort(zw);
+        return rc;
+    }
+    zw->next = WRITE_SECTIONS;
+    return cuzk_binw_finish(&zw->w, err);
+}
+
+void cuzk_zkey_writer_abort(cuzk_zkey_writer *zw)
+{
+    if (zw->z && zw->next < WRITE_SECTIONS) cuzk_binw_abort(&zw->w);
+    zw->next = WRITE_SECTIONS;
 }
 
 int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err)
@@ -479,19 +520,7 @@ int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err)
 
 int cuzk_zkey_write_mpc(const cuzk_zkey *z, const void *mpc, size_t mpc_len, const char *path, cuzk_error *err)
 {
-    int rc = zkey_check(z, path, err);
-    if (rc) return rc;
-    uint8_t *buf = malloc((size_t)COEF_CHUNK * COEF_BYTES);
-    if (!buf) return cuzk_fail(err, CUZK_ERR_NOMEM, "%s: no memory for a write buffer", path);
-    cuzk_binwriter w;
-    rc = cuzk_binw_open(&w, path, "zkey", ZKEY_VERSION, err);
-    if (!rc) {
-        rc = write_body(&w, z, mpc, mpc_len, buf, err);
-        if (rc)
-            cuzk_binw_abort(&w);
-        else
-            rc = cuzk_binw_finish(&w, err);
-    }
-    free(buf);
-    return rc;
+    cuzk_zkey_writer zw;
+    int rc = cuzk_zkey_writer_open(&zw, z, path, err);
+    return rc ? rc : cuzk_zkey_writer_finish(&zw, mpc, mpc_len, err);
 }

@@ -30,6 +30,20 @@
 
 enum { CUZK_ZKEY_PROTOCOL_GROTH16 = 1, CUZK_ZKEY_PROTOCOL_PLONK = 2, CUZK_ZKEY_PROTOCOL_FFLONK = 10 };
 
+/* A Groth16 .zkey's sections */
+enum {
+    CUZK_ZKEY_SEC_PROTOCOL = 1,
+    CUZK_ZKEY_SEC_HEADER = 2,
+    CUZK_ZKEY_SEC_IC = 3,
+    CUZK_ZKEY_SEC_COEFS = 4,
+    CUZK_ZKEY_SEC_A = 5,
+    CUZK_ZKEY_SEC_B1 = 6,
+    CUZK_ZKEY_SEC_B2 = 7,
+    CUZK_ZKEY_SEC_C = 8,
+    CUZK_ZKEY_SEC_H = 9,
+    CUZK_ZKEY_SEC_CONTRIBUTIONS = 10,
+};
+
 typedef struct {
     uint32_t matrix, row, wire; /* matrix 0 = A, 1 = B */
     uint64_t value[4];          /* as stored: coef * R^2 mod r, little-endian words */
@@ -137,6 +151,28 @@ int cuzk_zkey_write(const cuzk_zkey *z, const char *path, cuzk_error *err);
  * csHash, contribution count and contributions, src/ceremony), written as
  * they are. */
 int cuzk_zkey_write_mpc(const cuzk_zkey *z, const void *mpc, size_t mpc_len, const char *path, cuzk_error *err);
+
+/* cuzk_zkey_write_mpc a section at a time, for a caller still making the
+ * later sections' points (zkey new writes each as soon as it is made):
+ *   open     checks what cuzk_zkey_write refuses but the points (each
+ *            section's are checked as it is written) and opens the file;
+ *   next     the section to write next, in cuzk_zkey_write's order:
+ *            CUZK_ZKEY_SEC_CONTRIBUTIONS once all before it are written;
+ *   section  writes that section (not section 10);
+ *   finish   writes the sections left, section 10 from mpc, and puts the
+ *            file in place; on an error, as abort;
+ *   abort    drops the partial file (what stood at the path is kept).
+ * z must stay alive and its written sections unchanged until finish. */
+typedef struct {
+    cuzk_binwriter w;
+    const cuzk_zkey *z;
+    unsigned next; /* sections written, in the order */
+} cuzk_zkey_writer;
+int cuzk_zkey_writer_open(cuzk_zkey_writer *zw, const cuzk_zkey *z, const char *path, cuzk_error *err);
+uint32_t cuzk_zkey_writer_next(const cuzk_zkey_writer *zw);
+int cuzk_zkey_writer_section(cuzk_zkey_writer *zw, cuzk_error *err);
+int cuzk_zkey_writer_finish(cuzk_zkey_writer *zw, const void *mpc, size_t mpc_len, cuzk_error *err);
+void cuzk_zkey_writer_abort(cuzk_zkey_writer *zw);
 
 void cuzk_zkey_free(cuzk_zkey *z);
 

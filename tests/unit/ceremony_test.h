@@ -1,5 +1,6 @@
 /* What the ceremony's test programs share: a scratch folder for their
- * files, a progress listener, and the check that a key proves.
+ * files, a progress listener, file comparisons, and the check that a
+ * key proves.
  * Header-only (static): included by test_ceremony_zkey.c,
  * test_ceremony_ptau.c and test_gpu_ceremony.c alone. */
 #ifndef CUZK_TESTS_CEREMONY_TEST_H
@@ -49,6 +50,32 @@ static int ceremony_dir_make(void)
 {
     snprintf(ceremony_dir, sizeof ceremony_dir, "/tmp/cuzk-ceremony.XXXXXX");
     return mkdtemp(ceremony_dir) ? 0 : -1;
+}
+
+/* a file's bytes (to free), its length in *len */
+static inline uint8_t *slurp(const char *file, size_t *len)
+{
+    FILE *f = fopen(file, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(*len + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, *len, f), *len);
+    fclose(f);
+    return b;
+}
+
+/* the two files hold the same bytes */
+static inline void same_file(const char *a, const char *b)
+{
+    size_t la, lb;
+    uint8_t *x = slurp(a, &la), *y = slurp(b, &lb);
+    assert_int_equal(la, lb);
+    assert_memory_equal(x, y, la);
+    free(x);
+    free(y);
 }
 
 /* removes the files named (NULL-terminated) and the folder */

@@ -97,6 +97,18 @@ static void test_zkey_new_is_the_setup_of_the_secrets(void **state)
         assert_memory_equal(h1, h2, 64);
         assert_memory_equal(z1.a, z.a, z.n_vars * g1);
         cuzk_zkey_free(&z1);
+        /* written as it is made: the bytes of the key written after; a
+         * folder that is not there an error */
+        uint8_t mpc[CUZK_CEREMONY_HASH_BYTES + 4] = {0};
+        memcpy(mpc, h1, CUZK_CEREMONY_HASH_BYTES);
+        assert_int_equal(cuzk_zkey_write_mpc(&z, mpc, sizeof mpc, tmp_path("after.zkey"), &err), CUZK_OK);
+        assert_int_equal(cuzk_ceremony_zkey_new_write(&r, &p, &o, tmp_path("new.zkey"), &z1, h2, &err), CUZK_OK);
+        assert_memory_equal(h1, h2, 64);
+        same_file(tmp_path("after.zkey"), tmp_path("new.zkey"));
+        cuzk_zkey_free(&z1);
+        assert_int_equal(cuzk_ceremony_zkey_new_write(&r, &p, &o, "/nonexistent-dir/k.zkey", &z1, h2, &err),
+                         CUZK_ERR_IO);
+        assert_non_null(strstr(err.msg, "/nonexistent-dir/k.zkey"));
         /* every output with terms one MSM, then those of 5 terms or more
          * (runs of term-by-term outputs between them): the same key, its
          * progress never going back */
@@ -342,7 +354,8 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
     (void)state;
-    static const char *const names[] = {"p.ptau", "tiny.ptau", "raw.ptau", "q.ptau", "k.zkey", NULL};
+    static const char *const names[] = {"p.ptau", "tiny.ptau", "raw.ptau", "q.ptau", "k.zkey",
+                                         "after.zkey", "new.zkey", NULL};
     return ceremony_dir_remove(names);
 }
 

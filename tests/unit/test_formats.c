@@ -1174,6 +1174,32 @@ static void test_zkey_roundtrip(void **state)
             pos += 12 + cuzk_le64(b + pos + 4);
         }
         assert_int_equal(pos, n);
+
+        /* the same bytes a section at a time; abort keeps what stood at the path */
+        const char *again = tmp_path("syn2.zkey");
+        static const uint8_t no_contributions[68];
+        for (int aborted = 0; aborted < 2; aborted++) {
+            cuzk_zkey_writer zw;
+            assert_int_equal(cuzk_zkey_writer_open(&zw, &z, again, &e), CUZK_OK);
+            for (int i = 0; i < (aborted ? 4 : 9); i++) {
+                assert_int_equal(cuzk_zkey_writer_next(&zw), order[i]);
+                assert_int_equal(cuzk_zkey_writer_section(&zw, &e), CUZK_OK);
+            }
+            if (aborted) {
+                cuzk_zkey_writer_abort(&zw);
+            } else {
+                assert_int_equal(cuzk_zkey_writer_next(&zw), 10);
+                assert_int_equal(cuzk_zkey_writer_section(&zw, &e), CUZK_ERR_ARG); /* section 10 is finish's */
+                assert_int_equal(cuzk_zkey_writer_finish(&zw, no_contributions, sizeof no_contributions, &e),
+                                 CUZK_OK);
+            }
+            size_t n2;
+            uint8_t *b2 = slurp(again, &n2);
+            assert_int_equal(n2, n);
+            assert_memory_equal(b2, b, n);
+            free(b2);
+        }
+        remove(again);
         free(b);
 
         /* the writer refuses what the reader would refuse, and leaves no file */
@@ -1188,6 +1214,7 @@ static void test_zkey_roundtrip(void **state)
         z.h[2 * z.n8q / 8 * 3 + z.n8q / 8 - 1] = UINT64_MAX;
         assert_int_equal(cuzk_zkey_write(&z, path, &e), CUZK_ERR_ARG);
         assert_msg_has(&e, "H point 3");
+        assert_int_equal(access(path, F_OK), -1); /* refused mid-file: the partial file dropped */
         cuzk_zkey_free(&z);
     }
     cuzk_zkey z;

@@ -301,30 +301,6 @@ static void test_ifft_matches_cpu(void **state)
 
 /* ---- whole contributions ---- */
 
-static uint8_t *slurp(const char *file, size_t *len)
-{
-    FILE *f = fopen(file, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(*len + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, *len, f), *len);
-    fclose(f);
-    return b;
-}
-
-static void same_file(const char *a, const char *b)
-{
-    size_t la, lb;
-    uint8_t *x = slurp(a, &la), *y = slurp(b, &lb);
-    assert_int_equal(la, lb);
-    assert_memory_equal(x, y, la);
-    free(x);
-    free(y);
-}
-
 /* the same secret stream for each side: a fixed seed */
 static void fixed_rng(cuzk_chacha *rng, uint8_t tag)
 {
